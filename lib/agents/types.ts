@@ -1,0 +1,173 @@
+// The shape every coding tool fills in (one file per tool), and the neutral answer the hook core decides.
+// The core (lib/hook, lib/install, lib/commands) reads only these fields and never names a tool.
+import type * as z from 'zod/mini';
+
+export const AGENT_IDS = [
+  'claude-code',
+  'codex',
+  'gemini-cli',
+  'cursor',
+  'copilot-cli',
+  'copilot-vscode',
+  'devin',
+  'opencode',
+  'kiro',
+  'cline',
+  'factory-droid',
+  'copilot-agent',
+] as const;
+export type AgentId = (typeof AGENT_IDS)[number];
+
+/**
+ * rewrite: the hook replaces the command; redirect: the hook can only refuse, naming the replacement;
+ * note: no usable hook, an instruction file asks the model; none: cannot be connected at all.
+ */
+export type ConnectionKind = 'rewrite' | 'redirect' | 'note' | 'none';
+
+/** One shell call as the core sees it, read out of a tool's payload. */
+export interface ShellCall {
+  command: string;
+  /** Working folder of the call, when the payload says. */
+  cwd?: string;
+  /** The tool's own timeout for this call, in milliseconds, when the payload carries one. */
+  timeoutMs?: number;
+  /** Session (or task/conversation) id: redirect-once state is kept per session. */
+  sessionId?: string;
+  /** The tool's permission mode, when the payload carries it (`default`, `bypassPermissions`, …). */
+  permissionMode?: string;
+}
+
+/** What the core decided, before it is put in the tool's own form. */
+export type HookAnswer =
+  | { kind: 'leave' }
+  /** Replace the command; `approve` marks it pre-approved where the tool has such a flag. */
+  | { kind: 'rewrite'; command: string; timeoutMs?: number; approve: boolean }
+  /** Refuse; `reason` names `replacement`, the exact command to run instead. */
+  | { kind: 'refuse'; reason: string; replacement: string };
+
+/** The hook process's whole output in the tool's form. Empty stdout + exit 0 = leave alone. */
+export interface WireAnswer {
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+}
+
+/** What the user's own permission rules say about the original command (permission parity). */
+export type Approval = 'allow' | 'deny' | 'ask' | 'unknown';
+
+export interface Source {
+  title: string;
+  url: string;
+  /** Day the source was read, YYYY-MM-DD. */
+  read: string;
+}
+
+/** A version of the real program in which the connection was seen working. */
+export interface Confirmed {
+  package: string;
+  version: string;
+  /** YYYY-MM-DD */
+  date: string;
+  how: string;
+}
+
+/** Where install puts things: HOME for user scope, the project folder for `--project`. */
+export interface InstallBase {
+  home: string;
+  env: NodeJS.ProcessEnv;
+  /** Set for `--project DIR`. */
+  project?: string;
+}
+export type Scope = 'user' | 'project';
+
+/**
+ * A hook entry inside a JSON settings file. Install navigates `arrayPath` (creating objects as needed),
+ * replaces sparehand's entry (found by `isOurs`) or appends `entry(command)`; uninstall removes it and
+ * prunes what became empty. `seed` is what a new file starts as (e.g. `{ version: 1 }`).
+ */
+export interface JsonHookTarget {
+  kind: 'json';
+  scope: Scope;
+  path: (base: InstallBase) => string;
+  /** The tool accepts comments in this file (JSON with comments). */
+  comments: boolean;
+  seed?: Record<string, unknown>;
+  arrayPath: readonly string[];
+  entry: (command: string) => Record<string, unknown>;
+  /** Recognises sparehand's entry (any version of it) among the user's. */
+  isOurs: (entry: unknown) => boolean;
+  /** Reads back the installed command from an entry of ours. */
+  commandOf: (entry: unknown) => string | undefined;
+}
+
+/** A whole file that belongs to sparehand (a plugin, an executable hook). */
+export interface OwnFileTarget {
+  kind: 'file';
+  scope: Scope;
+  path: (base: InstallBase) => string;
+  mode?: number;
+  content: (command: HookCommand) => string;
+  /** Reads back the installed command from the file's text. */
+  commandOf: (text: string) => string | undefined;
+}
+
+export type InstallTarget = JsonHookTarget | OwnFileTarget;
+
+/** A marked block in the tool's instruction file asking the model to use `sparehand run`. */
+export interface NoteTarget {
+  scope: Scope;
+  path: (base: InstallBase) => string;
+}
+
+/** The command the tool runs as its hook: absolute node + absolute script, so a bare PATH still works. */
+export interface HookCommand {
+  node: string;
+  script: string;
+  agent: AgentId;
+  /** The ready shell string: `"<node>" "<script>" agent hook --for <id>`. */
+  shell: string;
+}
+
+export interface AgentSpec<P = unknown> {
+  id: AgentId;
+  name: string;
+  connection: ConnectionKind;
+  /** Why this connection kind (one or two sentences, shown by `agent list` and docs). */
+  why: string;
+  sources: readonly Source[];
+  /** Versions of the real program the connection was seen working in. Empty: documentation only. */
+  confirmed: readonly Confirmed[];
+  /** Documentation version the wire format was checked against. */
+  documented?: string;
+  /** Executable on PATH (for `agent status`) and how to ask its version. */
+  binary?: { name: string; versionArgs: readonly string[] };
+  /** Shell tool names in the payload. */
+  shellTools: readonly string[];
+  /** How the rewritten command names sparehand: an absolute path, or the bare name on the tool's PATH. */
+  sparehandName: 'absolute' | 'bare';
+  /** The tool only accepts a rewrite together with an approval (so rewriting would bypass the user's rules). */
+  rewriteNeedsApproval?: boolean;
+  /** Environment value of SPAREHAND_AGENT_<ID> that switches a redirect tool to rewriting. */
+  rewriteOptIn?: boolean;
+  /** Upper bound the tool puts on a call's timeout, ms (when it carries one). */
+  maxTimeoutMs?: number;
+  /** Payload schema (the hook's input). Absent for note/none tools. */
+  payload?: z.ZodMiniType<P>;
+  /** Tells this tool's payload from another caller's reading the same file (cheap shape test). */
+  recognise?: (raw: Record<string, unknown>) => boolean;
+  /** The shell call in a payload, or null when the payload is not a shell call. */
+  read?: (payload: P) => ShellCall | null;
+  /** Puts a decision in the tool's own form; `leave` is always empty stdout + exit 0 unless overridden. */
+  encode?: (answer: Exclude<HookAnswer, { kind: 'leave' }>, payload: P) => WireAnswer;
+  /** Reads the user's permission rules for the original command, where the tool's rules can be read. */
+  approval?: (call: ShellCall, ctx: { home: string; env: NodeJS.ProcessEnv }) => Approval;
+  /** Other tools whose payloads can arrive at this tool's hook because they read the same file. */
+  sharedWith?: readonly AgentId[];
+  install: readonly InstallTarget[];
+  /** Where the instruction note goes, for tools with a note. */
+  note?: readonly NoteTarget[];
+  /** What the user must still do after install (a trust step, a permission rule). */
+  afterInstall?: readonly string[];
+  /** Observed behaviour that differs from the documentation, each with where it was seen. */
+  quirks: readonly string[];
+}

@@ -1,0 +1,14 @@
+// `sparehand agent hook --for TOOL`: the hook itself (the bin fast path runs the same code, bundled).
+import type { Command } from 'commander';
+import type { Context } from '../context.js';
+import { hookMain } from '../hook/main.js';
+
+export function register(agent: Command, ctx: Context, setExit: (n: number) => void): void {
+  agent
+    .command('hook')
+    .description("the hook a coding tool runs: payload on stdin, answer in the tool's own form (always fails open)")
+    .requiredOption('--for <tool>', 'which tool is calling')
+    .action(async (opts: { for: string }) => {
+      setExit(await hookMain(ctx, opts.for));
+    });
+}

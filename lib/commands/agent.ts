@@ -1,0 +1,15 @@
+// `sparehand agent …`: the group; each subcommand lives in its own file.
+import type { Command } from 'commander';
+import type { Context } from '../context.js';
+import { register as registerHook } from './agent-hook.js';
+import { register as registerInstall } from './agent-install.js';
+import { register as registerStatus } from './agent-status.js';
+import { register as registerTest } from './agent-test.js';
+
+export function register(program: Command, ctx: Context, setExit: (n: number) => void): void {
+  const agent = program.command('agent').description('connect coding tools (Claude Code, Codex, Gemini CLI, …) to sparehand');
+  registerStatus(agent, ctx, setExit);
+  registerInstall(agent, ctx, setExit);
+  registerTest(agent, ctx, setExit);
+  registerHook(agent, ctx, setExit);
+}

@@ -1,0 +1,15 @@
+// `sparehand doctor` (placeholder: not built yet).
+import type { Command } from 'commander';
+import type { Context } from '../context.js';
+import { SparehandError } from '../errors.js';
+
+export function register(program: Command, _ctx: Context, _setExit: (n: number) => void): void {
+  program
+    .command('doctor')
+    .description('(not built yet)')
+    .allowUnknownOption()
+    .allowExcessArguments()
+    .action(() => {
+      throw new SparehandError('USAGE', '`sparehand doctor` is not built yet');
+    });
+}

@@ -1,0 +1,48 @@
+// Runs the command on this machine exactly as the shell would: bash -c, same folder, stdio passed through.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { constants } from 'node:os';
+import type { Context } from '../context.js';
+import { SparehandError } from '../errors.js';
+
+const FORWARDED: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT', 'SIGUSR1', 'SIGUSR2'];
+
+/** bash where there is one, else sh. */
+export function localShell(): string {
+  return existsSync('/bin/bash') ? '/bin/bash' : existsSync('/usr/bin/bash') ? '/usr/bin/bash' : '/bin/sh';
+}
+
+/** Exit status as a shell reports it: the code, or 128+N for a signal. */
+export function exitStatus(code: number | null, signal: NodeJS.Signals | null): number {
+  if (code !== null) return code;
+  const n = signal ? constants.signals[signal] : undefined;
+  return 128 + (n ?? 0);
+}
+
+export async function runLocal(ctx: Context, command: string, opts: { cwd?: string } = {}): Promise<number> {
+  const env = { ...ctx.env, SPAREHAND_RUN: '1' };
+  const child = spawn(localShell(), ['-c', command], {
+    cwd: opts.cwd ?? ctx.cwd,
+    env,
+    stdio: ['inherit', 'inherit', 'inherit'],
+  });
+  // The child shares our terminal's process group, so a Ctrl-C reaches it directly; for signals sent to
+  // sparehand alone (kill, a tool's timeout) we pass them on and keep running until the child exits.
+  const handlers = FORWARDED.map((sig) => {
+    const h = () => {
+      if (child.exitCode === null) child.kill(sig);
+    };
+    process.on(sig, h);
+    return [sig, h] as const;
+  });
+  try {
+    return await new Promise<number>((resolve, reject) => {
+      child.once('error', (e) =>
+        reject(new SparehandError('IO', `cannot start ${localShell()}: ${e.message}`, { cause: e })),
+      );
+      child.once('close', (code, signal) => resolve(exitStatus(code, signal)));
+    });
+  } finally {
+    for (const [sig, h] of handlers) process.off(sig, h);
+  }
+}

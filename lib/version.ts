@@ -1,0 +1,6 @@
+// sparehand's own version, read from package.json once (for `--version` and `agent status`).
+import { readFileSync } from 'node:fs';
+
+export const VERSION: string = (
+  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;

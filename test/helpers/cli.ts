@@ -1,0 +1,16 @@
+// Runs the built CLI (bin/sparehand.js) as a real process, as users and coding tools do.
+import { execa } from 'execa';
+import { fileURLToPath } from 'node:url';
+
+export const BIN = fileURLToPath(new URL('../../bin/sparehand.js', import.meta.url));
+
+export async function sparehand(args: readonly string[], opts: { env?: NodeJS.ProcessEnv; cwd?: string; input?: string } = {}) {
+  return execa(process.execPath, [BIN, ...args], {
+    env: opts.env ?? {},
+    extendEnv: opts.env === undefined,
+    cwd: opts.cwd,
+    input: opts.input ?? '',
+    reject: false,
+    stripFinalNewline: false,
+  });
+}
