@@ -42,7 +42,7 @@ export function answerFor(ctx: DecideContext, agent: string, text: string): Wire
   const caller = callerOf(named, raw);
   if (!caller?.payload || !caller.read || !caller.encode) return leaveFor(named);
   if (ctx.env[agentEnvVar(caller.id)] === 'off') return leaveFor(caller);
-  const parsed = caller.payload.safeParse(raw);
+  const parsed = caller.payload().safeParse(raw);
   if (!parsed.success) {
     logLine(ctx, `${caller.id}: payload does not fit its schema: left alone`);
     return leaveFor(caller);
