@@ -36,10 +36,10 @@ export function alreadyWrapped(command: string, depth = 0): boolean {
 
 /** True when some command in it carries `SPAREHAND=off` (as a prefix, an `export`, or an `env` argument). */
 export function turnedOff(command: string): boolean {
-  if (!command.includes('SPAREHAND=off')) return false;
+  if (!command.includes('SPAREHAND=')) return false;
   try {
     return lex(command).some((t) => t.t === 'w' && t.v === 'SPAREHAND=off');
   } catch {
-    return true;
+    return command.includes('SPAREHAND=off');
   }
 }

@@ -16,7 +16,7 @@ export interface NoCut {
   why: string;
 }
 
-// Absolute paths that are the same on any machine of the kind (toolchains, /dev/null); anything else is not on the worker.
+// `//…` is a bazel label, not a path. Absolute paths that are the same on any machine of the kind (toolchains, /dev/null); anything else is not on the worker.
 const SYSTEM = ['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/fd/', '/usr/', '/bin/', '/sbin/', '/lib/', '/opt/'];
 const isSystem = (p: string): boolean => SYSTEM.some((s) => p === s || p.startsWith(s) || (s.endsWith('/') && p === s.slice(0, -1)));
 
@@ -27,7 +27,7 @@ function wordProblem(w: Word): NoCut | undefined {
   if (w.f & TILDE) return { rule: `local: path outside the project: ${w.v}`, why: `names ${w.v}, which is not on the worker` };
   const eq = w.v.indexOf('=/');
   const path = w.v.startsWith('/') ? w.v : eq >= 0 ? w.v.slice(eq + 1) : '';
-  if (path && !isSystem(path)) return { rule: `local: path outside the project: ${path}`, why: `names ${path}, which is not on the worker` };
+  if (path && !path.startsWith('//') && !isSystem(path)) return { rule: `local: path outside the project: ${path}`, why: `names ${path}, which is not on the worker` };
   return undefined;
 }
 
