@@ -32,7 +32,10 @@ const common = {
 const fullPathExternal = {
   name: 'full-path-external',
   setup(build) {
-    build.onResolve({ filter: /^\.\/answer\.js$/ }, () => ({ path: './hook-answer.bundle.cjs', external: true }));
+    build.onResolve({ filter: /^\.\/(answer\.js|hook-answer\.bundle\.cjs)$/ }, () => ({
+      path: './hook-answer.bundle.cjs',
+      external: true,
+    }));
     // Only reached when __SPAREHAND_LEAVE__ is not defined, i.e. never in this bundle.
     build.onResolve({ filter: /agents\/index\.js$/ }, () => ({ path: './agents/index.js', external: true }));
   },
