@@ -65,6 +65,17 @@ export const claudeCode: AgentSpec<Payload> = {
   encode: (answer, p) =>
     claudeStyleAnswer('PreToolUse', answer, () => rewrittenInput(p.tool_input, answer as never, 'timeout')),
   approval: claudeApproval,
+  // A payload in this tool's form for `agent test` (shaped like the captured/example payloads).
+  samplePayload: (command, cwd) => ({
+    session_id: '3f1c2b7a-9d0e-4c55-8a61-2f0d7e9b1c44',
+    transcript_path: '/dev/null',
+    cwd,
+    permission_mode: 'default',
+    hook_event_name: 'PreToolUse',
+    tool_name: 'Bash',
+    tool_input: { command, description: 'sparehand agent test' },
+    tool_use_id: 'toolu_sparehand_test',
+  }),
   install: [
     target('user', inHome('.claude', 'settings.json')),
     target('project', inProject('.claude', 'settings.json')),

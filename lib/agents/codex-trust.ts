@@ -34,6 +34,7 @@ const keyOf = (hooksRealPath: string, group: number, handler: number) => `${hook
 
 export const codexTrust: HashTrust = {
   howTo: 'open Codex, type /hooks, select the sparehand PreToolUse hook and trust it (or run `sparehand agent install codex --trust`)',
+  // `$CODEX_HOME/config.toml`, default ~/.codex (as codex.ts's codexHome).
   file: (b) => join(b.env.CODEX_HOME || join(b.home, '.codex'), 'config.toml'),
   table: (hooksRealPath, group, handler) => ['hooks', 'state', keyOf(hooksRealPath, group, handler)],
   field: 'trusted_hash',

@@ -43,6 +43,16 @@ export const factoryDroid: AgentSpec<Payload> = {
   recognise: (raw) => raw.hook_event_name === 'PreToolUse' && raw.tool_name === 'Execute',
   read: (p) => ({ command: p.tool_input.command, cwd: p.cwd, sessionId: p.session_id, permissionMode: p.permission_mode }),
   encode: (answer, p) => claudeStyleAnswer('PreToolUse', answer, () => rewrittenInput(p.tool_input, answer as never)),
+  // A payload in this tool's form for `agent test` (shaped like the captured/example payloads).
+  samplePayload: (command, cwd) => ({
+    session_id: 'droid-sparehand-test',
+    transcript_path: '/dev/null',
+    cwd,
+    permission_mode: 'default',
+    hook_event_name: 'PreToolUse',
+    tool_name: 'Execute',
+    tool_input: { command, summary: 'sparehand agent test', riskLevelReason: 'test', riskLevel: 'low' },
+  }),
   install: [target('user', inHome('.factory', 'hooks.json')), target('project', inProject('.factory', 'hooks.json'))],
   afterInstall: [
     'Droid checks its command allowlist against the rewritten command: under --auto low/medium add "sparehand run" to commandAllowlist in ~/.factory/settings.json.',

@@ -60,6 +60,16 @@ export const geminiCli: AgentSpec<Payload> = {
     answer.kind === 'refuse'
       ? exit2(answer.reason)
       : json({ hookSpecificOutput: { hookEventName: 'BeforeTool', tool_input: rewrittenInput(p.tool_input, answer) } }),
+  // A payload in this tool's form for `agent test` (shaped like the captured/example payloads).
+  samplePayload: (command, cwd) => ({
+    session_id: 'c0ffee12-3456-4789-abcd-0123456789ab',
+    transcript_path: '/dev/null',
+    cwd,
+    hook_event_name: 'BeforeTool',
+    timestamp: new Date(0).toISOString(),
+    tool_name: 'run_shell_command',
+    tool_input: { command, description: 'sparehand agent test', dir_path: '.' },
+  }),
   install: [
     target('user', inHome('.gemini', 'settings.json')),
     target('project', inProject('.gemini', 'settings.json')),

@@ -4,7 +4,7 @@
 // OpenCode has no command hooks: sparehand's plugin (opencode-plugin.ts) sends this payload and applies the answer.
 import * as z from 'zod/mini';
 import { inConfigHome, inProject, json, looseInput, numField, optStr, rewrittenInput } from './shapes.js';
-import { pluginCommand, pluginSource } from './opencode-plugin.js';
+import { pluginCommand, pluginProbe, pluginSource } from './opencode-plugin.js';
 import type { AgentSpec, InstallBase, OwnFileTarget } from './types.js';
 
 /** What the plugin sends: the tool, the call's ids, its args (v1 output.args / v2 event.input), the folder. */
@@ -23,6 +23,7 @@ const target = (scope: 'user' | 'project', path: (b: InstallBase) => string): Ow
   path,
   content: pluginSource,
   commandOf: pluginCommand,
+  probe: pluginProbe,
 });
 
 export const opencode: AgentSpec<Payload> = {

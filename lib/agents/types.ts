@@ -98,11 +98,6 @@ export interface JsonHookTarget {
   isOurs: (entry: unknown) => boolean;
   /** Reads back the installed command from an entry of ours. */
   commandOf: (entry: unknown) => string | undefined;
-  /**
-   * The tool blocks the call when the hook fails to start (or treats its exit as a refusal): install wraps the
-   * command so that a missing sparehand exits 0 silently, while the hook's own exit status passes through.
-   */
-  guard?: boolean;
 }
 
 /** A whole file that belongs to sparehand (a plugin, an executable hook). */

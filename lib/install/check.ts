@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { execa } from 'execa';
 import type { AgentSpec, InstallBase, Scope } from '../agents/types.js';
 import { type Outcome, decodeWire } from './answer.js';
+import { which } from './binary.js';
 import { targetsAt } from './engine.js';
 import { installedCommands } from './json-target.js';
 import { readIfExists } from './workspace.js';
@@ -104,7 +105,11 @@ export async function checkAgent(
       ...res,
       status: 'broken',
       problem: `the heavy command \`${first.command}\` was left alone${off.length ? ` (${off.join(', ')}=off)` : ''}`,
-      fix: off.length ? `unset ${off.join(' ')}` : `see why with: sparehand classify -- '${first.command}'`,
+      fix: off.length
+        ? `unset ${off.join(' ')}`
+        : agent.sparehandName === 'bare' && !which('sparehand', env.PATH)
+          ? 'this tool\'s rewrites call the bare `sparehand`, which is not on PATH: run `npm link` in sparehand\'s folder, or link bin/sparehand.js into ~/.local/bin'
+          : `see why with: sparehand classify -- '${first.command}'`,
     };
   }
   return { ...res, status: 'working' };

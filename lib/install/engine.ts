@@ -3,7 +3,7 @@
 import { realpathSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { AgentSpec, HookCommand, InstallBase, InstallTarget, JsonHookTarget, Scope } from '../agents/types.js';
-import { guardedShell, hookCommand, sparehandInvocation } from './hook-command.js';
+import { hookCommand, sparehandInvocation } from './hook-command.js';
 import { installJson, ourIndices, parseSettings, uninstallJson } from './json-target.js';
 import { hasNote, noteBlock, removeNote, upsertNote } from './note-block.js';
 import { installOwnFile, uninstallOwnFile } from './own-file.js';
@@ -42,9 +42,6 @@ export interface Planned {
 export const targetsAt = (agent: AgentSpec, scope: Scope): InstallTarget[] => agent.install.filter((t) => t.scope === scope);
 export const notesAt = (agent: AgentSpec, scope: Scope) => (agent.note ?? []).filter((n) => n.scope === scope);
 
-/** The shell string a JSON target stores (guarded for tools that block on a failing hook). */
-export const storedCommand = (t: JsonHookTarget, c: HookCommand): string => (t.guard ? guardedShell(c) : c.shell);
-
 /** Real path of a file that may not exist yet (its nearest existing folder resolved). */
 export function realPathOf(path: string): string {
   try {
@@ -75,7 +72,7 @@ export async function planInstall(ws: Workspace, agent: AgentSpec, opts: PlanOpt
     const path = target.path(opts.base);
     const text = await ws.read(path);
     if (target.kind === 'json') {
-      const next = installJson(target, path, text, storedCommand(target, command));
+      const next = installJson(target, path, text, command);
       ws.write(path, next);
       const trust = trustEntryOf(agent, target, opts.base, path, next);
       if (trust && agent.trust && opts.trust) {

@@ -2,7 +2,7 @@
 // text in place with jsonc-parser so the user's comments, key order and layout survive.
 import { type FormattingOptions, type ParseError, applyEdits, modify, parse, printParseErrorCode } from 'jsonc-parser';
 import { isDeepStrictEqual } from 'node:util';
-import type { JsonHookTarget } from '../agents/types.js';
+import type { HookCommand, JsonHookTarget } from '../agents/types.js';
 import { SparehandError } from '../errors.js';
 
 type Json = Record<string, unknown>;
@@ -61,7 +61,7 @@ export function ourIndices(target: JsonHookTarget, root: Json): number[] {
 }
 
 /** `text` with sparehand's entry in place: the first entry of ours replaced, any others removed, else appended. */
-export function installJson(target: JsonHookTarget, path: string, text: string | undefined, command: string): string {
+export function installJson(target: JsonHookTarget, path: string, text: string | undefined, command: HookCommand): string {
   let out = text ?? seedText(target);
   const root = parseSettings(path, out, target.comments);
   const entry = target.entry(command);
