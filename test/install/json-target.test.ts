@@ -1,6 +1,6 @@
 import { parse } from 'jsonc-parser';
 import { describe, expect, it } from 'vitest';
-import type { JsonHookTarget } from '../../lib/agents/types.js';
+import type { HookCommand, JsonHookTarget } from '../../lib/agents/types.js';
 import { installJson, installedCommands, uninstallJson } from '../../lib/install/json-target.js';
 
 // A Claude-style target, as lib/agents/shapes.ts builds them (kept local so this test stands alone).
@@ -10,11 +10,12 @@ const target: JsonHookTarget = {
   path: (b) => `${b.home}/settings.json`,
   comments: true,
   arrayPath: ['hooks', 'PreToolUse'],
-  entry: (command) => ({ matcher: 'Bash', hooks: [{ type: 'command', command, timeout: 10 }] }),
+  entry: (hook) => ({ matcher: 'Bash', hooks: [{ type: 'command', command: hook.shell, timeout: 10 }] }),
   isOurs: (e) => JSON.stringify(e).includes('agent hook --for'),
   commandOf: (e) => (e as { hooks: { command: string }[] }).hooks[0]?.command,
 };
 const CMD = '"/usr/bin/node" "/opt/sparehand/bin/sparehand.js" agent hook --for claude-code';
+const HOOK: HookCommand = { node: '/usr/bin/node', script: '/opt/sparehand/bin/sparehand.js', agent: 'claude-code', shell: CMD };
 
 const userFile = `{
     // my settings
@@ -31,7 +32,7 @@ const userFile = `{
 
 describe('installJson / uninstallJson', () => {
   it('appends our entry, keeping comments, layout and the user\'s hooks', () => {
-    const out = installJson(target, 'f', userFile, CMD);
+    const out = installJson(target, 'f', userFile, HOOK);
     expect(out).toContain('// my settings');
     expect(out.startsWith('{\n    // my settings\n    "model": "opus",')).toBe(true);
     expect(parse(out)).toEqual({
@@ -45,7 +46,7 @@ describe('installJson / uninstallJson', () => {
       },
       permissions: { allow: ['Bash(npm test)'] },
     });
-    expect(installJson(target, 'f', out, CMD)).toBe(out);
+    expect(installJson(target, 'f', out, HOOK)).toBe(out);
     expect(installedCommands(target, 'f', out)).toEqual([CMD]);
   });
 
@@ -53,32 +54,32 @@ describe('installJson / uninstallJson', () => {
     const old = { matcher: 'Bash', hooks: [{ type: 'command', command: '/old/sparehand agent hook --for x' }] };
     const user = { matcher: 'Edit', hooks: [{ type: 'command', command: 'lint.sh' }] };
     const text = JSON.stringify({ hooks: { PreToolUse: [old, user, old] } }, null, 2);
-    const out = installJson(target, 'f', text, CMD);
-    expect(parse(out)).toEqual({ hooks: { PreToolUse: [target.entry(CMD), user] } });
+    const out = installJson(target, 'f', text, HOOK);
+    expect(parse(out)).toEqual({ hooks: { PreToolUse: [target.entry(HOOK), user] } });
   });
 
   it('uninstall restores the user\'s file and removes a file it created', () => {
-    const out = installJson(target, 'f', userFile, CMD);
+    const out = installJson(target, 'f', userFile, HOOK);
     expect(parse(uninstallJson(target, 'f', out)!)).toEqual(parse(userFile));
-    const created = installJson(target, 'f', undefined, CMD);
+    const created = installJson(target, 'f', undefined, HOOK);
     expect(JSON.parse(created)).toEqual({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: CMD, timeout: 10 }] }] } });
     expect(uninstallJson(target, 'f', created)).toBeUndefined();
   });
 
   it('refuses a file it cannot parse, naming it', () => {
-    expect(() => installJson(target, '/x/settings.json', '{ "a": ', CMD)).toThrow(/cannot parse \/x\/settings.json/);
-    expect(() => installJson({ ...target, comments: false }, '/x/s.json', '{ // c\n}', CMD)).toThrow(/cannot parse/);
-    expect(() => installJson(target, '/x/s.json', '[]', CMD)).toThrow(/not a JSON object/);
-    expect(() => installJson(target, '/x/s.json', '{"hooks":{"PreToolUse":{}}}', CMD)).toThrow(/is not a list/);
+    expect(() => installJson(target, '/x/settings.json', '{ "a": ', HOOK)).toThrow(/cannot parse \/x\/settings.json/);
+    expect(() => installJson({ ...target, comments: false }, '/x/s.json', '{ // c\n}', HOOK)).toThrow(/cannot parse/);
+    expect(() => installJson(target, '/x/s.json', '[]', HOOK)).toThrow(/not a JSON object/);
+    expect(() => installJson(target, '/x/s.json', '{"hooks":{"PreToolUse":{}}}', HOOK)).toThrow(/is not a list/);
   });
 
   it('keeps strict JSON files strict, in the user\'s key order and indentation', () => {
     const strict = { ...target, comments: false, seed: { version: 1 } };
     const text = '{\n\t"z": 1,\n\t"a": 2\n}\n';
-    const out = installJson(strict, 'f', text, CMD);
+    const out = installJson(strict, 'f', text, HOOK);
     expect(Object.keys(JSON.parse(out))).toEqual(['z', 'a', 'hooks']);
     expect(out).toContain('\n\t"hooks"');
-    expect(JSON.parse(installJson(strict, 'f', undefined, CMD)).version).toBe(1);
-    expect(uninstallJson(strict, 'f', installJson(strict, 'f', undefined, CMD))).toBeUndefined();
+    expect(JSON.parse(installJson(strict, 'f', undefined, HOOK)).version).toBe(1);
+    expect(uninstallJson(strict, 'f', installJson(strict, 'f', undefined, HOOK))).toBeUndefined();
   });
 });
