@@ -46,20 +46,21 @@ function bareNameAdvice(ctx: Context, script: string): string | undefined {
   return `${where}; this tool's rewrites call it by name: run \`npm link\` in ${resolve(script, '../..')}, or \`mkdir -p ~/.local/bin && ln -sf "${script}" ~/.local/bin/sparehand\` with ~/.local/bin on PATH`;
 }
 
-/** Installs the tools' hooks and notes, and prints what was done and what is left to do. */
+/** Installs the tools' hooks and notes, and prints (in registry order) what was done and what is left to do. */
 export async function installAgents(ctx: Context, agents: readonly AgentSpec[], opts: ConnectOptions): Promise<void> {
   const { base, scope } = baseOf(ctx, opts.project);
   const ws = workspace();
   const planned: Planned[] = [];
   const failures: { agent: AgentSpec; error: SparehandError }[] = [];
-  const out = (s: string) => ctx.stdout.write(`${s}\n`);
+  const lines = new Map<string, string[]>(agents.map((a) => [a.id, []]));
+  const out = (a: AgentSpec, s: string) => lines.get(a.id)!.push(s);
   for (const agent of agents) {
     if (agent.connection === 'none') {
-      out(`${agent.id}: cannot be connected: ${agent.why}`);
+      out(agent, `${agent.id}: cannot be connected: ${agent.why}`);
       continue;
     }
     if (targetsAt(agent, scope).length === 0 && notesAt(agent, scope).length === 0) {
-      out(`${agent.id}: nothing to install at ${scope} level`);
+      out(agent, `${agent.id}: nothing to install at ${scope} level`);
       continue;
     }
     try {
@@ -67,6 +68,7 @@ export async function installAgents(ctx: Context, agents: readonly AgentSpec[], 
     } catch (e) {
       if (!isSparehandError(e)) throw e;
       failures.push({ agent, error: e });
+      out(agent, `${agent.id}: not installed: ${e.message}`);
     }
   }
   const changes = ws.changes();
@@ -74,23 +76,23 @@ export async function installAgents(ctx: Context, agents: readonly AgentSpec[], 
   const changed = new Set(changes.map((c) => c.path));
   const state = (p: string) => (changed.has(p) ? (opts.dryRun ? 'would change' : 'written') : 'unchanged');
   for (const p of planned) {
+    const a = p.agent;
     const parts = [
       ...p.files.map((f) => `hook in ${tilde(ctx, f)} (${state(f)})`),
       ...p.notes.map((f) => `note in ${tilde(ctx, f)} (${state(f)})`),
     ];
-    out(`${p.agent.id}: ${parts.join('; ')}`);
-    const todo: string[] = [];
-    if (p.agent.trust && p.trust) {
-      if (!opts.trust) todo.push(`trust the hook: ${p.agent.trust.howTo}`);
-      else if (!opts.dryRun) for (const line of await confirm(ctx, p, base)) out(`  ${line}`);
+    out(a, `${a.id}: ${parts.join('; ')}`);
+    if (a.trust && p.trust) {
+      if (!opts.trust) out(a, `  then: trust the hook: ${a.trust.howTo}`);
+      else if (!opts.dryRun) for (const line of await confirm(ctx, p, base)) out(a, `  ${line}`);
     }
-    if (p.agent.sparehandName === 'bare' && p.files.length > 0) {
+    if (a.sparehandName === 'bare' && p.files.length > 0) {
       const advice = bareNameAdvice(ctx, p.command.script);
-      if (advice) todo.push(advice);
+      if (advice) out(a, `  then: ${advice}`);
     }
-    todo.push(...(p.agent.afterInstall ?? []));
-    for (const t of todo) out(`  then: ${t}`);
+    for (const t of a.afterInstall ?? []) out(a, `  then: ${t}`);
   }
+  for (const l of lines.values()) for (const s of l) ctx.stdout.write(`${s}\n`);
   fail(failures, 'install');
 }
 
