@@ -31,7 +31,10 @@ export function register(agent: Command, ctx: Context, setExit: (n: number) => v
           targetsAt(a, 'project').length > 0
             ? await checkAgent(a, { home: ctx.home, env: ctx.env, project }, 'project', { cwd: ctx.cwd, commands, heavyFirst: !opts.command })
             : undefined;
-        const installed = [user, proj].filter((r): r is CheckResult => r !== undefined && r.status !== 'not-installed');
+        // Run in HOME, the project's files can be the user's own: test each file once.
+        const installed = [user, proj?.file === user.file ? undefined : proj].filter(
+          (r): r is CheckResult => r !== undefined && r.status !== 'not-installed',
+        );
         // A tool named on the command line must be installed somewhere; with `all`, uninstalled tools are skipped.
         results.push(...(installed.length > 0 ? installed : named ? [{ ...user, status: 'broken' as const }] : [user]));
       }

@@ -86,7 +86,7 @@ export async function checkAgent(
   if (!runner || res.hook === undefined) {
     return { ...res, problem: `no sparehand hook in ${res.file ?? 'any file'}`, fix: reinstall };
   }
-  const stale = quotedPaths(res.hook).filter((p) => !existsSync(p));
+  const stale = [...new Set(quotedPaths(res.hook))].filter((p) => !existsSync(p));
   if (stale.length > 0) {
     return { ...res, status: 'broken', problem: `the hook names ${stale.join(', ')}, which no longer exists`, fix: reinstall };
   }
