@@ -81,6 +81,7 @@ export const claudeCode: AgentSpec<Payload> = {
     target('project', inProject('.claude', 'settings.json')),
   ],
   afterInstall: [],
+  failMode: 'Fails open: a timeout, an exit status other than 0 or 2, or output that is not JSON lets the call go on; exit 2 always blocks (CC-docs).',
   quirks: [
     'Permission rules are checked against the rewritten command: sparehand marks the rewrite approved only when the original matches an allow rule (settings files or --allowedTools) or the mode is bypassPermissions, and leaves the command alone when a deny rule matches (REAL-TOOLS.md, fact 1).',
     'updatedInput replaces the whole tool input: every field is echoed back (CC-docs).',

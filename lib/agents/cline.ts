@@ -72,6 +72,7 @@ export const cline: AgentSpec<Payload> = {
     { scope: 'project', path: inProject('.clinerules', 'sparehand.md') },
   ],
   afterInstall: [],
+  failMode: 'Not documented; the installed executable exits 0 silently when sparehand is gone.',
   quirks: [
     'Hooks are executables named after the event in ~/.cline/hooks/ (REAL-TOOLS.md, fact 8); the docs name ~/Documents/Cline/Hooks/.',
     'The payload has no cwd: the first workspace root is used (REAL-TOOLS.md, fact 8).',

@@ -81,6 +81,7 @@ export const codex: AgentSpec<Payload> = {
   }),
   // Trusting the hook (by hand, or --trust) is said by `agent install` from `trust` above.
   afterInstall: [],
+  failMode: 'Fails open: a runner error, a timeout, an exit status other than 0/2, or JSON that does not parse marks the hook Failed and the original command runs; exit 2 with an empty stderr is not a block (pre_tool_use.rs).',
   quirks: [
     'updatedInput without permissionDecision "allow" is a failed hook and the original command runs; "allow" alone is rejected too (output_parser.rs; REAL-TOOLS.md §3).',
     'An untrusted hook is skipped silently in `codex exec` (REAL-TOOLS.md §3).',

@@ -110,6 +110,7 @@ export const copilotCli: AgentSpec<Payload> = {
   afterInstall: [
     'Copilot CLI checks its permissions against the rewritten command: allow it with --allow-tool \'shell(sparehand run)\' (or --allow-all-tools).',
   ],
+  failMode: 'Closed on a crash or any non-zero exit (the call is denied); open on a timeout and on unparsable output (hooks-reference), so the installed command exits 0 when sparehand is gone.',
   quirks: [
     'Any non-zero exit of a command hook denies the call; a timeout does not (hooks-reference; REAL-TOOLS.md, fact 5).',
     'toolArgs arrives as an object although the docs show a JSON string: both are accepted (REAL-TOOLS.md, fact 5).',

@@ -65,6 +65,7 @@ export const copilotVscode: AgentSpec<Payload> = {
   afterInstall: [
     'VS Code runs the rewritten command through its own terminal approval: approve "sparehand run" when asked, or add it to chat.tools.terminal.autoApprove.',
   ],
+  failMode: 'Exit 2 blocks; any other non-zero exit is a warning and the call goes on (vscode-docs hooks.md).',
   quirks: [
     'Matchers are parsed but ignored: the hook gets every tool call and leaves all but the terminal tool alone (vscode-docs hooks.md).',
     'Newer VS Code routes Copilot sessions through the Copilot CLI hook format (.github/hooks, ~/.copilot/hooks): install copilot-cli too.',

@@ -64,6 +64,7 @@ export const cursor: AgentSpec<Payload> = {
   }),
   install: [target('user', inHome('.cursor', 'hooks.json')), target('project', inProject('.cursor', 'hooks.json'))],
   afterInstall: [],
+  failMode: 'A failure or a timeout lets the call through; invalid JSON on stdout blocks it (survey), so the hook prints {} when it leaves a command alone.',
   quirks: [
     'Wire format from the survey and third-party adapters only; read cursor.com/docs/agent/hooks before relying on it.',
     'Invalid JSON on stdout blocks the call (survey): the hook prints {} when it leaves a command alone.',

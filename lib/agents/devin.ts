@@ -54,6 +54,7 @@ export const devin: AgentSpec<Payload> = {
     { scope: 'project', path: inProject('.windsurf', 'rules', 'sparehand.md') },
   ],
   afterInstall: [],
+  failMode: 'Only exit 2 or {"decision":"block"} blocks; other non-zero exits are logged and the call goes on (docs, newer revision).',
   quirks: [
     'Only exit 2 or {"decision":"block"} blocks; other non-zero exits are logged (newer docs revision; the older one said any non-zero exit blocks).',
     'Picks up hooks from .claude/ folders too: the claude-code hook answers Devin\'s payloads in this form.',

@@ -57,6 +57,7 @@ export const factoryDroid: AgentSpec<Payload> = {
   afterInstall: [
     'Droid checks its command allowlist against the rewritten command: under --auto low/medium add "sparehand run" to commandAllowlist in ~/.factory/settings.json.',
   ],
+  failMode: 'A non-zero exit other than 2 is a non-blocking error (third-party adapters).',
   quirks: [
     'Ignores ~/.factory/hooks.json in the {"hooks":{…}} shape without a word; reads hooks.json with the events at the top level, or "hooks" in settings.json (REAL-TOOLS.md, fact 4).',
     'Tool input is {command, summary, riskLevelReason, riskLevel}: all kept on rewrite (captured payload).',

@@ -81,6 +81,7 @@ export const geminiCli: AgentSpec<Payload> = {
   afterInstall: [
     'Gemini CLI checks its policy against the rewritten command: if you approve shell commands one by one, allow "sparehand run" (e.g. tools.allowed: ["run_shell_command(sparehand run)"]) or keep approving it when asked.',
   ],
+  failMode: 'Open on a timeout, a spawn error or a crash without output; plain text with an exit status other than 0 or 1 denies the call (hookRunner.ts), so the installed command exits 0 when sparehand is gone.',
   quirks: [
     'The docs say tool_input "merges"; the code replaces the arguments with the hook\'s object (hook-utils.ts, scheduler_hooks.test.ts).',
     'Plain-text output with an exit status other than 0 or 1 denies the call, so the installed command exits 0 when sparehand is gone (hookRunner.ts).',

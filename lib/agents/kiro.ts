@@ -68,6 +68,7 @@ export const kiro: AgentSpec<Payload> = {
     { scope: 'project', path: inProject('.kiro', 'steering', 'sparehand.md') },
   ],
   afterInstall: [],
+  failMode: 'Exit 2 blocks and its stderr goes to the model; other exit statuses are warnings (kiro.dev/docs/cli/hooks).',
   quirks: [
     'Exit 2 blocks and its stderr goes to the model; other exit statuses are warnings (kiro.dev/docs/cli/hooks).',
     'The IDE\'s hooks get no stdin payload for preToolUse, so only the CLI can be redirected (Kiro issue #7408, third party).',

@@ -73,6 +73,7 @@ export const opencode: AgentSpec<Payload> = {
   afterInstall: [
     'OpenCode checks its permission rules against the rewritten command: if you ask before bash commands, allow "sparehand run *" in opencode.json\'s permission.bash.',
   ],
+  failMode: 'In-process: the plugin catches every failure of the hook (sparehand gone, a crash, a 10 s timeout, bad JSON) and leaves the call alone; only a refusal throws.',
   quirks: [
     'Once a plugin folder exists OpenCode npm-installs @opencode-ai/plugin at start (about 3 s; 74 s when the registry is unreachable) (REAL-TOOLS.md, fact 7).',
     'A plugin needs no import from OpenCode; both a named async factory and `export default { id, setup, server }` load (REAL-TOOLS.md).',

@@ -209,6 +209,8 @@ export interface AgentSpec<P = unknown> {
   samplePayload?: (command: string, cwd: string) => unknown;
   /** What the user must still do after install (a trust step, a permission rule). */
   afterInstall?: readonly string[];
+  /** What the tool does when the hook fails, times out or prints nonsense (docs/agents.md). */
+  failMode?: string;
   /** Observed behaviour that differs from the documentation, each with where it was seen. */
   quirks: readonly string[];
 }
