@@ -2,11 +2,11 @@
 import type { Command } from 'commander';
 import { allAgents } from '../agents/index.js';
 import type { Context } from '../context.js';
+import { tilde } from '../install/connect.js';
 import { projectDir } from '../install/project-dir.js';
 import { type AgentStatus, type ScopeStatus, agentStatus } from '../install/status.js';
 import { VERSION } from '../version.js';
 
-const tilde = (ctx: Context, p: string) => (p.startsWith(`${ctx.home}/`) ? `~${p.slice(ctx.home.length)}` : p);
 
 function scopeLine(ctx: Context, s: ScopeStatus): string {
   const hook = s.files.length === 0 ? 'no hook at this level' : `${s.installed ? 'installed' : 'not installed'} (${s.files.map((f) => tilde(ctx, f)).join(', ')})`;

@@ -1,6 +1,8 @@
 // `agent test`: runs the hook exactly as the tool would (its installed command, a payload in its own form) and
 // says what the tool will do with the answer, or why the connection is broken and how to fix it.
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { execa } from 'execa';
 import type { AgentSpec, InstallBase, Scope } from '../agents/types.js';
 import { type Outcome, decodeWire } from './answer.js';
@@ -59,8 +61,27 @@ export async function checkAgent(
 ): Promise<CheckResult> {
   const res: CheckResult = { agent: agent.id, scope, status: 'not-installed', trials: [] };
   const reinstall = `sparehand agent install ${agent.id}${scope === 'project' ? ` --project ${base.project ?? '.'}` : ''}`;
-  const env = { ...base.env };
+  // A fresh cache folder: the hook's "refuse once per session" memory must not turn a second test into a pass.
+  const cache = mkdtempSync(join(tmpdir(), 'sparehand-agent-test-'));
+  const env: NodeJS.ProcessEnv = { ...base.env, XDG_CACHE_HOME: cache };
   delete env.SPAREHAND_RUN;
+  try {
+    return await runChecks(agent, base, scope, opts, res, env, reinstall);
+  } finally {
+    rmSync(cache, { recursive: true, force: true });
+  }
+}
+
+/** The checks themselves, in the environment checkAgent prepared. */
+async function runChecks(
+  agent: AgentSpec,
+  base: InstallBase,
+  scope: Scope,
+  opts: { cwd: string; commands: readonly string[]; heavyFirst?: boolean },
+  res: CheckResult,
+  env: NodeJS.ProcessEnv,
+  reinstall: string,
+): Promise<CheckResult> {
   const runOpts = { env, extendEnv: false as const, cwd: opts.cwd };
   let runner: Runner | undefined;
   for (const target of targetsAt(agent, scope)) {

@@ -16,7 +16,8 @@ export interface ConnectOptions {
   trust?: boolean;
 }
 
-const tilde = (ctx: Context, p: string) => (p.startsWith(`${ctx.home}/`) ? `~${p.slice(ctx.home.length)}` : p);
+/** A path as people write it: `~/…` under HOME. */
+export const tilde = (ctx: Pick<Context, 'home'>, p: string): string => (p.startsWith(`${ctx.home}/`) ? `~${p.slice(ctx.home.length)}` : p);
 
 export function baseOf(ctx: Context, project: string | undefined): { base: InstallBase; scope: Scope } {
   const base: InstallBase = { home: ctx.home, env: ctx.env, ...(project ? { project: resolve(ctx.cwd, project) } : {}) };

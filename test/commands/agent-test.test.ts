@@ -59,6 +59,9 @@ describe('agent test all after agent install all', () => {
       }
     }
     expect(r.exitCode).toBe(heavyKnown ? 0 : 1);
+    // Testing again gives the same answers: the hook's "refuse once per session" memory is not the user's.
+    const again = await sparehand(['agent', 'test', 'all', '--json'], { env, cwd: home });
+    expect(JSON.parse(again.stdout)).toEqual(doc);
   });
 
   it('the human form names each tool, what came back, and the fix', async () => {
