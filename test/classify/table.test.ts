@@ -251,6 +251,10 @@ describe('never throws', () => {
     expect(c.heavy).toBe(false);
     expect(typeof c.rule).toBe('string');
   });
+  it('deep nesting is "cannot parse", not a crash', () => {
+    expect(classify('"$('.repeat(20_000))).toMatchObject({ heavy: false, rule: 'local: cannot parse (nested too deep)' });
+    expect(classify(`npm test && ${'(cd a && '.repeat(6000)}make${')'.repeat(6000)}`)).toMatchObject({ heavy: false, rule: 'local: cannot parse (nested too deep)' });
+  });
   it('non-string input and odd rules', () => {
     expect(classify(undefined as unknown as string).heavy).toBe(false);
     expect(classify('npm test', { heavy: [''], local: ['  '] }).heavy).toBe(true);
