@@ -57,32 +57,38 @@ function median(xs) {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.floor(s.length / 2)];
 }
-function startMs(args, runs = 15) {
-  const times = [];
+// Spawns each variant `runs` times, interleaved so that load from other processes hits all alike; medians in ms.
+function startMs(variants, runs = 21) {
+  const times = variants.map(() => []);
   for (let i = 0; i < runs; i++) {
-    const t0 = performance.now();
-    const r = spawnSync(process.execPath, args, { stdio: 'ignore' });
-    if (r.status !== 0) throw new Error(`node ${args.join(' ')} failed`);
-    times.push(performance.now() - t0);
+    variants.forEach((args, k) => {
+      const t0 = performance.now();
+      const r = spawnSync(process.execPath, args, { stdio: 'ignore' });
+      if (r.status !== 0) throw new Error(`node ${args.join(' ')} failed`);
+      times[k].push(performance.now() - t0);
+    });
   }
-  return median(times);
+  return times.map(median);
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'sparehand-bench-'));
 const bundle = join(dir, 'classify.bundle.mjs');
 const esbuild = await import('esbuild');
 await esbuild.build({ entryPoints: [join(root, 'lib/classify/index.ts')], outfile: bundle, bundle: true, minify: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'warning' });
+writeFileSync(join(dir, 'empty.mjs'), '');
 writeFileSync(join(dir, 'use-dist.mjs'), `import { classify } from ${JSON.stringify(pathToFileURL(distIndex).href)};\nclassify('npm test');\n`);
 writeFileSync(join(dir, 'use-bundle.mjs'), `import { classify } from ${JSON.stringify(pathToFileURL(bundle).href)};\nclassify('npm test');\n`);
 
-startMs(['-e', '0'], 3);
-const bare = startMs(['-e', '0']);
-const withDist = startMs([join(dir, 'use-dist.mjs')]);
-const withBundle = startMs([join(dir, 'use-bundle.mjs')]);
-
+startMs([['-e', '0']], 3);
+const [bare, emptyModule, withDist, withBundle] = startMs([['-e', '0'], [join(dir, 'empty.mjs')], [join(dir, 'use-dist.mjs')], [join(dir, 'use-bundle.mjs')]]);
 const f = (x, d = 0) => x.toFixed(d);
 console.log(`corpus: ${CORPUS.length} commands (${heavyCount} heavy), node ${process.version}`);
 console.log(`baseline (first word of each command): ${f(base.perSec)} commands/s`);
 console.log(`classify + rewrite:                    ${f(cls.perSec)} commands/s (${f(1e6 / cls.perSec, 2)} µs each; ${f(base.perSec / cls.perSec, 1)}x the baseline's cost)`);
 console.log(`target >= 100000 commands/s: ${cls.perSec >= 100000 ? 'met' : 'NOT met'}`);
-console.log(`start, medians of 15: node -e 0 ${f(bare, 1)} ms; + import dist/classify ${f(withDist, 1)} ms (+${f(withDist - bare, 1)} ms, ratio ${f(withDist / bare, 2)}); + bundled classifier ${f(withBundle, 1)} ms (+${f(withBundle - bare, 1)} ms, ratio ${f(withBundle / bare, 2)})`);
+const add = (x) => `${f(x, 1)} ms (+${f(x - bare, 1)} ms, ratio ${f(x / bare, 2)})`;
+console.log('start, medians of 21 interleaved runs:');
+console.log(`  node -e 0                          ${f(bare, 1)} ms`);
+console.log(`  node empty.mjs (ESM file baseline) ${add(emptyModule)}`);
+console.log(`  + import dist/classify (unbundled) ${add(withDist)}`);
+console.log(`  + bundled, minified classifier     ${add(withBundle)}`);
