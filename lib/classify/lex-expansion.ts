@@ -17,9 +17,9 @@ const isNameChar = (c: string | undefined): boolean => isNameStart(c) || isDigit
 export function expansion(src: string, i: number): { e: number; f: number; x?: string } {
   if (src[i] === '`') return { e: skipBacktick(src, i + 1), f: SUBST };
   const d = src[i + 1];
-  if (d === '(') return { e: skipParens(src, i + 2), f: SUBST };
+  if (d === '(') return { e: skipNested(src, i + 2, '(', ')'), f: SUBST };
   if (d === '{') {
-    const e = skipBraces(src, i + 2);
+    const e = skipNested(src, i + 2, '{', '}');
     return { e, f: EXP, x: src.slice(i, e) };
   }
   if (isNameStart(d)) {
@@ -43,8 +43,9 @@ function skipBacktick(src: string, i: number): number {
   return fail('unbalanced backtick');
 }
 
-// After `$(`: to the matching `)`, following quotes and nested substitutions (a `case` inside is refused).
-function skipParens(src: string, i: number): number {
+// After `$(` or `${`: to the matching `)` or `}`, following quotes and nested substitutions
+// (a `case` or a heredoc inside `$(…)` is refused: their `)` and lines cannot be followed this simply).
+function skipNested(src: string, i: number, open: '(' | '{', close: ')' | '}'): number {
   let depth = 1;
   const start = i;
   while (i < src.length) {
@@ -56,19 +57,20 @@ function skipParens(src: string, i: number): number {
       i = j + 1;
     } else if (c === '"') i = skipDouble(src, i + 1);
     else if (c === '`') i = skipBacktick(src, i + 1);
-    else if (c === '(') {
+    else if (c === '$' && src[i + 1] === '(') i = skipNested(src, i + 2, '(', ')');
+    else if (c === open) {
       depth++;
       i++;
-    } else if (c === ')') {
+    } else if (c === close) {
       depth--;
       i++;
       if (depth === 0) {
-        if (/\bcase\b|<</.test(src.slice(start, i))) fail('case or heredoc inside $(…)');
+        if (open === '(' && /\bcase\b|<</.test(src.slice(start, i))) fail('case or heredoc inside $(…)');
         return i;
       }
     } else i++;
   }
-  return fail('unbalanced $(');
+  return fail(`unbalanced $${open}`);
 }
 
 function skipDouble(src: string, i: number): number {
@@ -77,32 +79,8 @@ function skipDouble(src: string, i: number): number {
     if (c === '\\') i += 2;
     else if (c === '"') return i + 1;
     else if (c === '`') i = skipBacktick(src, i + 1);
-    else if (c === '$' && src[i + 1] === '(') i = skipParens(src, i + 2);
+    else if (c === '$' && src[i + 1] === '(') i = skipNested(src, i + 2, '(', ')');
     else i++;
   }
   return fail('unbalanced quote');
-}
-
-function skipBraces(src: string, i: number): number {
-  let depth = 1;
-  while (i < src.length) {
-    const c = src[i];
-    if (c === '\\') i += 2;
-    else if (c === "'") {
-      const j = src.indexOf("'", i + 1);
-      if (j < 0) fail('unbalanced quote');
-      i = j + 1;
-    } else if (c === '"') i = skipDouble(src, i + 1);
-    else if (c === '`') i = skipBacktick(src, i + 1);
-    else if (c === '$' && src[i + 1] === '(') i = skipParens(src, i + 2);
-    else if (c === '{') {
-      depth++;
-      i++;
-    } else if (c === '}') {
-      depth--;
-      i++;
-      if (depth === 0) return i;
-    } else i++;
-  }
-  return fail('unbalanced ${');
 }
