@@ -45,7 +45,7 @@ export async function checkWorker(ctx: Context, worker: Worker): Promise<WorkerR
     slots: workerSlots(worker),
     freeSlots: freeSlots(ctx, worker),
   };
-  const conn = connectionFor(ctx);
+  const conn = connectionFor(ctx, worker);
   let connectMs: number;
   try {
     connectMs = await connect(ctx, worker, conn);

@@ -1,5 +1,6 @@
 // One shared ssh connection per worker: found or started here, with its failure explained.
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readFileSync, statSync, chmodSync, existsSync, readdirSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
@@ -12,8 +13,8 @@ import { type Connection, sshControlArgs, sshMasterArgs } from './ssh-args.js';
 
 type Env = Pick<Context, 'home' | 'env'>;
 
-/** Unix socket paths are limited (104 bytes on macOS); ssh adds ~17 chars while creating one; %C is 40. */
-const SOCKET_DIR_MAX = 104 - 17 - 41;
+/** Unix socket paths are limited (104 bytes on macOS); ssh adds 17 chars while creating one; our name is 16. */
+const SOCKET_DIR_MAX = 103 - 17 - 17;
 
 /** A private (0700) folder for the sockets: the runtime dir when it is short enough, else the cache dir, else /tmp. */
 export function controlDir(c: Env): string {
@@ -35,15 +36,18 @@ export function controlDir(c: Env): string {
  * ssh finds ~/.ssh from the password database, not $HOME. sparehand follows $HOME: when it differs from the
  * password database's home (a test, a sandbox), ssh is pointed at $HOME/.ssh/config and $HOME/.ssh/known_hosts.
  */
-export function connectionFor(c: Env): Connection {
+export function connectionFor(c: Env, worker: Worker): Connection {
   const own = userInfo().homedir;
   const sshDir = join(c.home, '.ssh');
   const differs = c.home !== own;
-  return {
-    controlPath: join(controlDir(c), '%C'),
-    configFile: differs && existsSync(join(sshDir, 'config')) ? join(sshDir, 'config') : undefined,
-    knownHosts: differs ? join(sshDir, 'known_hosts') : undefined,
-  };
+  const configFile = differs && existsSync(join(sshDir, 'config')) ? join(sshDir, 'config') : undefined;
+  const knownHosts = differs ? join(sshDir, 'known_hosts') : undefined;
+  // One socket per way of reaching the worker (ssh's own %C is 40 characters: too long for deep HOMEs).
+  const id = createHash('sha256')
+    .update(JSON.stringify([worker.destination, worker.port, worker.identity, configFile, knownHosts]))
+    .digest('hex')
+    .slice(0, 16);
+  return { controlPath: join(controlDir(c), id), configFile, knownHosts };
 }
 
 export interface ProcResult {
@@ -79,7 +83,7 @@ function startMaster(worker: Worker, conn: Connection, env: NodeJS.ProcessEnv, l
 }
 
 /** Makes sure the shared connection to `worker` is up; throws a SparehandError saying why not. Returns ms taken. */
-export async function connect(c: Env, worker: Worker, conn: Connection = connectionFor(c)): Promise<number> {
+export async function connect(c: Env, worker: Worker, conn: Connection = connectionFor(c, worker)): Promise<number> {
   const started = performance.now();
   const env = sshEnv(c);
   const check = await capture('ssh', sshControlArgs(worker, conn, 'check'), { env });
@@ -101,7 +105,7 @@ export function sshEnv(c: Env): NodeJS.ProcessEnv {
 /** Stops every shared connection this HOME opened (tests, `worker remove`). */
 export async function closeConnections(c: Env): Promise<void> {
   const dir = controlDir(c);
-  const sockets = readdirSync(dir).filter((f) => /^[0-9a-f]{40}$/.test(f));
+  const sockets = readdirSync(dir).filter((f) => /^[0-9a-f]{16}$/.test(f));
   await Promise.all(
     sockets.map((s) => capture('ssh', ['-o', `ControlPath=${join(dir, s)}`, '-O', 'exit', 'sparehand-worker'], { env: sshEnv(c) })),
   );

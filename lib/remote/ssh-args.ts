@@ -4,7 +4,7 @@ import type { Worker } from '../config.js';
 
 /** Where ssh looks for things; derived from the context so that a test HOME is honoured (see docs/workers.md). */
 export interface Connection {
-  /** Socket of the shared connection (ControlPath); `%C` is expanded by ssh. */
+  /** Socket of the shared connection (ControlPath). */
   controlPath: string;
   /** `-F` file when sparehand's HOME is not the home ssh itself would use, else undefined. */
   configFile?: string | undefined;

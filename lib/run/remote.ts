@@ -90,7 +90,7 @@ export async function runOnWorker(ctx: Context, config: Config, command: string,
 async function runInSlot(ctx: Context, config: Config, command: string, opts: RemoteRunOptions, lock: SlotLock): Promise<number> {
   const { worker, slot } = lock;
   const root = projectRoot(ctx.cwd);
-  const t: SyncTarget = { worker, conn: connectionFor(ctx), config, localRoot: root, remoteRoot: remoteRoot(worker, root, slot), env: sshEnv(ctx) };
+  const t: SyncTarget = { worker, conn: connectionFor(ctx, worker), config, localRoot: root, remoteRoot: remoteRoot(worker, root, slot), env: sshEnv(ctx) };
   const t0 = performance.now();
   const startedMs = Date.now();
   progress(ctx, `syncing to ${worker.name}…`);

@@ -46,8 +46,8 @@ async function waitForPort(port: number, proc: ChildProcess, log: () => string):
   throw new Error(`sshd did not listen on ${port}: ${log()}`);
 }
 
-/** Starts sshd (as root) on a free port; the user key may be shared between several sshds. */
-export async function startSshd(opts: { identity?: string } = {}): Promise<Sshd> {
+/** Starts sshd (as root) on a free port; the user key may be shared between several sshds; `path` sets sessions' PATH. */
+export async function startSshd(opts: { identity?: string; path?: string } = {}): Promise<Sshd> {
   const dir = tempDir('sparehand-sshd-');
   mkdirSync('/run/sshd', { recursive: true, mode: 0o755 });
   keygen(join(dir, 'host_key'));
@@ -75,6 +75,7 @@ export async function startSshd(opts: { identity?: string } = {}): Promise<Sshd>
       'MaxSessions 64',
       'MaxStartups 64',
       'LogLevel ERROR',
+      ...(opts.path ? [`SetEnv PATH=${opts.path}`] : []),
       '',
     ].join('\n'),
   );
