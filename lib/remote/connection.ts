@@ -1,7 +1,7 @@
 // One shared ssh connection per worker: found or started here, with its failure explained.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readFileSync, statSync, chmodSync, existsSync, readdirSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import type { Worker } from '../config.js';
@@ -86,13 +86,31 @@ function startMaster(worker: Worker, conn: Connection, env: NodeJS.ProcessEnv, l
 export async function connect(c: Env, worker: Worker, conn: Connection = connectionFor(c, worker)): Promise<number> {
   const started = performance.now();
   const env = sshEnv(c);
-  const check = await capture('ssh', sshControlArgs(worker, conn, 'check'), { env });
-  if (check.code === 0) return performance.now() - started;
-  const log = join(controlDir(c), `${worker.name}.log`);
-  const r = await startMaster(worker, conn, env, log);
-  if (r.code !== 0) {
-    const d = diagnoseSsh(r.log, worker);
-    throw new SparehandError('SSH', d.message, { hint: d.hint, cause: new Error(r.log) });
+  const alive = async () => (await capture('ssh', sshControlArgs(worker, conn, 'check'), { env })).code === 0;
+  if (await alive()) return performance.now() - started;
+  // Two runs starting at once must not both start a master (the second would linger as a plain connection).
+  const starting = `${conn.controlPath}.starting`;
+  for (;;) {
+    try {
+      closeSync(openSync(starting, 'wx', 0o600));
+      break;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    }
+    const age = Date.now() - (statSync(starting, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+    if (age > 30_000) rmSync(starting, { force: true });
+    await new Promise((r) => setTimeout(r, 50));
+    if (!existsSync(starting) && (await alive())) return performance.now() - started;
+  }
+  try {
+    if (await alive()) return performance.now() - started;
+    const r = await startMaster(worker, conn, env, `${conn.controlPath}.log`);
+    if (r.code !== 0) {
+      const d = diagnoseSsh(r.log, worker);
+      throw new SparehandError('SSH', d.message, { hint: d.hint, cause: new Error(r.log) });
+    }
+  } finally {
+    rmSync(starting, { force: true });
   }
   return performance.now() - started;
 }
