@@ -123,6 +123,23 @@ describe('sparehand worker check', () => {
   });
 });
 
+describe('sparehand doctor', () => {
+  it('checks ssh, rsync, the config and every worker; one JSON document', async () => {
+    const h = home([sshd]);
+    const r = await sparehand(['doctor', '--json'], { env: h.env });
+    expect(r.exitCode).toBe(0);
+    const d = JSON.parse(r.stdout);
+    expect(d.ok).toBe(true);
+    expect(d.checks.map((c: { name: string; ok: boolean }) => [c.name, c.ok])).toEqual([['ssh', true], ['rsync', true], ['config', true]]);
+    expect(d.checks[0].detail).toMatch(/^OpenSSH_/);
+    expect(d.workers.map((w: { name: string; ok: boolean }) => [w.name, w.ok])).toEqual([['w0', true]]);
+    const bad = home([noRsync]);
+    const t = await sparehand(['doctor'], { env: bad.env });
+    expect(t.exitCode).toBe(1);
+    expect(t.stdout).toMatch(/^ok  ssh: OpenSSH_.*\nok  rsync: rsync +version .*\nok  config: 1 worker configured\nBAD worker w0: PROBLEM: /);
+  });
+});
+
 describe('sparehand run when the worker cannot be used', () => {
   it('unreachable: --or-local runs here with one line; without it, 125 and the fix', async () => {
     const h = home([sshd]);
