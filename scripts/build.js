@@ -21,4 +21,6 @@ await esbuild.build({
   format: 'esm',
   target: 'node20',
   logLevel: 'warning',
+  // CommonJS dependencies call require() for Node built-ins: give the ESM bundle one.
+  banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
 });

@@ -93,7 +93,7 @@ export interface JsonHookTarget {
   comments: boolean;
   seed?: Record<string, unknown>;
   arrayPath: readonly string[];
-  entry: (command: string) => Record<string, unknown>;
+  entry: (hook: HookCommand) => Record<string, unknown>;
   /** Recognises sparehand's entry (any version of it) among the user's. */
   isOurs: (entry: unknown) => boolean;
   /** Reads back the installed command from an entry of ours. */
@@ -151,9 +151,14 @@ export interface AgentSpec<P = unknown> {
   rewriteOptIn?: boolean;
   /** Upper bound the tool puts on a call's timeout, ms (when it carries one). */
   maxTimeoutMs?: number;
+  /** The tool's timeout for a shell call that names none, ms: the rewrite then sets a raised one. */
+  defaultTimeoutMs?: number;
   /** Payload schema (the hook's input). Absent for note/none tools. */
   payload?: z.ZodMiniType<P>;
-  /** Tells this tool's payload from another caller's reading the same file (cheap shape test). */
+  /**
+   * Tells this tool's payload from every other tool's (cheap shape test on the parsed JSON). Several tools
+   * read the same settings file (VS Code and Cursor read Claude Code's), so the hook asks every tool.
+   */
   recognise?: (raw: Record<string, unknown>) => boolean;
   /** The shell call in a payload, or null when the payload is not a shell call. */
   read?: (payload: P) => ShellCall | null;
@@ -161,8 +166,8 @@ export interface AgentSpec<P = unknown> {
   encode?: (answer: Exclude<HookAnswer, { kind: 'leave' }>, payload: P) => WireAnswer;
   /** Reads the user's permission rules for the original command, where the tool's rules can be read. */
   approval?: (call: ShellCall, ctx: { home: string; env: NodeJS.ProcessEnv }) => Approval;
-  /** Other tools whose payloads can arrive at this tool's hook because they read the same file. */
-  sharedWith?: readonly AgentId[];
+  /** What "leave alone" prints, for a tool that wants an answer on every path (default: nothing). */
+  leaveStdout?: string;
   install: readonly InstallTarget[];
   /** Where the instruction note goes, for tools with a note. */
   note?: readonly NoteTarget[];

@@ -1,0 +1,71 @@
+// Cline (CLI 3 and the VS Code extension). Sources: docs.cline.bot/customization/hooks and
+// /features/hooks/hook-reference (search excerpts), cline sdk/examples/hooks/README.md (3.83.0), read
+// 2026-11-29. Real program: cline@3.0.65 driven offline, 2026-11-29 (REAL-TOOLS.md, fact 8).
+import * as z from 'zod/mini';
+import { guardedShell, inHome, inProject, json } from './shapes.js';
+import type { AgentSpec, InstallBase, OwnFileTarget } from './types.js';
+
+// The CLI's payload: the call is both tool_call.input.commands and a JSON string in preToolUse.parameters.
+const payload = z.looseObject({
+  taskId: z.optional(z.string()),
+  workspaceRoots: z.optional(z.array(z.string())),
+  tool_call: z.looseObject({ name: z.string(), input: z.looseObject({ commands: z.array(z.string()) }) }),
+});
+type Payload = z.infer<typeof payload>;
+
+const MARK = '# sparehand hook';
+const target = (scope: 'user' | 'project', path: (b: InstallBase) => string): OwnFileTarget => ({
+  kind: 'file',
+  scope,
+  path,
+  mode: 0o755,
+  content: (hook) => `#!/bin/sh\n${MARK}: written by \`sparehand agent install cline\`; exits 0 silently when sparehand is gone.\n${guardedShell(hook)}\n`,
+  commandOf: (text) => (text.includes(MARK) ? /^test -f .*$/m.exec(text)?.[0] : undefined),
+});
+
+export const cline: AgentSpec<Payload> = {
+  id: 'cline',
+  name: 'Cline',
+  connection: 'rewrite',
+  why: 'Its CLI honours {"overrideInput":{"commands":[…]}} from a PreToolUse hook on run_commands (seen in the real program; not in the docs).',
+  sources: [
+    { title: 'Cline hooks', url: 'https://docs.cline.bot/customization/hooks', read: '2026-11-29' },
+    { title: 'Cline hook reference', url: 'https://docs.cline.bot/features/hooks/hook-reference', read: '2026-11-29' },
+  ],
+  confirmed: [
+    {
+      package: 'cline',
+      version: '3.0.65',
+      date: '2026-11-29',
+      how: 'cline --auto-approve against a fake chat-completions server on 127.0.0.1; overrideInput honoured',
+    },
+  ],
+  documented: 'docs.cline.bot (2026-11-29); sdk 3.83.0',
+  binary: { name: 'cline', versionArgs: ['--version'] },
+  shellTools: ['run_commands'],
+  sparehandName: 'absolute',
+  payload,
+  recognise: (raw) => 'tool_call' in raw && ('hookName' in raw || 'taskId' in raw),
+  // One command per call is rewritten; a call with several commands is left alone.
+  read: (p) =>
+    p.tool_call.name === 'run_commands' && p.tool_call.input.commands.length === 1
+      ? { command: p.tool_call.input.commands[0] as string, cwd: p.workspaceRoots?.[0], sessionId: p.taskId }
+      : null,
+  // {"cancel":true} aborts the whole task (REAL-TOOLS.md), so there is no refusal: rewrite only.
+  encode: (answer, p) =>
+    answer.kind === 'refuse'
+      ? { stdout: '', stderr: '', exitCode: 0 }
+      : json({ overrideInput: { ...p.tool_call.input, commands: [answer.command] } }),
+  install: [target('user', inHome('.cline', 'hooks', 'PreToolUse')), target('project', inProject('.clinerules', 'hooks', 'PreToolUse'))],
+  note: [
+    { scope: 'user', path: inHome('Documents', 'Cline', 'Rules', 'sparehand.md') },
+    { scope: 'project', path: inProject('.clinerules', 'sparehand.md') },
+  ],
+  afterInstall: [],
+  quirks: [
+    'Hooks are executables named after the event in ~/.cline/hooks/ (REAL-TOOLS.md, fact 8); the docs name ~/Documents/Cline/Hooks/.',
+    'The payload has no cwd: the first workspace root is used (REAL-TOOLS.md, fact 8).',
+    '{"cancel":true} aborts the whole task, so the hook never refuses (REAL-TOOLS.md).',
+    'The CLI leaves a `cline --cline-hub-daemon` running after a run (REAL-TOOLS.md).',
+  ],
+};

@@ -1,0 +1,77 @@
+// OpenAI Codex CLI. Sources: openai/codex codex-rs/hooks (schema.rs, engine/output_parser.rs,
+// events/pre_tool_use.rs, schema/generated/*.json), PR #20527 (2026-05-12), developers.openai.com/codex/hooks;
+// read 2026-11-29. Real program: @openai/codex@0.171.0 driven offline, 2026-11-29 (REAL-TOOLS.md §2, §3).
+import { join } from 'node:path';
+import * as z from 'zod/mini';
+import { claudeStyleAnswer, claudeStyleTarget, inProject, optStr } from './shapes.js';
+import type { AgentSpec, InstallBase } from './types.js';
+
+const payload = z.looseObject({
+  session_id: z.string(),
+  turn_id: z.string(),
+  hook_event_name: z.literal('PreToolUse'),
+  tool_name: z.string(),
+  tool_input: z.looseObject({ command: z.string() }),
+  cwd: optStr,
+  permission_mode: optStr,
+});
+type Payload = z.infer<typeof payload>;
+
+/** `$CODEX_HOME`, default `~/.codex`. */
+export const codexHome = (b: InstallBase): string => b.env.CODEX_HOME || join(b.home, '.codex');
+
+const target = (scope: 'user' | 'project', path: (b: InstallBase) => string) =>
+  claudeStyleTarget({ agent: 'codex', scope, path, arrayPath: ['hooks', 'PreToolUse'], matcher: '^Bash$', timeout: 10 });
+
+export const codex: AgentSpec<Payload> = {
+  id: 'codex',
+  name: 'Codex CLI',
+  connection: 'redirect',
+  why: 'Codex accepts a changed command only together with permissionDecision "allow", which would approve what the user never approved; so by default the hook refuses once and names the replacement (SPAREHAND_AGENT_CODEX=rewrite switches to rewriting).',
+  sources: [
+    { title: 'codex-rs/hooks output_parser.rs, pre_tool_use.rs, generated schemas', url: 'https://github.com/openai/codex/tree/main/codex-rs/hooks', read: '2026-11-29' },
+    { title: 'PR #20527 Support PreToolUse updatedInput rewrites', url: 'https://github.com/openai/codex/pull/20527', read: '2026-11-29' },
+    { title: 'Codex hooks', url: 'https://developers.openai.com/codex/hooks', read: '2026-11-29' },
+  ],
+  confirmed: [
+    {
+      package: '@openai/codex',
+      version: '0.171.0',
+      date: '2026-11-29',
+      how: 'codex exec against a fake Responses server on 127.0.0.1; deny reason reaches the model; allow+updatedInput honoured; trust entry honoured',
+    },
+  ],
+  documented: 'codex-rs hooks schema (commits bde5e187 / 6fff509b)',
+  binary: { name: 'codex', versionArgs: ['--version'] },
+  shellTools: ['Bash'],
+  // Codex runs commands with `bash -lc`: the login profile resets PATH (REAL-TOOLS.md, fact 2).
+  sparehandName: 'absolute',
+  rewriteNeedsApproval: true,
+  rewriteOptIn: true,
+  payload,
+  recognise: (raw) => raw.hook_event_name === 'PreToolUse' && typeof raw.turn_id === 'string',
+  read: (p) =>
+    p.tool_name === 'Bash'
+      ? { command: p.tool_input.command, cwd: p.cwd, sessionId: p.session_id, permissionMode: p.permission_mode }
+      : null,
+  // tool_input is exactly {command}: the rewrite sends exactly that (output schema: additionalProperties).
+  encode: (answer) =>
+    claudeStyleAnswer('PreToolUse', answer, () => ({ command: answer.kind === 'rewrite' ? answer.command : '' })),
+  install: [
+    target('user', (b) => join(codexHome(b), 'hooks.json')),
+    target('project', inProject('.codex', 'hooks.json')),
+  ],
+  note: [
+    { scope: 'user', path: (b) => join(codexHome(b), 'AGENTS.md') },
+    { scope: 'project', path: inProject('AGENTS.md') },
+  ],
+  afterInstall: [
+    'Codex runs a new hook only once you trust it: open `codex`, type /hooks and trust "sparehand", or run `sparehand agent install codex --trust`.',
+  ],
+  quirks: [
+    'updatedInput without permissionDecision "allow" is a failed hook and the original command runs; "allow" alone is rejected too (output_parser.rs; REAL-TOOLS.md §3).',
+    'An untrusted hook is skipped silently in `codex exec` (REAL-TOOLS.md §3).',
+    'Every shell-like tool reports tool_name "Bash" with tool_input {command} only (pre_tool_use.rs).',
+    'Commands run in a login shell (bash -lc) whose profile resets PATH, so the replacement names sparehand by absolute path (REAL-TOOLS.md, fact 2).',
+  ],
+};

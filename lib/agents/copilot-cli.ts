@@ -1,0 +1,112 @@
+// GitHub Copilot CLI. Sources: github/docs content/copilot/reference/hooks-reference.md (commit 05da5bc3),
+// cli-config-dir-reference.md, read 2026-11-29. Real program: @github/copilot@1.0.102 driven offline,
+// 2026-11-29 (REAL-TOOLS.md, fact 5).
+import { join } from 'node:path';
+import * as z from 'zod/mini';
+import { claudeStyleAnswer, guardedShell, inProject, isObject, isSparehandCommand, json, rewrittenInput } from './shapes.js';
+import type { AgentSpec, InstallBase, JsonHookTarget } from './types.js';
+
+// camelCase form (event `preToolUse`); toolArgs is an object in the real program, a JSON string in the docs.
+const payload = z.union([
+  z.looseObject({ toolName: z.string(), toolArgs: z.unknown(), sessionId: z.optional(z.string()), cwd: z.optional(z.string()) }),
+  // PascalCase form (event `PreToolUse`, also repo .claude/settings.json): Claude-like with a timestamp.
+  z.looseObject({
+    hook_event_name: z.literal('PreToolUse'),
+    timestamp: z.string(),
+    tool_name: z.string(),
+    tool_input: z.looseObject({ command: z.string() }),
+    session_id: z.optional(z.string()),
+    cwd: z.optional(z.string()),
+  }),
+]);
+type Payload = z.infer<typeof payload>;
+type Pascal = Extract<Payload, { timestamp: string }>;
+const isPascal = (p: Payload): p is Pascal => typeof (p as Pascal).tool_input === 'object';
+
+/** toolArgs as an object, whichever form it came in. */
+function args(p: Payload): Record<string, unknown> | undefined {
+  if (isPascal(p)) return p.tool_input;
+  let a: unknown = p.toolArgs;
+  if (typeof a === 'string') {
+    try {
+      a = JSON.parse(a);
+    } catch {
+      return undefined;
+    }
+  }
+  return isObject(a) && typeof a.command === 'string' ? a : undefined;
+}
+
+/** `$COPILOT_HOME`, default `~/.copilot`. */
+const copilotHome = (b: InstallBase): string => b.env.COPILOT_HOME || join(b.home, '.copilot');
+
+const target = (scope: 'user' | 'project', path: (b: InstallBase) => string): JsonHookTarget => ({
+  kind: 'json',
+  scope,
+  path,
+  comments: false,
+  seed: { version: 1 },
+  arrayPath: ['hooks', 'preToolUse'],
+  // A hook that exits non-zero blocks the call: the command exits 0 when sparehand is gone.
+  entry: (hook) => ({ type: 'command', matcher: 'bash', bash: guardedShell(hook), timeoutSec: 10 }),
+  isOurs: (e) => isObject(e) && isSparehandCommand(e.bash, 'copilot-cli'),
+  commandOf: (e) => (isObject(e) && typeof e.bash === 'string' ? e.bash : undefined),
+});
+
+export const copilotCli: AgentSpec<Payload> = {
+  id: 'copilot-cli',
+  name: 'GitHub Copilot CLI',
+  connection: 'rewrite',
+  why: 'Its preToolUse hook can substitute the bash tool\'s arguments (modifiedArgs).',
+  sources: [
+    { title: 'GitHub Copilot hooks reference', url: 'https://docs.github.com/en/copilot/reference/hooks-reference', read: '2026-11-29' },
+  ],
+  confirmed: [
+    {
+      package: '@github/copilot',
+      version: '1.0.102',
+      date: '2026-11-29',
+      how: 'copilot -p --allow-all-tools against a fake chat-completions server on 127.0.0.1; modifiedArgs honoured',
+    },
+  ],
+  documented: 'hooks-reference.md commit 05da5bc3',
+  binary: { name: 'copilot', versionArgs: ['--version'] },
+  shellTools: ['bash'],
+  // It refuses commands naming an absolute path outside the work folder: the bare `sparehand` on its PATH.
+  sparehandName: 'bare',
+  payload,
+  recognise: (raw) =>
+    (typeof raw.toolName === 'string' && 'toolArgs' in raw) ||
+    (raw.hook_event_name === 'PreToolUse' && typeof raw.timestamp === 'string' && raw.tool_name === 'Bash'),
+  read: (p) => {
+    const a = args(p);
+    const [tool, sessionId] = isPascal(p) ? [p.tool_name, p.session_id] : [p.toolName as string, p.sessionId as string | undefined];
+    if (!a || !['bash', 'Bash'].includes(tool)) return null;
+    return { command: a.command as string, cwd: p.cwd as string | undefined, sessionId };
+  },
+  encode: (answer, p) => {
+    const a = args(p) ?? {};
+    if (isPascal(p)) return claudeStyleAnswer('PreToolUse', answer, () => rewrittenInput(a, answer as never));
+    return answer.kind === 'refuse'
+      ? json({ permissionDecision: 'deny', permissionDecisionReason: answer.reason })
+      : json({ ...(answer.approve ? { permissionDecision: 'allow' } : {}), modifiedArgs: rewrittenInput(a, answer) });
+  },
+  install: [
+    target('user', (b) => join(copilotHome(b), 'hooks', 'sparehand.json')),
+    target('project', inProject('.github', 'hooks', 'sparehand.json')),
+  ],
+  note: [
+    { scope: 'user', path: (b) => join(copilotHome(b), 'copilot-instructions.md') },
+    { scope: 'project', path: inProject('.github', 'copilot-instructions.md') },
+  ],
+  afterInstall: [
+    'Copilot CLI checks its permissions against the rewritten command: allow it with --allow-tool \'shell(sparehand run)\' (or --allow-all-tools).',
+    'Rewritten commands call the bare `sparehand`: it must be on the PATH Copilot CLI runs commands with (npm link, or a symlink in ~/.local/bin).',
+  ],
+  quirks: [
+    'Any non-zero exit of a command hook denies the call; a timeout does not (hooks-reference; REAL-TOOLS.md, fact 5).',
+    'toolArgs arrives as an object although the docs show a JSON string: both are accepted (REAL-TOOLS.md, fact 5).',
+    'Refuses, even with --allow-all-tools, commands naming an absolute path outside the work folder and /tmp, so the rewrite names sparehand bare; without it on PATH the command is left alone (REAL-TOOLS.md, fact 5).',
+    'Claude-shaped answers are ignored for the camelCase event; the user sees the original command while the rewritten one runs (REAL-TOOLS.md, fact 5).',
+  ],
+};

@@ -1,0 +1,62 @@
+// VS Code agent mode (GitHub Copilot Chat), the "Local" hooks harness. Sources: microsoft/vscode-docs
+// docs/copilot/customization/hooks.md (commit 9f2e2ab6, VS Code 1.109.3, Preview) and the newer "Legacy
+// Local hooks reference" excerpt on code.visualstudio.com, read 2026-11-29. Not confirmed in the real program.
+import * as z from 'zod/mini';
+import { claudeStyleAnswer, claudeStyleTarget, inHome, inProject, looseInput, optStr, rewrittenInput } from './shapes.js';
+import type { AgentSpec, InstallBase } from './types.js';
+
+const payload = z.looseObject({
+  sessionId: z.string(),
+  hookEventName: z.literal('PreToolUse'),
+  tool_name: z.string(),
+  tool_input: looseInput,
+  cwd: optStr,
+});
+type Payload = z.infer<typeof payload>;
+
+// VS Code ignores matchers (every hook gets every tool); Claude Code honours them. A matcher naming only
+// VS Code's terminal tools keeps this entry out of Claude Code, which reads the same files.
+const target = (scope: 'user' | 'project', path: (b: InstallBase) => string) =>
+  claudeStyleTarget({
+    agent: 'copilot-vscode',
+    scope,
+    path,
+    arrayPath: ['hooks', 'PreToolUse'],
+    matcher: 'run_in_terminal|runTerminalCommand',
+    timeout: 15,
+  });
+
+export const copilotVscode: AgentSpec<Payload> = {
+  id: 'copilot-vscode',
+  name: 'VS Code Copilot (agent mode)',
+  connection: 'rewrite',
+  why: 'The Local harness\'s PreToolUse hook can return updatedInput for the terminal tool (it is ignored when it does not match the tool\'s schema, so every field is sent back).',
+  sources: [
+    { title: 'VS Code agent hooks (Preview)', url: 'https://code.visualstudio.com/docs/copilot/customization/hooks', read: '2026-11-29' },
+  ],
+  confirmed: [],
+  documented: 'VS Code 1.109.3 (docs approved 2026-02-09)',
+  binary: { name: 'code', versionArgs: ['--version'] },
+  shellTools: ['run_in_terminal', 'runTerminalCommand'],
+  sparehandName: 'absolute',
+  payload,
+  recognise: (raw) => raw.hookEventName === 'PreToolUse' && typeof raw.sessionId === 'string' && 'tool_name' in raw,
+  read: (p) =>
+    ['run_in_terminal', 'runTerminalCommand'].includes(p.tool_name)
+      ? { command: p.tool_input.command, cwd: p.cwd, sessionId: p.sessionId }
+      : null,
+  encode: (answer, p) => claudeStyleAnswer('PreToolUse', answer, () => rewrittenInput(p.tool_input, answer as never)),
+  install: [
+    // The Local harness reads ~/.claude/settings.json (user) and the project's .claude/settings*.json.
+    target('user', inHome('.claude', 'settings.json')),
+    target('project', inProject('.claude', 'settings.local.json')),
+  ],
+  afterInstall: [
+    'VS Code runs the rewritten command through its own terminal approval: approve "sparehand run" when asked, or add it to chat.tools.terminal.autoApprove.',
+  ],
+  quirks: [
+    'Matchers are parsed but ignored: the hook gets every tool call and leaves all but the terminal tool alone (vscode-docs hooks.md).',
+    'Newer VS Code routes Copilot sessions through the Copilot CLI hook format (.github/hooks, ~/.copilot/hooks): install copilot-cli too.',
+    'The terminal tool id in the docs\' example is runTerminalCommand; Copilot Chat\'s tool is run_in_terminal: both are read.',
+  ],
+};

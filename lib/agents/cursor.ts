@@ -1,0 +1,61 @@
+// Cursor (agent in the IDE and cursor-agent). No primary source in the stored corpora: the survey of
+// 2026-11-10 and third-party adapters (rtk hooks/cursor, agent-hooks-bridge, prisma-airs-cursor-hooks),
+// read 2026-11-29. Not confirmed in the real program (no CLI on npm).
+import * as z from 'zod/mini';
+import { inHome, inProject, isObject, isSparehandCommand, json, looseInput, optStr, rewrittenInput } from './shapes.js';
+import type { AgentSpec, InstallBase, JsonHookTarget } from './types.js';
+
+const payload = z.looseObject({
+  conversation_id: z.string(),
+  hook_event_name: optStr,
+  tool_name: z.string(),
+  tool_input: looseInput,
+  cwd: optStr,
+});
+type Payload = z.infer<typeof payload>;
+
+const target = (scope: 'user' | 'project', path: (b: InstallBase) => string): JsonHookTarget => ({
+  kind: 'json',
+  scope,
+  path,
+  comments: false,
+  seed: { version: 1 },
+  arrayPath: ['hooks', 'preToolUse'],
+  // No timeout: its unit is contested (seconds per the survey, milliseconds per a third party).
+  entry: (hook) => ({ command: hook.shell, matcher: 'Shell' }),
+  isOurs: (e) => isObject(e) && isSparehandCommand(e.command, 'cursor'),
+  commandOf: (e) => (isObject(e) && typeof e.command === 'string' ? e.command : undefined),
+});
+
+export const cursor: AgentSpec<Payload> = {
+  id: 'cursor',
+  name: 'Cursor',
+  connection: 'rewrite',
+  why: 'Its preToolUse hook can return updated_input for the Shell tool (per the survey and third-party adapters; not verified in a primary source).',
+  sources: [
+    { title: 'Cursor hooks (survey of 2026-11-10; third-party adapters)', url: 'https://cursor.com/docs/agent/hooks', read: '2026-11-29' },
+  ],
+  confirmed: [],
+  documented: 'survey 2026-11-10 (cursor_version 3.16.17 in the sample payload)',
+  binary: { name: 'cursor-agent', versionArgs: ['--version'] },
+  shellTools: ['Shell'],
+  sparehandName: 'absolute',
+  payload,
+  recognise: (raw) => typeof raw.conversation_id === 'string' || typeof raw.cursor_version === 'string',
+  read: (p) =>
+    p.tool_name === 'Shell'
+      ? { command: p.tool_input.command, cwd: (p.tool_input.working_directory as string | undefined) ?? p.cwd, sessionId: p.conversation_id }
+      : null,
+  encode: (answer, p) =>
+    answer.kind === 'refuse'
+      ? json({ permission: 'deny', user_message: 'Heavy command redirected to sparehand.', agent_message: answer.reason })
+      : json({ ...(answer.approve ? { permission: 'allow' } : {}), updated_input: rewrittenInput(p.tool_input, answer) }),
+  // "Cursor requires JSON output for all code paths" (rtk's Cursor hook, third party).
+  leaveStdout: '{}\n',
+  install: [target('user', inHome('.cursor', 'hooks.json')), target('project', inProject('.cursor', 'hooks.json'))],
+  afterInstall: [],
+  quirks: [
+    'Wire format from the survey and third-party adapters only; read cursor.com/docs/agent/hooks before relying on it.',
+    'Invalid JSON on stdout blocks the call (survey): the hook prints {} when it leaves a command alone.',
+  ],
+};

@@ -1,0 +1,54 @@
+// Factory Droid. Sources: docs.factory.ai/harness/hooks and /reference/hooks-reference (search excerpts, two
+// revisions), rtk PR #2267 (third party), read 2026-11-29. Real program: droid@0.215.0 driven offline,
+// 2026-11-29 (REAL-TOOLS.md, fact 4).
+import * as z from 'zod/mini';
+import { claudeStyleAnswer, claudeStyleTarget, inHome, inProject, looseInput, optStr, rewrittenInput } from './shapes.js';
+import type { AgentSpec, InstallBase } from './types.js';
+
+const payload = z.looseObject({
+  hook_event_name: z.literal('PreToolUse'),
+  tool_name: z.literal('Execute'),
+  tool_input: looseInput,
+  session_id: optStr,
+  cwd: optStr,
+  permission_mode: optStr,
+});
+type Payload = z.infer<typeof payload>;
+
+// hooks.json with the event names at the top level: droid ignores the {"hooks":{…}} shape there.
+const target = (scope: 'user' | 'project', path: (b: InstallBase) => string) =>
+  claudeStyleTarget({ agent: 'factory-droid', scope, path, arrayPath: ['PreToolUse'], matcher: 'Execute', timeout: 10 });
+
+export const factoryDroid: AgentSpec<Payload> = {
+  id: 'factory-droid',
+  name: 'Factory Droid',
+  connection: 'rewrite',
+  why: 'Its PreToolUse hook (Claude-compatible) can return updatedInput for the Execute tool.',
+  sources: [
+    { title: 'Factory hooks reference', url: 'https://docs.factory.ai/reference/hooks-reference', read: '2026-11-29' },
+  ],
+  confirmed: [
+    {
+      package: 'droid',
+      version: '0.215.0',
+      date: '2026-11-29',
+      how: 'droid exec --auto high against a fake chat-completions server on 127.0.0.1; updatedInput honoured',
+    },
+  ],
+  documented: 'docs.factory.ai (two revisions)',
+  binary: { name: 'droid', versionArgs: ['--version'] },
+  shellTools: ['Execute'],
+  sparehandName: 'absolute',
+  payload,
+  recognise: (raw) => raw.hook_event_name === 'PreToolUse' && raw.tool_name === 'Execute',
+  read: (p) => ({ command: p.tool_input.command, cwd: p.cwd, sessionId: p.session_id, permissionMode: p.permission_mode }),
+  encode: (answer, p) => claudeStyleAnswer('PreToolUse', answer, () => rewrittenInput(p.tool_input, answer as never)),
+  install: [target('user', inHome('.factory', 'hooks.json')), target('project', inProject('.factory', 'hooks.json'))],
+  afterInstall: [
+    'Droid checks its command allowlist against the rewritten command: under --auto low/medium add "sparehand run" to commandAllowlist in ~/.factory/settings.json.',
+  ],
+  quirks: [
+    'Ignores ~/.factory/hooks.json in the {"hooks":{…}} shape without a word; reads hooks.json with the events at the top level, or "hooks" in settings.json (REAL-TOOLS.md, fact 4).',
+    'Tool input is {command, summary, riskLevelReason, riskLevel}: all kept on rewrite (captured payload).',
+  ],
+};

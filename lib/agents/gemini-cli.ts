@@ -1,0 +1,79 @@
+// Gemini CLI. Sources: google-gemini/gemini-cli docs/hooks/{index,reference}.md, packages/core/src/hooks/*,
+// scheduler/hook-utils.ts, schemas/settings.schema.json (HEAD 5411f113, 2026-08-21, 0.56.0-nightly), read
+// 2026-11-29. Real program: @google/gemini-cli@0.61.0 driven offline, 2026-11-29 (REAL-TOOLS.md).
+import * as z from 'zod/mini';
+import { claudeStyleTarget, exit2, inHome, inProject, json, looseInput, optStr, rewrittenInput } from './shapes.js';
+import type { AgentSpec, InstallBase } from './types.js';
+
+const payload = z.looseObject({
+  hook_event_name: z.literal('BeforeTool'),
+  tool_name: z.string(),
+  tool_input: looseInput,
+  session_id: optStr,
+  cwd: optStr,
+});
+type Payload = z.infer<typeof payload>;
+
+const target = (scope: 'user' | 'project', path: (b: InstallBase) => string) =>
+  claudeStyleTarget({
+    agent: 'gemini-cli',
+    scope,
+    path,
+    arrayPath: ['hooks', 'BeforeTool'],
+    matcher: 'run_shell_command',
+    timeout: 10_000, // milliseconds in Gemini
+    comments: true,
+    extra: { name: 'sparehand' },
+    // Plain text with an exit status other than 0/1 denies the call (hookRunner.ts): guard a missing binary.
+    guarded: true,
+  });
+
+export const geminiCli: AgentSpec<Payload> = {
+  id: 'gemini-cli',
+  name: 'Gemini CLI',
+  connection: 'rewrite',
+  why: 'Its BeforeTool hook can replace run_shell_command\'s tool_input (hookSpecificOutput.tool_input).',
+  sources: [
+    { title: 'Gemini CLI hooks reference', url: 'https://github.com/google-gemini/gemini-cli/blob/main/docs/hooks/reference.md', read: '2026-11-29' },
+    { title: 'scheduler/hook-utils.ts (replace, not merge)', url: 'https://github.com/google-gemini/gemini-cli/blob/main/packages/core/src/scheduler/hook-utils.ts', read: '2026-11-29' },
+  ],
+  confirmed: [
+    {
+      package: '@google/gemini-cli',
+      version: '0.61.0',
+      date: '2026-11-29',
+      how: 'gemini -p --approval-mode yolo against a fake streamGenerateContent server on 127.0.0.1; tool_input rewrite honoured',
+    },
+  ],
+  documented: '0.56.0-nightly.20260806',
+  binary: { name: 'gemini', versionArgs: ['--version'] },
+  shellTools: ['run_shell_command'],
+  sparehandName: 'absolute',
+  payload,
+  recognise: (raw) => raw.hook_event_name === 'BeforeTool',
+  read: (p) =>
+    p.tool_name === 'run_shell_command'
+      ? { command: p.tool_input.command, cwd: p.cwd, sessionId: p.session_id }
+      : null,
+  // The hook's tool_input REPLACES the arguments (hook-utils.ts), so every field is sent back.
+  encode: (answer, p) =>
+    answer.kind === 'refuse'
+      ? exit2(answer.reason)
+      : json({ hookSpecificOutput: { hookEventName: 'BeforeTool', tool_input: rewrittenInput(p.tool_input, answer) } }),
+  install: [
+    target('user', inHome('.gemini', 'settings.json')),
+    target('project', inProject('.gemini', 'settings.json')),
+  ],
+  note: [
+    { scope: 'user', path: inHome('.gemini', 'GEMINI.md') },
+    { scope: 'project', path: inProject('GEMINI.md') },
+  ],
+  afterInstall: [
+    'Gemini CLI checks its policy against the rewritten command: if you approve shell commands one by one, allow "sparehand run" (e.g. tools.allowed: ["run_shell_command(sparehand run)"]) or keep approving it when asked.',
+  ],
+  quirks: [
+    'The docs say tool_input "merges"; the code replaces the arguments with the hook\'s object (hook-utils.ts, scheduler_hooks.test.ts).',
+    'Plain-text output with an exit status other than 0 or 1 denies the call, so the installed command exits 0 when sparehand is gone (hookRunner.ts).',
+    'Adds "Tool input parameters were modified by a hook" to the tool result (REAL-TOOLS.md, fact 6).',
+  ],
+};

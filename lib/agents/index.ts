@@ -1,0 +1,41 @@
+// The registry: every coding tool sparehand knows, one file each. Everything else reads this.
+import { claudeCode } from './claude-code.js';
+import { cline } from './cline.js';
+import { codex } from './codex.js';
+import { copilotAgent } from './copilot-agent.js';
+import { copilotCli } from './copilot-cli.js';
+import { copilotVscode } from './copilot-vscode.js';
+import { cursor } from './cursor.js';
+import { devin } from './devin.js';
+import { factoryDroid } from './factory-droid.js';
+import { geminiCli } from './gemini-cli.js';
+import { kiro } from './kiro.js';
+import { opencode } from './opencode.js';
+import { AGENT_IDS, type AgentId, type AgentSpec } from './types.js';
+
+export const AGENTS = {
+  'claude-code': claudeCode,
+  codex,
+  'gemini-cli': geminiCli,
+  cursor,
+  'copilot-cli': copilotCli,
+  'copilot-vscode': copilotVscode,
+  devin,
+  opencode,
+  kiro,
+  cline,
+  'factory-droid': factoryDroid,
+  'copilot-agent': copilotAgent,
+  // Each spec is typed by its own payload; the core only passes a payload back to the spec that parsed it.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+} satisfies Record<AgentId, AgentSpec<any>> as Record<AgentId, AgentSpec<unknown>>;
+
+export { AGENT_IDS };
+export type { AgentId, AgentSpec };
+
+export const isAgentId = (s: string): s is AgentId => (AGENT_IDS as readonly string[]).includes(s);
+
+export const allAgents = (): AgentSpec<unknown>[] => AGENT_IDS.map((id) => AGENTS[id]);
+
+/** Environment variable that turns one tool's hook off (`off`) or switches a redirect tool to rewriting. */
+export const agentEnvVar = (id: AgentId): string => `SPAREHAND_AGENT_${id.toUpperCase().replace(/-/g, '_')}`;

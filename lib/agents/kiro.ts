@@ -1,0 +1,69 @@
+// Kiro CLI. Sources: kiro.dev/docs/cli/hooks (2.x), kiro.dev/docs/cli/v3/hooks, kiro.dev/changelog/cli/3-4
+// (search excerpts), read 2026-11-29. Not confirmed in the real program (no CLI on npm).
+import * as z from 'zod/mini';
+import { exit2, inHome, inProject, isObject, isSparehandCommand, looseInput, optStr } from './shapes.js';
+import type { AgentSpec, InstallBase, JsonHookTarget } from './types.js';
+
+const payload = z.looseObject({
+  hook_event_name: z.string().check(z.regex(/^[Pp]reToolUse$/)),
+  tool_name: z.string(),
+  tool_input: looseInput,
+  cwd: optStr,
+  session_id: optStr,
+});
+type Payload = z.infer<typeof payload>;
+
+// Kiro CLI 3 standalone hook file: {"version":"v1","hooks":[{name, trigger, matcher, action, timeout, enabled}]}.
+const target = (scope: 'user' | 'project', path: (b: InstallBase) => string): JsonHookTarget => ({
+  kind: 'json',
+  scope,
+  path,
+  comments: false,
+  seed: { version: 'v1' },
+  arrayPath: ['hooks'],
+  entry: (hook) => ({
+    name: 'sparehand',
+    trigger: 'PreToolUse',
+    matcher: 'shell',
+    action: { type: 'command', command: hook.shell },
+    timeout: 30,
+    enabled: true,
+  }),
+  isOurs: (e) => isObject(e) && isObject(e.action) && isSparehandCommand(e.action.command, 'kiro'),
+  commandOf: (e) => (isObject(e) && isObject(e.action) && typeof e.action.command === 'string' ? e.action.command : undefined),
+});
+
+export const kiro: AgentSpec<Payload> = {
+  id: 'kiro',
+  name: 'Kiro CLI',
+  connection: 'redirect',
+  why: 'Its documented PreToolUse answer is exit 2 with the reason on stderr, which reaches the model; the 3.4 rewrite (updatedInput) has no documented shape yet.',
+  sources: [
+    { title: 'Kiro CLI hooks', url: 'https://kiro.dev/docs/cli/hooks', read: '2026-11-29' },
+    { title: 'Kiro CLI v3 hooks', url: 'https://kiro.dev/docs/cli/v3/hooks', read: '2026-11-29' },
+    { title: 'Kiro CLI 3.4 changelog', url: 'https://kiro.dev/changelog/cli/3-4', read: '2026-11-29' },
+  ],
+  confirmed: [],
+  documented: 'Kiro CLI 3.4.0',
+  binary: { name: 'kiro-cli', versionArgs: ['--version'] },
+  shellTools: ['execute_bash', 'shell'],
+  sparehandName: 'absolute',
+  payload,
+  recognise: (raw) => /^[Pp]reToolUse$/.test(String(raw.hook_event_name)) && ['execute_bash', 'shell'].includes(String(raw.tool_name)),
+  read: (p) =>
+    ['execute_bash', 'shell'].includes(p.tool_name)
+      ? { command: p.tool_input.command, cwd: p.cwd, sessionId: p.session_id }
+      : null,
+  encode: (answer) => (answer.kind === 'refuse' ? exit2(answer.reason) : { stdout: '', stderr: '', exitCode: 0 }),
+  install: [target('user', inHome('.kiro', 'hooks', 'sparehand.json')), target('project', inProject('.kiro', 'hooks', 'sparehand.json'))],
+  note: [
+    { scope: 'user', path: inHome('.kiro', 'steering', 'sparehand.md') },
+    { scope: 'project', path: inProject('.kiro', 'steering', 'sparehand.md') },
+  ],
+  afterInstall: [],
+  quirks: [
+    'Exit 2 blocks and its stderr goes to the model; other exit statuses are warnings (kiro.dev/docs/cli/hooks).',
+    'The IDE\'s hooks get no stdin payload for preToolUse, so only the CLI can be redirected (Kiro issue #7408, third party).',
+    'Without a session id in the payload, "let the same command through after one refusal" is kept per working folder.',
+  ],
+};

@@ -1,0 +1,116 @@
+// Pieces several tools share: Claude-style payloads, hook entries and answers, the guarded hook command.
+import * as z from 'zod/mini';
+import { join } from 'node:path';
+import type { HookAnswer, HookCommand, InstallBase, JsonHookTarget, Scope, WireAnswer } from './types.js';
+
+export const str = z.string();
+export const optStr = z.optional(z.string());
+/** Tool input objects are kept whole on rewrite, so they are loose: unknown fields pass through. */
+export const looseInput = z.looseObject({ command: z.string() });
+
+export const json = (value: unknown): WireAnswer => ({ stdout: `${JSON.stringify(value)}\n`, stderr: '', exitCode: 0 });
+/** Exit 2 with the reason on stderr: the refusal form of tools whose JSON answers cannot refuse. */
+export const exit2 = (reason: string): WireAnswer => ({ stdout: '', stderr: `${reason}\n`, exitCode: 2 });
+
+export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The rewritten tool input: every field the tool sent, the new command, and the raised timeout if any. */
+export function rewrittenInput(
+  input: Record<string, unknown>,
+  answer: Extract<HookAnswer, { kind: 'rewrite' }>,
+  timeoutField?: string,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...input, command: answer.command };
+  if (timeoutField && answer.timeoutMs !== undefined) out[timeoutField] = answer.timeoutMs;
+  return out;
+}
+
+/** Claude Code's PreToolUse answer form (also Codex, Factory droid, Devin, VS Code's Local harness). */
+export function claudeStyleAnswer(
+  eventName: string,
+  answer: Exclude<HookAnswer, { kind: 'leave' }>,
+  updatedInput: () => Record<string, unknown>,
+  opts: { approveField?: boolean } = {},
+): WireAnswer {
+  if (answer.kind === 'refuse') {
+    return json({
+      hookSpecificOutput: { hookEventName: eventName, permissionDecision: 'deny', permissionDecisionReason: answer.reason },
+    });
+  }
+  const out: Record<string, unknown> = { hookEventName: eventName };
+  if (answer.approve && opts.approveField !== false) out.permissionDecision = 'allow';
+  out.updatedInput = updatedInput();
+  return json({ hookSpecificOutput: out });
+}
+
+/** `"<node>" "<script>" agent hook --for <id>`: absolute paths, since tools run hooks with a bare PATH. */
+export const hookShell = (node: string, script: string, agent: string): string =>
+  `"${node}" "${script}" agent hook --for ${agent}`;
+
+/**
+ * For tools that block the call when the hook fails to start (Copilot CLI: any non-zero exit; Gemini CLI:
+ * exit 127 with text): when sparehand is gone the command exits 0 silently instead.
+ */
+export const guardedShell = (hook: HookCommand): string =>
+  `test -f "${hook.script}" && test -x "${hook.node}" || exit 0; exec ${hook.shell}`;
+
+/** Recognises sparehand's hook command for one tool id in any install (any path, guarded or not). */
+export const isSparehandCommand = (command: unknown, agent: string): boolean =>
+  typeof command === 'string' &&
+  /sparehand[^\s"']*["']?\s+agent hook\b/.test(command) &&
+  new RegExp(`--for[ =]${agent}(?![\\w-])`).test(command);
+
+/** Claude-style group `{matcher, hooks:[{type:"command", command, timeout}]}` inside `arrayPath`. */
+export function claudeStyleTarget(o: {
+  agent: string;
+  scope: Scope;
+  path: (base: InstallBase) => string;
+  arrayPath: readonly string[];
+  matcher: string;
+  timeout: number;
+  comments?: boolean;
+  extra?: Record<string, unknown>;
+  guarded?: boolean;
+}): JsonHookTarget {
+  const commandOf = (entry: unknown): string | undefined => {
+    if (!isObject(entry) || !Array.isArray(entry.hooks)) return undefined;
+    const h = entry.hooks.find((x) => isObject(x) && isSparehandCommand(x.command, o.agent));
+    return isObject(h) && typeof h.command === 'string' ? h.command : undefined;
+  };
+  return {
+    kind: 'json',
+    scope: o.scope,
+    path: o.path,
+    comments: o.comments ?? false,
+    arrayPath: o.arrayPath,
+    entry: (hook) => ({
+      matcher: o.matcher,
+      hooks: [
+        { ...o.extra, type: 'command', command: o.guarded ? guardedShell(hook) : hook.shell, timeout: o.timeout },
+      ],
+    }),
+    isOurs: (entry) => commandOf(entry) !== undefined,
+    commandOf,
+  };
+}
+
+/** Reads a string field or nothing. */
+export const strField = (o: Record<string, unknown>, key: string): string | undefined =>
+  typeof o[key] === 'string' ? (o[key] as string) : undefined;
+export const numField = (o: Record<string, unknown>, key: string): number | undefined =>
+  typeof o[key] === 'number' && Number.isFinite(o[key]) ? (o[key] as number) : undefined;
+
+/** A path under HOME (user scope) or under the `--project` folder. */
+export const inHome =
+  (...parts: string[]) =>
+  (b: InstallBase): string =>
+    join(b.home, ...parts);
+export const inProject =
+  (...parts: string[]) =>
+  (b: InstallBase): string =>
+    join(b.project ?? b.home, ...parts);
+/** `$XDG_CONFIG_HOME/...`, default `~/.config/...`. */
+export const inConfigHome =
+  (...parts: string[]) =>
+  (b: InstallBase): string =>
+    join(b.env.XDG_CONFIG_HOME || join(b.home, '.config'), ...parts);

@@ -1,0 +1,77 @@
+// The agent-neutral decision: leave, rewrite or refuse one shell call. Never names a tool; reads the spec.
+import { accessSync, constants } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import { quote } from 'shell-quote';
+import { agentEnvVar } from '../agents/index.js';
+import type { AgentSpec, HookAnswer, ShellCall } from '../agents/types.js';
+import { classify, rewriteCommand } from '../classify/index.js';
+import { loadConfig } from '../config.js';
+import type { Context } from '../context.js';
+import { type Self, self } from '../self.js';
+import { seenBefore } from './redirects.js';
+
+const FIVE_MINUTES = 5 * 60_000;
+const TEN_MINUTES = 10 * 60_000;
+
+export type DecideContext = Pick<Context, 'home' | 'env' | 'cwd'> & { self?: Self };
+
+/** Raised by up to 5 minutes, never above 10 minutes (or the tool's own maximum), never lowered. */
+export function raiseTimeout(ms: number | undefined, max = TEN_MINUTES): number | undefined {
+  if (ms === undefined) return undefined;
+  return Math.max(ms, Math.min(ms + FIVE_MINUTES, max, TEN_MINUTES));
+}
+
+/** True when an executable `sparehand` is on this PATH. */
+export function onPath(env: NodeJS.ProcessEnv, name = 'sparehand'): boolean {
+  for (const dir of (env.PATH ?? '').split(delimiter)) {
+    if (!dir) continue;
+    try {
+      accessSync(join(dir, name), constants.X_OK);
+      return true;
+    } catch {
+      // next
+    }
+  }
+  return false;
+}
+
+/** How the rewrite names sparehand for this tool, or null when it cannot (bare name not on PATH). */
+export function invocationFor(spec: AgentSpec<unknown>, ctx: DecideContext): string | null {
+  if (spec.sparehandName === 'bare') return onPath(ctx.env) ? 'sparehand' : null;
+  const me = ctx.self ?? self();
+  return quote([me.node, me.script]);
+}
+
+/** The connection in effect: the tool's own, or rewrite where the user opted in (SPAREHAND_AGENT_<ID>=rewrite). */
+export function effectiveConnection(spec: AgentSpec<unknown>, env: NodeJS.ProcessEnv): AgentSpec['connection'] {
+  if (spec.rewriteOptIn && env[agentEnvVar(spec.id)] === 'rewrite') return 'rewrite';
+  return spec.connection;
+}
+
+export const refusalReason = (replacement: string): string =>
+  `This command is heavy: sparehand runs it on a spare machine (or here when none is free). Run this instead: ${replacement}`;
+
+export function decide(spec: AgentSpec<unknown>, call: ShellCall, ctx: DecideContext): HookAnswer {
+  const leave: HookAnswer = { kind: 'leave' };
+  const connection = effectiveConnection(spec, ctx.env);
+  if (connection !== 'rewrite' && connection !== 'redirect') return leave;
+  const rules = loadConfig(ctx).rules ?? {};
+  const c = classify(call.command, rules);
+  if (!c.heavy) return leave;
+  const invocation = invocationFor(spec, ctx);
+  if (invocation === null) return leave;
+  const approval = spec.approval?.(call, ctx) ?? 'unknown';
+  if (approval === 'deny') return leave;
+  const replacement = rewriteCommand(c, invocation);
+  if (connection === 'rewrite') {
+    const timeoutMs = raiseTimeout(call.timeoutMs ?? spec.defaultTimeoutMs, spec.maxTimeoutMs);
+    return {
+      kind: 'rewrite',
+      command: replacement,
+      ...(timeoutMs === undefined ? {} : { timeoutMs }),
+      approve: spec.rewriteNeedsApproval === true || approval === 'allow',
+    };
+  }
+  if (seenBefore(ctx, spec.id, call.sessionId ?? call.cwd ?? ctx.cwd, call.command)) return leave;
+  return { kind: 'refuse', reason: refusalReason(replacement), replacement };
+}

@@ -1,0 +1,20 @@
+// How sparehand names itself in hook commands and rewrites: this node binary and this installation's script.
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+export interface Self {
+  node: string;
+  script: string;
+}
+
+/** Absolute node + absolute bin/sparehand.js (this module sits one folder below the package root, in lib/ or dist/). */
+export function self(): Self {
+  const script = fileURLToPath(new URL('../bin/sparehand.js', import.meta.url));
+  let real = script;
+  try {
+    real = realpathSync(script);
+  } catch {
+    // keep the unresolved path
+  }
+  return { node: process.execPath, script: real };
+}
