@@ -39,41 +39,28 @@ function writeToyClaudeHook(box: Sandbox): void {
   });
 }
 
-// Hand-written hook entries calling the product's `agent hook`, where the entry's shape is known.
-function writeHandHook(box: Sandbox, tool: string): void {
-  const command = `"${process.execPath}" "${BIN}" agent hook --for ${tool}`;
-  const claudeShape = (matcher: string) => ({ matcher, hooks: [{ type: 'command', command, timeout: 30 }] });
-  switch (tool) {
-    case 'claude-code':
-      return mergeJson(join(box.home, '.claude', 'settings.json'), (d) => {
-        d.hooks = { PreToolUse: [claudeShape('Bash')] };
-      });
-    case 'codex':
-      return mergeJson(join(box.home, '.codex', 'hooks.json'), (d) => {
-        d.hooks = { PreToolUse: [claudeShape('^Bash$')] };
-      });
-    case 'gemini-cli':
-      return mergeJson(join(box.home, '.gemini', 'settings.json'), (d) => {
-        d.hooks = { BeforeTool: [claudeShape('run_shell_command')] };
-      });
-    case 'factory-droid':
-      return mergeJson(join(box.home, '.factory', 'settings.json'), (d) => {
-        d.hooks = { PreToolUse: [claudeShape('Execute')] };
-      });
-    case 'copilot-cli':
-      return mergeJson(join(box.home, '.copilot', 'hooks', 'sparehand.json'), (d) => {
-        d.version = 1;
-        d.hooks = { preToolUse: [{ type: 'command', bash: command, timeoutSec: 30 }] };
-      });
-    case 'cline': {
-      const file = join(box.home, '.cline', 'hooks', 'PreToolUse');
-      mkdirSync(dirname(file), { recursive: true });
-      writeFileSync(file, `#!/bin/sh\nexec ${command}\n`);
-      chmodSync(file, 0o755);
-      return;
+// The registry's own hook entries written without `agent install` (user scope, no backup or merge care):
+// a development aid for checking the product's hook in the real tools before its install exists.
+async function writeRegistryEntries(box: Sandbox, tool: string, env: Record<string, string>): Promise<void> {
+  const { AGENTS } = (await import('../../../lib/agents/index.js')) as { AGENTS: Record<string, { install: readonly any[] }> };
+  const spec = AGENTS[tool];
+  if (!spec) throw new Error(`no such tool in the registry: ${tool}`);
+  const hook = { node: process.execPath, script: BIN, agent: tool, shell: `"${process.execPath}" "${BIN}" agent hook --for ${tool}` };
+  for (const target of spec.install.filter((t) => t.scope === 'user')) {
+    const path: string = target.path({ home: box.home, env });
+    mkdirSync(dirname(path), { recursive: true });
+    if (target.kind === 'file') {
+      writeFileSync(path, target.content(hook));
+      chmodSync(path, target.mode ?? 0o644);
+      continue;
     }
-    default:
-      throw new Error(`no hand-written hook for ${tool}`);
+    mergeJson(path, (d) => {
+      Object.assign(d, { ...target.seed, ...d });
+      let node: Record<string, any> = d;
+      for (const key of target.arrayPath.slice(0, -1)) node = node[key] ??= {};
+      const last = target.arrayPath[target.arrayPath.length - 1];
+      node[last] = [...(node[last] ?? []), target.entry(hook)];
+    });
   }
 }
 
@@ -86,8 +73,8 @@ export async function installSparehand(box: Sandbox, tool: string, env: Record<s
     return { how: 'toy hook (SPAREHAND_E2E_HOOK=toy)', output: '' };
   }
   if (mode === 'hand') {
-    writeHandHook(box, tool);
-    return { how: 'hand-written entry (SPAREHAND_E2E_HOOK=hand)', output: '' };
+    await writeRegistryEntries(box, tool, env);
+    return { how: "the registry's entries written by hand (SPAREHAND_E2E_HOOK=hand)", output: '' };
   }
   const result = await execa(process.execPath, [BIN, 'agent', 'install', tool, ...args], {
     cwd: box.project,

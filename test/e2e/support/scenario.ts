@@ -45,6 +45,7 @@ export async function runScenario(driver: ToolDriver, skip: Skip, opts: Scenario
     const [file, args] = (opts.command ?? driver.command)(box, toolBin);
     const run = await runTool(box, file, args, env, { knownDaemons: driver.knownDaemons, timeoutMs: opts.timeoutMs });
     const why = `${install.how}\n${explain(box, run)}`;
+    if (process.env.SPAREHAND_E2E_VERBOSE) console.log(`--- ${driver.id}\n${why}`);
     return { box, install, run, why };
   } catch (error) {
     await disposeSandbox(box);
