@@ -7,6 +7,7 @@ import { homedir, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type FakeModel, startFakeModel } from '../fake-model/server.js';
+import { type Egress, startEgress } from './egress.js';
 import { killGroup, killPid, type ProcessInfo, processesWithEnv, waitForNone } from './processes.js';
 
 export const REPO = fileURLToPath(new URL('../../../', import.meta.url));
@@ -40,6 +41,8 @@ export interface Sandbox {
   binDir: string;
   mark: string;
   fake: FakeModel;
+  /** The recording proxy every call out goes to. */
+  egress: Egress;
 }
 
 /** A throwaway HOME and npm project, and a fake model playing the script. */
@@ -57,7 +60,8 @@ export async function makeSandbox(): Promise<Sandbox> {
   writeFileSync(join(project, 'README.md'), '# e2e project\n');
   await execa('git', ['init', '-q'], { cwd: project });
   const fake = await startFakeModel({ command: 'npm test' });
-  return { root, home, project, binDir, mark: randomUUID(), fake };
+  const egress = await startEgress();
+  return { root, home, project, binDir, mark: randomUUID(), fake, egress };
 }
 
 /** The base environment of every run: nothing from the caller's but what a tool needs to start. */
@@ -74,6 +78,7 @@ export function baseEnv(box: Sandbox, toolBin: string, extra: Record<string, str
     npm_config_fund: 'false',
     npm_config_audit: 'false',
     [MARKER]: box.mark,
+    ...box.egress.env,
     ...extra,
   };
 }
@@ -135,9 +140,11 @@ export function explain(box: Sandbox, run: RunResult | undefined): string {
   const tail = (s: string) => (s.length > 3000 ? `…${s.slice(-3000)}` : s);
   return [
     box.fake.report(),
+    `calls out through the proxy: ${box.egress.attempts.length ? box.egress.attempts.join(', ') : 'none'}`,
     run ? `CLI exit ${run.exitCode}${run.timedOut ? ' (timed out)' : ''}` : 'CLI did not run',
     run ? `CLI stdout:\n${tail(run.stdout)}` : '',
     run ? `CLI stderr:\n${tail(run.stderr)}` : '',
+    run && run.ended.length ? `known daemons ended by pid: ${run.ended.map((p) => `${p.pid} ${p.cmdline}`).join('; ')}` : '',
     run && run.leftovers.length ? `left running: ${JSON.stringify(run.leftovers)}` : '',
   ]
     .filter(Boolean)
@@ -147,5 +154,6 @@ export function explain(box: Sandbox, run: RunResult | undefined): string {
 /** Closes the fake model and removes the throwaway folders. */
 export async function disposeSandbox(box: Sandbox): Promise<void> {
   await box.fake.close();
+  await box.egress.close();
   if (!process.env.SPAREHAND_E2E_KEEP) rmSync(box.root, { recursive: true, force: true });
 }

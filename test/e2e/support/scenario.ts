@@ -56,9 +56,14 @@ export async function runScenario(driver: ToolDriver, skip: Skip, opts: Scenario
 const ran = (s: Scenario) => s.box.fake.results.filter((r) => r.text.includes('SPAREHAND_RUN=1'));
 const ranOutside = (s: Scenario) => s.box.fake.results.filter((r) => r.text.includes('SPAREHAND_RUN=unset'));
 
-/** Nothing the run started is still running (the harness ended the tool's known daemons by pid). */
-export function expectNothingLeft(s: Scenario): void {
+// The only host a run may call out to: the npm registry (OpenCode installs its plugin package at start).
+const ALLOWED_CALLS_OUT = /^registry\.npmjs\.org:443$/;
+
+/** Nothing the run started is still running (known daemons were ended by pid), and it called out nowhere. */
+export function expectCleanRun(s: Scenario): void {
   expect(s.run.leftovers, `processes left running after the run:\n${s.why}`).toEqual([]);
+  const out = s.box.egress.attempts.filter((a) => !ALLOWED_CALLS_OUT.test(a));
+  expect(out, `the run tried to reach the network:\n${s.why}`).toEqual([]);
 }
 
 /** Rewrite: the model asked for `npm test` once, and the tool ran it through `sparehand run`. */
@@ -67,7 +72,7 @@ export function expectRewritten(s: Scenario): void {
   expect(ranOutside(s), `npm test ran outside sparehand:\n${s.why}`).toEqual([]);
   expect(ran(s).length, `no tool result shows SPAREHAND_RUN=1:\n${s.why}`).toBeGreaterThan(0);
   expect(s.box.fake.asked, `the model had to ask more than once:\n${s.why}`).toEqual(['npm test']);
-  expectNothingLeft(s);
+  expectCleanRun(s);
 }
 
 /** Redirect: `npm test` was refused naming a `sparehand run` command, and that command then ran. */
@@ -79,16 +84,16 @@ export function expectRedirected(s: Scenario): void {
   expect(asked[1], `the replacement is not a sparehand run command:\n${s.why}`).toMatch(/sparehand(\.js)?'?"?\s+run\b.*npm test/);
   expect(results[0]?.text, `the first tool result does not name the replacement:\n${s.why}`).toContain(asked[1]);
   expect(ran(s).length, `the replacement did not run through sparehand:\n${s.why}`).toBeGreaterThan(0);
-  expectNothingLeft(s);
+  expectCleanRun(s);
 }
 
 /** Denied: the user's deny rule held — no tool result shows the command ran, through sparehand or not. */
 export function expectDenied(s: Scenario): void {
   expect(s.box.fake.asked[0], `the model never asked for npm test:\n${s.why}`).toBe('npm test');
-  expect(s.box.fake.results.length, `the tool sent no tool result back:\n${s.why}`).toBeGreaterThan(0);
+  expect(s.box.fake.results[0]?.text, `the tool result is not a denial:\n${s.why}`).toMatch(/denied|not allowed|permission/i);
   expect(ran(s), `the denied command ran through sparehand:\n${s.why}`).toEqual([]);
   expect(ranOutside(s), `the denied command ran:\n${s.why}`).toEqual([]);
-  expectNothingLeft(s);
+  expectCleanRun(s);
 }
 
 export { disposeSandbox };

@@ -208,7 +208,8 @@ export const cline: ToolDriver = {
     });
   },
   env(box, toolBin) {
-    return baseEnv(box, toolBin);
+    // telemetryOptOut does not stop the PostHog feature-flag poll (data.cline.bot); only E2E_TEST/IS_TEST do.
+    return baseEnv(box, toolBin, { E2E_TEST: 'true' });
   },
   command(_box, toolBin) {
     return [join(toolBin, 'cline'), ['--auto-approve', 'true', '-t', '180', PROMPT]];
