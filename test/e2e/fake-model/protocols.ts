@@ -15,7 +15,16 @@ export interface Protocol {
 export function textOf(value: unknown): string {
   if (typeof value === 'string') return value;
   if (Array.isArray(value)) return value.map(textOf).filter(Boolean).join('\n');
-  if (value && typeof value === 'object') return Object.values(value).map(textOf).filter(Boolean).join('\n');
+  if (value && typeof value === 'object') {
+    const o = value as Record<string, unknown>;
+    if (typeof o.text === 'string') return o.text;
+    // Block markers and ids are not the result's text.
+    return Object.entries(o)
+      .filter(([k]) => k !== 'type' && k !== 'id' && k !== 'name')
+      .map(([, v]) => textOf(v))
+      .filter(Boolean)
+      .join('\n');
+  }
   return value === undefined || value === null ? '' : String(value);
 }
 
