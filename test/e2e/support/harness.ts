@@ -51,7 +51,7 @@ export async function makeSandbox(): Promise<Sandbox> {
   const home = join(root, 'home');
   const project = join(root, 'project');
   const binDir = join(root, 'bin');
-  for (const dir of [home, project, binDir]) mkdirSync(dir, { recursive: true });
+  for (const dir of [home, project, binDir, join(root, 'tmp')]) mkdirSync(dir, { recursive: true });
   symlinkSync(BIN, join(binDir, 'sparehand'));
   writeFileSync(
     join(project, 'package.json'),
@@ -71,7 +71,8 @@ export function baseEnv(box: Sandbox, toolBin: string, extra: Record<string, str
     PATH: [toolBin, box.binDir, dirname(process.execPath), '/usr/local/bin', '/usr/bin', '/bin'].join(':'),
     TERM: 'dumb',
     LANG: 'C.UTF-8',
-    TMPDIR: tmpdir(),
+    // The tools' temporary files (Gemini's error reports, …) go with the sandbox.
+    TMPDIR: join(box.root, 'tmp'),
     NO_COLOR: '1',
     CI: '1',
     npm_config_update_notifier: 'false',

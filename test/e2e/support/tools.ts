@@ -158,7 +158,7 @@ export const copilotCli: ToolDriver = {
       COPILOT_MODEL: 'gpt-4.1',
       COPILOT_OFFLINE: 'true',
       COPILOT_AUTO_UPDATE: 'false',
-      // Copilot unpacks ~235 MB on its first start: share that between runs.
+      // Copilot unpacks ~235 MB on its first start: share that between runs (inside the tool's cache prefix).
       COPILOT_CACHE_HOME: join(dirname(dirname(toolBin)), 'copilot-cache'),
     });
   },
