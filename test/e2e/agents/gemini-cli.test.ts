@@ -1,17 +1,12 @@
 // Gemini CLI, the real CLI against the fake model: the hook rewrites `npm test` into `sparehand run`.
-import { afterEach, describe, test } from 'vitest';
-import { disposeSandbox, expectRewritten, runScenario, type Scenario } from '../support/scenario.js';
+import { describe, test } from 'vitest';
+import { expectRewritten, scenarios } from '../support/scenario.js';
 import { geminiCli } from '../support/tools.js';
 
-let current: Scenario | undefined;
-afterEach(async () => {
-  if (current) await disposeSandbox(current.box);
-  current = undefined;
-});
+const run = scenarios();
 
 describe('Gemini CLI (real CLI)', () => {
   test('rewrites npm test into sparehand run', async ({ skip }) => {
-    current = await runScenario(geminiCli, skip);
-    expectRewritten(current);
+    expectRewritten(await run(geminiCli, skip));
   });
 });

@@ -111,7 +111,7 @@ export async function runTool(
     stdin: 'ignore',
     reject: false,
     all: false,
-    timeout: opts.timeoutMs ?? 240_000,
+    timeout: opts.timeoutMs ?? 180_000,
     killSignal: 'SIGKILL',
   });
   const pgid = child.pid;

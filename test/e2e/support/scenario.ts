@@ -1,6 +1,6 @@
 // One scenario = sandbox + the tool's own config + `sparehand agent install` + one non-interactive run, and the
 // checks every tool shares: what the fake model received proves how the real program ran the command.
-import { expect } from 'vitest';
+import { afterEach, expect } from 'vitest';
 import { disposeSandbox, explain, makeSandbox, type RunResult, runTool, type Sandbox, toolInstall } from './harness.js';
 import { type InstallResult, installSparehand } from './install.js';
 import type { ToolDriver } from './tools.js';
@@ -53,6 +53,19 @@ export async function runScenario(driver: ToolDriver, skip: Skip, opts: Scenario
   }
 }
 
+/** Registers the clean-up of each test's sandbox and returns the runner the tests of one file use. */
+export function scenarios(): (driver: ToolDriver, skip: Skip, opts?: ScenarioOptions) => Promise<Scenario> {
+  let current: Scenario | undefined;
+  afterEach(async () => {
+    if (current) await disposeSandbox(current.box);
+    current = undefined;
+  });
+  return async (driver, skip, opts) => {
+    current = await runScenario(driver, skip, opts);
+    return current;
+  };
+}
+
 const ran = (s: Scenario) => s.box.fake.results.filter((r) => r.text.includes('SPAREHAND_RUN=1'));
 const ranOutside = (s: Scenario) => s.box.fake.results.filter((r) => r.text.includes('SPAREHAND_RUN=unset'));
 
@@ -96,4 +109,3 @@ export function expectDenied(s: Scenario): void {
   expectCleanRun(s);
 }
 
-export { disposeSandbox };
