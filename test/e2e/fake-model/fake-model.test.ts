@@ -1,7 +1,7 @@
 // The fake model itself (runs in the unit suite): its script, and each protocol's wire form, checked exactly,
 // so a failure in the agents suite points at the real tool, not at the fake.
 import { afterEach, describe, expect, test } from 'vitest';
-import { commandOf, nextReply, replacementIn, shellArgs, type ToolDecl } from './script.js';
+import { commandOf, nextReply, type Play, replacementIn, shellArgs, type ToolDecl } from './script.js';
 import { type FakeModel, startFakeModel } from './server.js';
 
 const reason =
@@ -48,23 +48,31 @@ describe('shellArgs', () => {
 });
 
 describe('nextReply', () => {
+  const play: Play = { command: 'npm test', onRefusal: 'follow', maxCalls: 3 };
   const bash: ToolDecl = { name: 'Bash', schema: { properties: { command: { type: 'string' } } } };
   test('side requests without a shell tool get text', () => {
-    expect(nextReply({ tools: [], calls: [], results: [] }, 'npm test', 3)).toEqual({ kind: 'text', text: 'OK.' });
+    expect(nextReply({ tools: [], calls: [], results: [] }, play)).toEqual({ kind: 'text', text: 'OK.' });
   });
   test('asks for the command, follows a redirect once, then stops', () => {
-    const first = nextReply({ tools: [bash], calls: [], results: [] }, 'npm test', 3);
+    const first = nextReply({ tools: [bash], calls: [], results: [] }, play);
     expect(first).toEqual({ kind: 'call', tool: 'Bash', args: { command: 'npm test' } });
     const calls = [{ id: '1', name: 'Bash', args: { command: 'npm test' } }];
-    const second = nextReply({ tools: [bash], calls, results: [{ id: '1', text: reason }] }, 'npm test', 3);
+    const second = nextReply({ tools: [bash], calls, results: [{ id: '1', text: reason }] }, play);
     expect(second).toEqual({ kind: 'call', tool: 'Bash', args: { command: "/usr/bin/node /opt/sparehand/bin/sparehand.js run --or-local -- 'npm test'" } });
     const calls2 = [...calls, { id: '2', name: 'Bash', args: (second as { args: unknown }).args }];
     const results2 = [{ id: '1', text: reason }, { id: '2', text: reason }];
-    expect(nextReply({ tools: [bash], calls: calls2, results: results2 }, 'npm test', 3)).toEqual({ kind: 'text', text: 'Finished.' });
+    expect(nextReply({ tools: [bash], calls: calls2, results: results2 }, play)).toEqual({ kind: 'text', text: 'Finished.' });
+  });
+  test('a model that repeats the original after a refusal asks once more, then stops', () => {
+    const repeat: Play = { ...play, onRefusal: 'repeat' };
+    const calls = [{ id: '1', name: 'Bash', args: { command: 'npm test' } }];
+    expect(nextReply({ tools: [bash], calls, results: [{ id: '1', text: reason }] }, repeat)).toEqual({ kind: 'call', tool: 'Bash', args: { command: 'npm test' } });
+    const calls2 = [...calls, { id: '2', name: 'Bash', args: { command: 'npm test' } }];
+    expect(nextReply({ tools: [bash], calls: calls2, results: [{ id: '1', text: reason }, { id: '2', text: reason }] }, repeat)).toEqual({ kind: 'text', text: 'Finished.' });
   });
   test('finishes once the command ran through sparehand', () => {
     const calls = [{ id: '1', name: 'Bash', args: { command: 'npm test' } }];
-    expect(nextReply({ tools: [bash], calls, results: [{ id: '1', text: 'SPAREHAND_RUN=1' }] }, 'npm test', 3)).toEqual({ kind: 'text', text: 'Done: the tests ran.' });
+    expect(nextReply({ tools: [bash], calls, results: [{ id: '1', text: 'SPAREHAND_RUN=1' }] }, play)).toEqual({ kind: 'text', text: 'Done: the tests ran.' });
   });
 });
 

@@ -110,17 +110,26 @@ export function replacementIn(text: string): string | undefined {
   return m ? m[0] : undefined;
 }
 
+/** How the model plays: the first command, what it does with a refusal, and at most how many shell calls. */
+export interface Play {
+  command: string;
+  /** `follow`: run the replacement a refusal names; `repeat`: send the original command again. */
+  onRefusal: 'follow' | 'repeat';
+  maxCalls: number;
+}
+
 /** What the model says next, given the whole conversation so far. */
-export function nextReply(conv: Conversation, firstCommand: string, maxCalls: number): Reply {
+export function nextReply(conv: Conversation, play: Play): Reply {
   const shell = pickShellTool(conv.tools);
   if (!shell) return { kind: 'text', text: 'OK.' };
-  if (conv.calls.length === 0) return { kind: 'call', tool: shell.name, args: shellArgs(shell, firstCommand) };
+  if (conv.calls.length === 0) return { kind: 'call', tool: shell.name, args: shellArgs(shell, play.command) };
   const last = conv.results[conv.results.length - 1];
   if (!last || last.text.includes('SPAREHAND_RUN=1')) return { kind: 'text', text: 'Done: the tests ran.' };
   const replacement = replacementIn(last.text);
-  const asked = new Set(conv.calls.map((c) => commandOf(c.args)));
-  if (replacement && !asked.has(replacement) && conv.calls.length < maxCalls) {
-    return { kind: 'call', tool: shell.name, args: shellArgs(shell, replacement) };
-  }
-  return { kind: 'text', text: 'Finished.' };
+  if (!replacement || conv.calls.length >= play.maxCalls) return { kind: 'text', text: 'Finished.' };
+  const asked = conv.calls.map((c) => commandOf(c.args));
+  const next = play.onRefusal === 'follow' ? replacement : play.command;
+  if (play.onRefusal === 'follow' && asked.includes(next)) return { kind: 'text', text: 'Finished.' };
+  if (play.onRefusal === 'repeat' && asked.length >= 2) return { kind: 'text', text: 'Finished.' };
+  return { kind: 'call', tool: shell.name, args: shellArgs(shell, next) };
 }

@@ -34,6 +34,8 @@ export interface FakeModelOptions {
   command?: string;
   /** At most this many shell calls per conversation. */
   maxCalls?: number;
+  /** What the model does with a refusal naming a replacement: run it (default), or repeat the original. */
+  onRefusal?: 'follow' | 'repeat';
 }
 
 // Which protocol a request path belongs to.
@@ -56,8 +58,7 @@ async function readBody(req: IncomingMessage): Promise<string> {
 
 /** Starts the server on an ephemeral port of 127.0.0.1. */
 export async function startFakeModel(opts: FakeModelOptions = {}): Promise<FakeModel> {
-  const command = opts.command ?? 'npm test';
-  const maxCalls = opts.maxCalls ?? 3;
+  const play = { command: opts.command ?? 'npm test', maxCalls: opts.maxCalls ?? 3, onRefusal: opts.onRefusal ?? 'follow' } as const;
   const requests: RecordedRequest[] = [];
   const results: ToolResult[] = [];
   const asked: string[] = [];
@@ -97,7 +98,7 @@ export async function startFakeModel(opts: FakeModelOptions = {}): Promise<FakeM
         results.push(r);
       }
     }
-    const reply = nextReply(conv, command, maxCalls);
+    const reply = nextReply(conv, play);
     if (reply.kind === 'call') asked.push(commandOf(reply.args) ?? '?');
     record.reply = reply.kind === 'call' ? `${reply.tool} ${JSON.stringify(reply.args)}` : `text: ${reply.text}`;
     const stream = body.stream === true || url.pathname.includes(':streamGenerateContent');

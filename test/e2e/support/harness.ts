@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, 
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type FakeModel, startFakeModel } from '../fake-model/server.js';
+import { type FakeModel, type FakeModelOptions, startFakeModel } from '../fake-model/server.js';
 import { type Egress, startEgress } from './egress.js';
 import { killGroup, killPid, type ProcessInfo, processesWithEnv, waitForNone } from './processes.js';
 
@@ -46,7 +46,7 @@ export interface Sandbox {
 }
 
 /** A throwaway HOME and npm project, and a fake model playing the script. */
-export async function makeSandbox(): Promise<Sandbox> {
+export async function makeSandbox(model: FakeModelOptions = {}): Promise<Sandbox> {
   const root = mkdtempSync(join(tmpdir(), 'sparehand-e2e-'));
   const home = join(root, 'home');
   const project = join(root, 'project');
@@ -59,7 +59,7 @@ export async function makeSandbox(): Promise<Sandbox> {
   );
   writeFileSync(join(project, 'README.md'), '# e2e project\n');
   await execa('git', ['init', '-q'], { cwd: project });
-  const fake = await startFakeModel({ command: 'npm test' });
+  const fake = await startFakeModel({ command: 'npm test', ...model });
   const egress = await startEgress();
   return { root, home, project, binDir, mark: randomUUID(), fake, egress };
 }

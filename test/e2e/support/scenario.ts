@@ -2,6 +2,7 @@
 // checks every tool shares: what the fake model received proves how the real program ran the command.
 import { afterEach, expect } from 'vitest';
 import { disposeSandbox, explain, makeSandbox, type RunResult, runTool, type Sandbox, toolInstall } from './harness.js';
+import type { FakeModelOptions } from '../fake-model/server.js';
 import { type InstallResult, installSparehand } from './install.js';
 import type { ToolDriver } from './tools.js';
 
@@ -15,6 +16,8 @@ export interface ScenarioOptions {
   /** Changes to the tool's configuration after install (e.g. a deny rule). */
   afterInstall?: (box: Sandbox) => void;
   timeoutMs?: number;
+  /** How the fake model plays (default: asks for npm test, follows a refusal's replacement). */
+  model?: FakeModelOptions;
 }
 
 export interface Scenario {
@@ -35,7 +38,7 @@ export async function runScenario(driver: ToolDriver, skip: Skip, opts: Scenario
     return skip(installed.reason);
   }
   const toolBin = installed.bin;
-  const box = await makeSandbox();
+  const box = await makeSandbox(opts.model);
   try {
     await driver.configure(box, toolBin);
     const env = { ...driver.env(box, toolBin), ...opts.env };
@@ -44,7 +47,7 @@ export async function runScenario(driver: ToolDriver, skip: Skip, opts: Scenario
     opts.afterInstall?.(box);
     const [file, args] = (opts.command ?? driver.command)(box, toolBin);
     const run = await runTool(box, file, args, env, { knownDaemons: driver.knownDaemons, timeoutMs: opts.timeoutMs });
-    const why = `${install.how}\n${explain(box, run)}`;
+    const why = `${install.how}${install.output ? `:\n${install.output.trim()}` : ''}\n${explain(box, run)}`;
     if (process.env.SPAREHAND_E2E_VERBOSE) console.log(`--- ${driver.id}\n${why}`);
     return { box, install, run, why };
   } catch (error) {
@@ -66,8 +69,8 @@ export function scenarios(): (driver: ToolDriver, skip: Skip, opts?: ScenarioOpt
   };
 }
 
-const ran = (s: Scenario) => s.box.fake.results.filter((r) => r.text.includes('SPAREHAND_RUN=1'));
-const ranOutside = (s: Scenario) => s.box.fake.results.filter((r) => r.text.includes('SPAREHAND_RUN=unset'));
+export const ran = (s: Scenario) => s.box.fake.results.filter((r) => r.text.includes('SPAREHAND_RUN=1'));
+export const ranOutside = (s: Scenario) => s.box.fake.results.filter((r) => r.text.includes('SPAREHAND_RUN=unset'));
 
 // The only host a run may call out to: the npm registry (OpenCode installs its plugin package at start).
 const ALLOWED_CALLS_OUT = /^registry\.npmjs\.org:443$/;
