@@ -3,6 +3,7 @@
 // Only the tool's own configuration is written here; sparehand's hook comes from `sparehand agent install`.
 import { execa } from 'execa';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { baseEnv, PROMPT, type Sandbox } from './harness.js';
 
@@ -195,9 +196,22 @@ export const factoryDroid: ToolDriver = {
   },
 };
 
+// Cline's hub daemon listens on 127.0.0.1:25463 by default and a second Cline reuses a running hub (with
+// another HOME and environment): each sandbox gets its own free port through CLINE_HUB_PORT.
+const clineHubPorts = new WeakMap<Sandbox, number>();
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
 export const cline: ToolDriver = {
   id: 'cline',
   async configure(box, toolBin) {
+    clineHubPorts.set(box, await freePort());
     writeJson(join(box.home, '.cline', 'data', 'settings', 'global-settings.json'), { telemetryOptOut: true, autoUpdateEnabled: false });
     await execa(join(toolBin, 'cline'), ['auth', '-p', 'openai-compatible', '-k', 'x', '-m', 'fake-model', '-b', `${box.fake.url}/v1`], {
       cwd: box.project,
@@ -209,7 +223,7 @@ export const cline: ToolDriver = {
   },
   env(box, toolBin) {
     // telemetryOptOut does not stop the PostHog feature-flag poll (data.cline.bot); only E2E_TEST/IS_TEST do.
-    return baseEnv(box, toolBin, { E2E_TEST: 'true' });
+    return baseEnv(box, toolBin, { E2E_TEST: 'true', CLINE_HUB_PORT: String(clineHubPorts.get(box) ?? '') });
   },
   command(_box, toolBin) {
     return [join(toolBin, 'cline'), ['--auto-approve', 'true', '-t', '180', PROMPT]];
