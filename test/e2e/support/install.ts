@@ -1,7 +1,7 @@
 // Connects sparehand to the tool in the sandbox the way a user does: `sparehand agent install <tool>` with
-// HOME set to the throwaway home. SPAREHAND_E2E_HOOK=toy|hand|none swaps in development stand-ins (a toy hook,
-// or hand-written entries calling `sparehand agent hook`) for checking the harness before the product's own
-// install exists; the suite's real runs use the product's install.
+// HOME set to the throwaway home. SPAREHAND_E2E_HOOK=toy|hand|none swaps in development stand-ins (a toy hook
+// for Claude Code, the registry's own entries written without install, or no hook) for checking the harness
+// apart from the product; the suite's real runs use the product's install.
 import { execa } from 'execa';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
