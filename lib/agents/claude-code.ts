@@ -67,11 +67,23 @@ export const claudeCode: AgentSpec<Payload> = {
   encode: (answer, p) =>
     claudeStyleAnswer('PreToolUse', answer, () => rewrittenInput(p.tool_input, answer as never, 'timeout')),
   approval: claudeApproval,
+  // A payload in this tool's form for `agent test` (shaped like the captured/example payloads).
+  samplePayload: (command, cwd) => ({
+    session_id: '3f1c2b7a-9d0e-4c55-8a61-2f0d7e9b1c44',
+    transcript_path: '/dev/null',
+    cwd,
+    permission_mode: 'default',
+    hook_event_name: 'PreToolUse',
+    tool_name: 'Bash',
+    tool_input: { command, description: 'sparehand agent test' },
+    tool_use_id: 'toolu_sparehand_test',
+  }),
   install: [
     target('user', inHome('.claude', 'settings.json')),
     target('project', inProject('.claude', 'settings.json')),
   ],
   afterInstall: [],
+  failMode: 'Fails open: a timeout, an exit status other than 0 or 2, or output that is not JSON lets the call go on; exit 2 always blocks (CC-docs).',
   quirks: [
     'Permission rules are checked against the rewritten command: sparehand marks the rewrite approved only when the original matches an allow rule (settings files or --allowedTools) or the mode is bypassPermissions, and leaves the command alone when a deny rule matches (REAL-TOOLS.md, fact 1).',
     'updatedInput replaces the whole tool input: every field is echoed back (CC-docs).',

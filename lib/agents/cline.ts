@@ -58,12 +58,23 @@ export const cline: AgentSpec<Payload> = {
     answer.kind === 'refuse'
       ? { stdout: '', stderr: '', exitCode: 0 }
       : json({ overrideInput: { ...p.tool_call.input, commands: [answer.command] } }),
+  // A payload in this tool's form for `agent test` (shaped like the captured/example payloads).
+  samplePayload: (command, cwd) => ({
+    clineVersion: '',
+    timestamp: new Date(0).toISOString(),
+    taskId: 'conv_sparehand_test',
+    workspaceRoots: [cwd],
+    hookName: 'tool_call',
+    tool_call: { id: 'call_sparehand_test', name: 'run_commands', input: { commands: [command] } },
+    preToolUse: { toolName: 'run_commands', parameters: { commands: JSON.stringify([command]) } },
+  }),
   install: [target('user', inHome('.cline', 'hooks', 'PreToolUse')), target('project', inProject('.clinerules', 'hooks', 'PreToolUse'))],
   note: [
     { scope: 'user', path: inHome('Documents', 'Cline', 'Rules', 'sparehand.md') },
     { scope: 'project', path: inProject('.clinerules', 'sparehand.md') },
   ],
   afterInstall: [],
+  failMode: 'Not documented; the installed executable exits 0 silently when sparehand is gone.',
   quirks: [
     'Hooks are executables named after the event in ~/.cline/hooks/ (REAL-TOOLS.md, fact 8); the docs name ~/Documents/Cline/Hooks/.',
     'The payload has no cwd: the first workspace root is used (REAL-TOOLS.md, fact 8).',

@@ -3,6 +3,7 @@
 // read 2026-11-29. Real program: @openai/codex@0.171.0 driven offline, 2026-11-29 (REAL-TOOLS.md §2, §3).
 import { join } from 'node:path';
 import * as z from 'zod/mini';
+import { codexTrust } from './codex-trust.js';
 import { claudeStyleAnswer, claudeStyleTarget, inProject, once } from './shapes.js';
 import type { AgentSpec, InstallBase } from './types.js';
 
@@ -67,9 +68,22 @@ export const codex: AgentSpec<Payload> = {
     { scope: 'user', path: (b) => join(codexHome(b), 'AGENTS.md') },
     { scope: 'project', path: inProject('AGENTS.md') },
   ],
-  afterInstall: [
-    'Codex runs a new hook only once you trust it: open `codex`, type /hooks and trust "sparehand", or run `sparehand agent install codex --trust`.',
-  ],
+  trust: codexTrust,
+  samplePayload: (command, cwd) => ({
+    session_id: '019a4f2e-7c1d-7b30-9e55-3c2a1d0f8b61',
+    turn_id: '019a4f2e-8a02-7c11-a3d4-5b6c7d8e9f01',
+    transcript_path: null,
+    cwd,
+    hook_event_name: 'PreToolUse',
+    model: 'gpt-5.5',
+    permission_mode: 'default',
+    tool_name: 'Bash',
+    tool_input: { command },
+    tool_use_id: 'call_sparehand_test',
+  }),
+  // Trusting the hook (by hand, or --trust) is said by `agent install` from `trust` above.
+  afterInstall: [],
+  failMode: 'Fails open: a runner error, a timeout, an exit status other than 0/2, or JSON that does not parse marks the hook Failed and the original command runs; exit 2 with an empty stderr is not a block (pre_tool_use.rs).',
   quirks: [
     'updatedInput without permissionDecision "allow" is a failed hook and the original command runs; "allow" alone is rejected too (output_parser.rs; REAL-TOOLS.md §3).',
     'An untrusted hook is skipped silently in `codex exec` (REAL-TOOLS.md §3).',

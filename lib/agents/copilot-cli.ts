@@ -93,6 +93,14 @@ export const copilotCli: AgentSpec<Payload> = {
       ? json({ permissionDecision: 'deny', permissionDecisionReason: answer.reason })
       : json({ ...(answer.approve ? { permissionDecision: 'allow' } : {}), modifiedArgs: rewrittenInput(a, answer) });
   },
+  // A payload in this tool's form for `agent test` (shaped like the captured/example payloads).
+  samplePayload: (command, cwd) => ({
+    sessionId: '5e1dc69c-a602-469d-bd8c-054e2da968a3',
+    timestamp: 1795977530885,
+    cwd,
+    toolName: 'bash',
+    toolArgs: { command, description: 'sparehand agent test' },
+  }),
   install: [
     target('user', (b) => join(copilotHome(b), 'hooks', 'sparehand.json')),
     target('project', inProject('.github', 'hooks', 'sparehand.json')),
@@ -103,8 +111,8 @@ export const copilotCli: AgentSpec<Payload> = {
   ],
   afterInstall: [
     'Copilot CLI checks its permissions against the rewritten command: allow it with --allow-tool \'shell(sparehand run)\' (or --allow-all-tools).',
-    'Rewritten commands call the bare `sparehand`: it must be on the PATH Copilot CLI runs commands with (npm link, or a symlink in ~/.local/bin).',
   ],
+  failMode: 'Closed on a crash or any non-zero exit (the call is denied); open on a timeout and on unparsable output (hooks-reference), so the installed command exits 0 when sparehand is gone.',
   quirks: [
     'Any non-zero exit of a command hook denies the call; a timeout does not (hooks-reference; REAL-TOOLS.md, fact 5).',
     'toolArgs arrives as an object although the docs show a JSON string: both are accepted (REAL-TOOLS.md, fact 5).',

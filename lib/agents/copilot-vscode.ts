@@ -48,6 +48,17 @@ export const copilotVscode: AgentSpec<Payload> = {
       ? { command: p.tool_input.command, cwd: p.cwd, sessionId: p.sessionId }
       : null,
   encode: (answer, p) => claudeStyleAnswer('PreToolUse', answer, () => rewrittenInput(p.tool_input, answer as never)),
+  // A payload in this tool's form for `agent test` (shaped like the captured/example payloads).
+  samplePayload: (command, cwd) => ({
+    timestamp: new Date(0).toISOString(),
+    cwd,
+    sessionId: 'vscode-sparehand-test',
+    hookEventName: 'PreToolUse',
+    transcript_path: '/dev/null',
+    tool_name: 'run_in_terminal',
+    tool_input: { command, explanation: 'sparehand agent test', isBackground: false },
+    tool_use_id: 'call_sparehand_test',
+  }),
   install: [
     // The Local harness reads ~/.claude/settings.json (user) and the project's .claude/settings*.json.
     target('user', inHome('.claude', 'settings.json')),
@@ -56,6 +67,7 @@ export const copilotVscode: AgentSpec<Payload> = {
   afterInstall: [
     'VS Code runs the rewritten command through its own terminal approval: approve "sparehand run" when asked, or add it to chat.tools.terminal.autoApprove.',
   ],
+  failMode: 'Exit 2 blocks; any other non-zero exit is a warning and the call goes on (vscode-docs hooks.md).',
   quirks: [
     'Matchers are parsed but ignored: the hook gets every tool call and leaves all but the terminal tool alone (vscode-docs hooks.md).',
     'Newer VS Code routes Copilot sessions through the Copilot CLI hook format (.github/hooks, ~/.copilot/hooks): install copilot-cli too.',

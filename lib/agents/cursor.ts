@@ -54,8 +54,19 @@ export const cursor: AgentSpec<Payload> = {
       : json({ ...(answer.approve ? { permission: 'allow' } : {}), updated_input: rewrittenInput(p.tool_input, answer) }),
   // "Cursor requires JSON output for all code paths" (rtk's Cursor hook, third party).
   leaveStdout: '{}\n',
+  // A payload in this tool's form for `agent test` (shaped like the captured/example payloads).
+  samplePayload: (command, cwd) => ({
+    conversation_id: 'c8a1f3d2-1b2c-4d5e-8f90-a1b2c3d4e5f6',
+    generation_id: 'g-sparehand',
+    hook_event_name: 'preToolUse',
+    workspace_roots: [cwd],
+    tool_name: 'Shell',
+    tool_input: { command, working_directory: cwd },
+    cwd,
+  }),
   install: [target('user', inHome('.cursor', 'hooks.json')), target('project', inProject('.cursor', 'hooks.json'))],
   afterInstall: [],
+  failMode: 'A failure or a timeout lets the call through; invalid JSON on stdout blocks it (survey), so the hook prints {} when it leaves a command alone.',
   quirks: [
     'Wire format from the survey and third-party adapters only; read cursor.com/docs/agent/hooks before relying on it.',
     'Invalid JSON on stdout blocks the call (survey): the hook prints {} when it leaves a command alone.',

@@ -36,6 +36,15 @@ export const devin: AgentSpec<Payload> = {
   recognise: (raw) => raw.hook_event_name === 'PreToolUse' && raw.tool_name === 'exec',
   read: (p) => ({ command: p.tool_input.command, cwd: p.cwd, sessionId: p.session_id }),
   encode: (answer, p) => claudeStyleAnswer('PreToolUse', answer, () => rewrittenInput(p.tool_input, answer as never)),
+  // A payload in this tool's form for `agent test` (shaped like the captured/example payloads).
+  samplePayload: (command, cwd) => ({
+    session_id: 'devin-sparehand-test',
+    transcript_path: '/dev/null',
+    cwd,
+    hook_event_name: 'PreToolUse',
+    tool_name: 'exec',
+    tool_input: { command },
+  }),
   install: [
     // User level: the survey's `hooks` key in ~/.config/devin/config.json (unverified); project level:
     // .devin/hooks.v1.json with the events at the top level (docs).
@@ -47,6 +56,7 @@ export const devin: AgentSpec<Payload> = {
     { scope: 'project', path: inProject('.windsurf', 'rules', 'sparehand.md') },
   ],
   afterInstall: [],
+  failMode: 'Only exit 2 or {"decision":"block"} blocks; other non-zero exits are logged and the call goes on (docs, newer revision).',
   quirks: [
     'Only exit 2 or {"decision":"block"} blocks; other non-zero exits are logged (newer docs revision; the older one said any non-zero exit blocks).',
     'Picks up hooks from .claude/ folders too: the claude-code hook answers Devin\'s payloads in this form.',

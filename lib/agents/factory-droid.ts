@@ -45,10 +45,21 @@ export const factoryDroid: AgentSpec<Payload> = {
   recognise: (raw) => raw.hook_event_name === 'PreToolUse' && raw.tool_name === 'Execute',
   read: (p) => ({ command: p.tool_input.command, cwd: p.cwd, sessionId: p.session_id, permissionMode: p.permission_mode }),
   encode: (answer, p) => claudeStyleAnswer('PreToolUse', answer, () => rewrittenInput(p.tool_input, answer as never)),
+  // A payload in this tool's form for `agent test` (shaped like the captured/example payloads).
+  samplePayload: (command, cwd) => ({
+    session_id: 'droid-sparehand-test',
+    transcript_path: '/dev/null',
+    cwd,
+    permission_mode: 'default',
+    hook_event_name: 'PreToolUse',
+    tool_name: 'Execute',
+    tool_input: { command, summary: 'sparehand agent test', riskLevelReason: 'test', riskLevel: 'low' },
+  }),
   install: [target('user', inHome('.factory', 'hooks.json')), target('project', inProject('.factory', 'hooks.json'))],
   afterInstall: [
     'Droid checks its command allowlist against the rewritten command: under --auto low/medium add "sparehand run" to commandAllowlist in ~/.factory/settings.json.',
   ],
+  failMode: 'A non-zero exit other than 2 is a non-blocking error (third-party adapters).',
   quirks: [
     'Ignores ~/.factory/hooks.json in the {"hooks":{…}} shape without a word; reads hooks.json with the events at the top level, or "hooks" in settings.json (REAL-TOOLS.md, fact 4).',
     'Tool input is {command, summary, riskLevelReason, riskLevel}: all kept on rewrite (captured payload).',

@@ -62,6 +62,16 @@ export const geminiCli: AgentSpec<Payload> = {
     answer.kind === 'refuse'
       ? exit2(answer.reason)
       : json({ hookSpecificOutput: { hookEventName: 'BeforeTool', tool_input: rewrittenInput(p.tool_input, answer) } }),
+  // A payload in this tool's form for `agent test` (shaped like the captured/example payloads).
+  samplePayload: (command, cwd) => ({
+    session_id: 'c0ffee12-3456-4789-abcd-0123456789ab',
+    transcript_path: '/dev/null',
+    cwd,
+    hook_event_name: 'BeforeTool',
+    timestamp: new Date(0).toISOString(),
+    tool_name: 'run_shell_command',
+    tool_input: { command, description: 'sparehand agent test', dir_path: '.' },
+  }),
   install: [
     target('user', inHome('.gemini', 'settings.json')),
     target('project', inProject('.gemini', 'settings.json')),
@@ -73,6 +83,7 @@ export const geminiCli: AgentSpec<Payload> = {
   afterInstall: [
     'Gemini CLI checks its policy against the rewritten command: if you approve shell commands one by one, allow "sparehand run" (e.g. tools.allowed: ["run_shell_command(sparehand run)"]) or keep approving it when asked.',
   ],
+  failMode: 'Open on a timeout, a spawn error or a crash without output; plain text with an exit status other than 0 or 1 denies the call (hookRunner.ts), so the installed command exits 0 when sparehand is gone.',
   quirks: [
     'The docs say tool_input "merges"; the code replaces the arguments with the hook\'s object (hook-utils.ts, scheduler_hooks.test.ts).',
     'Plain-text output with an exit status other than 0 or 1 denies the call, so the installed command exits 0 when sparehand is gone (hookRunner.ts).',

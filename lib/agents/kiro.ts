@@ -57,12 +57,20 @@ export const kiro: AgentSpec<Payload> = {
       ? { command: p.tool_input.command, cwd: p.cwd, sessionId: p.session_id }
       : null,
   encode: (answer) => (answer.kind === 'refuse' ? exit2(answer.reason) : { stdout: '', stderr: '', exitCode: 0 }),
+  // A payload in this tool's form for `agent test` (shaped like the captured/example payloads).
+  samplePayload: (command, cwd) => ({
+    hook_event_name: 'preToolUse',
+    cwd,
+    tool_name: 'execute_bash',
+    tool_input: { command, summary: 'sparehand agent test' },
+  }),
   install: [target('user', inHome('.kiro', 'hooks', 'sparehand.json')), target('project', inProject('.kiro', 'hooks', 'sparehand.json'))],
   note: [
     { scope: 'user', path: inHome('.kiro', 'steering', 'sparehand.md') },
     { scope: 'project', path: inProject('.kiro', 'steering', 'sparehand.md') },
   ],
   afterInstall: [],
+  failMode: 'Exit 2 blocks and its stderr goes to the model; other exit statuses are warnings (kiro.dev/docs/cli/hooks).',
   quirks: [
     'Exit 2 blocks and its stderr goes to the model; other exit statuses are warnings (kiro.dev/docs/cli/hooks).',
     'The IDE\'s hooks get no stdin payload for preToolUse, so only the CLI can be redirected (Kiro issue #7408, third party).',

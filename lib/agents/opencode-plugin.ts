@@ -97,3 +97,25 @@ export function pluginCommand(text: string): string | undefined {
     return undefined;
   }
 }
+
+/**
+ * For `agent test`: node code that loads the installed plugin, calls its v1 hook with one bash call as OpenCode
+ * would, and prints the outcome (`{"kind":"rewrite","command"}` | `{"kind":"refuse","reason"}` | `{"kind":"leave"}`).
+ */
+export function pluginProbe(file: string, command: string, cwd: string): string {
+  return `
+const { pathToFileURL } = await import('node:url');
+const m = await import(pathToFileURL(${JSON.stringify(file)}).href);
+const hooks = await m.SparehandPlugin({ directory: ${JSON.stringify(cwd)}, worktree: ${JSON.stringify(cwd)} });
+const command = ${JSON.stringify(command)};
+const output = { args: { command, description: 'sparehand agent test' } };
+let outcome;
+try {
+  await hooks['tool.execute.before']({ tool: 'bash', sessionID: 'ses_sparehand_test', callID: 'call_sparehand_test' }, output);
+  outcome = output.args.command === command ? { kind: 'leave' } : { kind: 'rewrite', command: output.args.command };
+} catch (e) {
+  outcome = { kind: 'refuse', reason: String(e && e.message) };
+}
+process.stdout.write(JSON.stringify(outcome));
+`;
+}

@@ -3,8 +3,8 @@
 // 2026-11-29. Real program: opencode-ai@1.18.33 driven offline, 2026-11-29 (REAL-TOOLS.md, fact 7).
 // OpenCode has no command hooks: sparehand's plugin (opencode-plugin.ts) sends this payload and applies the answer.
 import * as z from 'zod/mini';
-import { inConfigHome, inProject, json, looseInput, numField, rewrittenInput, once } from './shapes.js';
-import { pluginCommand, pluginSource } from './opencode-plugin.js';
+import { inConfigHome, inProject, json, looseInput, numField, once, rewrittenInput } from './shapes.js';
+import { pluginCommand, pluginProbe, pluginSource } from './opencode-plugin.js';
 import type { AgentSpec, InstallBase, OwnFileTarget } from './types.js';
 
 /** What the plugin sends: the tool, the call's ids, its args (v1 output.args / v2 event.input), the folder. */
@@ -25,6 +25,7 @@ const target = (scope: 'user' | 'project', path: (b: InstallBase) => string): Ow
   path,
   content: pluginSource,
   commandOf: pluginCommand,
+  probe: pluginProbe,
 });
 
 export const opencode: AgentSpec<Payload> = {
@@ -74,6 +75,7 @@ export const opencode: AgentSpec<Payload> = {
   afterInstall: [
     'OpenCode checks its permission rules against the rewritten command: if you ask before bash commands, allow "sparehand run *" in opencode.json\'s permission.bash.',
   ],
+  failMode: 'In-process: the plugin catches every failure of the hook (sparehand gone, a crash, a 10 s timeout, bad JSON) and leaves the call alone; only a refusal throws.',
   quirks: [
     'Once a plugin folder exists OpenCode npm-installs @opencode-ai/plugin at start (about 3 s; 74 s when the registry is unreachable) (REAL-TOOLS.md, fact 7).',
     'A plugin needs no import from OpenCode; both a named async factory and `export default { id, setup, server }` load (REAL-TOOLS.md).',

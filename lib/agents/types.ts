@@ -109,6 +109,12 @@ export interface OwnFileTarget {
   content: (command: HookCommand) => string;
   /** Reads back the installed command from the file's text. */
   commandOf: (text: string) => string | undefined;
+  /**
+   * For a file the tool loads as a module (a plugin) rather than runs: JavaScript (an ES module run by node)
+   * that loads `file`, feeds it one shell call and prints the neutral outcome as JSON
+   * (`{"kind":"rewrite","command"}` | `{"kind":"refuse","reason"}` | `{"kind":"leave"}`). `agent test` uses it.
+   */
+  probe?: (file: string, command: string, cwd: string) => string;
 }
 
 export type InstallTarget = JsonHookTarget | OwnFileTarget;
@@ -126,6 +132,32 @@ export interface HookCommand {
   agent: AgentId;
   /** The ready shell string: `"<node>" "<script>" agent hook --for <id>`. */
   shell: string;
+}
+
+/**
+ * A tool that runs a hook only once the user trusted its exact hash, kept in a TOML file (`--trust` writes it,
+ * `agent status` checks it).
+ */
+export interface HashTrust {
+  /** How to trust the hook by hand in the tool. */
+  howTo: string;
+  /** The TOML file where the tool keeps its trust entries. */
+  file: (base: InstallBase) => string;
+  /** Table path of the entry for handler `handler` of group `group` in the hooks file at `hooksRealPath`. */
+  table: (hooksRealPath: string, group: number, handler: number) => readonly string[];
+  /** Key inside that table holding the hash. */
+  field: string;
+  /** The hash the tool expects for the handler, from the group entry as written in the hooks file. */
+  hash: (group: Record<string, unknown>, handler: number) => string;
+  /** Asks the real program for the hash it expects (`args` start its JSON-RPC server on stdio). */
+  confirm?: {
+    args: readonly string[];
+    /** Given a JSON-RPC session, the hash the program reports for the handler (undefined: not listed). */
+    currentHash: (
+      rpc: { call: (method: string, params?: unknown) => Promise<unknown>; notify: (method: string, params?: unknown) => void },
+      where: { cwd: string; hooksRealPath: string; group: number; handler: number },
+    ) => Promise<string | undefined>;
+  };
 }
 
 export interface AgentSpec<P = unknown> {
@@ -171,8 +203,14 @@ export interface AgentSpec<P = unknown> {
   install: readonly InstallTarget[];
   /** Where the instruction note goes, for tools with a note. */
   note?: readonly NoteTarget[];
+  /** The tool's hooks must be trusted by hash before they run. */
+  trust?: HashTrust;
+  /** A payload in the tool's own form for one shell call (`agent test` feeds it to the installed hook). */
+  samplePayload?: (command: string, cwd: string) => unknown;
   /** What the user must still do after install (a trust step, a permission rule). */
   afterInstall?: readonly string[];
+  /** What the tool does when the hook fails, times out or prints nonsense (docs/agents.md). */
+  failMode?: string;
   /** Observed behaviour that differs from the documentation, each with where it was seen. */
   quirks: readonly string[];
 }

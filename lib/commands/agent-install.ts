@@ -1,5 +1,36 @@
-// `sparehand agent install` (placeholder: not built yet).
+// `sparehand agent install|uninstall TOOL|all`: connect (or disconnect) coding tools through their own hook files.
 import type { Command } from 'commander';
+import { allAgents } from '../agents/index.js';
 import type { Context } from '../context.js';
+import { installAgents, uninstallAgents } from '../install/connect.js';
+import { TOOL_CHOICES, selectAgents } from '../install/select.js';
 
-export function register(_agent: Command, _ctx: Context, _setExit: (n: number) => void): void {}
+export function register(agent: Command, ctx: Context, _setExit: (n: number) => void): void {
+  agent
+    .command('install')
+    .description(
+      "write each tool's hook into the file it reads (user level, or the project's with --project), plus a note in its instruction file where it has one; merges, keeps a .bak, idempotent",
+    )
+    .argument('<tool>', TOOL_CHOICES)
+    .option('--project <dir>', 'install into this project instead of your home folder')
+    .option('--dry-run', 'print the changes as a unified diff and write nothing')
+    .option(
+      '--trust',
+      `for tools that run a hook only once trusted (${allAgents()
+        .filter((a) => a.trust)
+        .map((a) => a.name)
+        .join(', ')}): write the trust entry too`,
+    )
+    .action(async (tool: string, opts: { project?: string; dryRun?: boolean; trust?: boolean }) => {
+      await installAgents(ctx, selectAgents(tool), opts);
+    });
+  agent
+    .command('uninstall')
+    .description('remove exactly what install added (hook entries, sparehand\'s own files, notes, trust entries)')
+    .argument('<tool>', TOOL_CHOICES)
+    .option('--project <dir>', 'uninstall from this project instead of your home folder')
+    .option('--dry-run', 'print the changes as a unified diff and write nothing')
+    .action(async (tool: string, opts: { project?: string; dryRun?: boolean }) => {
+      await uninstallAgents(ctx, selectAgents(tool), allAgents(), opts);
+    });
+}

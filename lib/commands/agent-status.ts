@@ -1,5 +1,58 @@
-// `sparehand agent status` (placeholder: not built yet).
+// `sparehand agent status` (what is connected where, checked against what) and `agent list` (what sparehand knows).
 import type { Command } from 'commander';
+import { allAgents } from '../agents/index.js';
 import type { Context } from '../context.js';
+import { tilde } from '../install/connect.js';
+import { projectDir } from '../install/project-dir.js';
+import { type AgentStatus, type ScopeStatus, agentStatus } from '../install/status.js';
+import { VERSION } from '../version.js';
 
-export function register(_agent: Command, _ctx: Context, _setExit: (n: number) => void): void {}
+
+function scopeLine(ctx: Context, s: ScopeStatus): string {
+  const hook = s.files.length === 0 ? 'no hook at this level' : `${s.installed ? 'installed' : 'not installed'} (${s.files.map((f) => tilde(ctx, f)).join(', ')})`;
+  const notes = s.notes.length ? `; note ${s.notes.some((n) => n.present) ? 'present' : 'absent'} (${s.notes.map((n) => tilde(ctx, n.file)).join(', ')})` : '';
+  const trust = s.trust ? `; trust: ${s.trust}` : '';
+  return `${hook}${notes}${trust}`;
+}
+
+function print(ctx: Context, list: AgentStatus[], project: string): void {
+  const w = (s: string) => ctx.stdout.write(`${s}\n`);
+  w(`sparehand ${VERSION}; project: ${tilde(ctx, project)}`);
+  for (const a of list) {
+    w('');
+    w(`${a.id} (${a.name}): ${a.connection}`);
+    if (a.connection === 'none') continue;
+    w(`  user:     ${scopeLine(ctx, a.user)}`);
+    w(`  project:  ${scopeLine(ctx, a.project)}`);
+    if (a.binary) w(`  program:  ${a.binary.path ? `${a.binary.path}${a.binary.version ? ` (${a.binary.version})` : ''}` : `${a.binary.name} not on PATH`}`);
+    w(`  checked:  against ${a.documented ?? 'documentation'}, sources read ${a.sourcesRead ?? '?'}`);
+    w(`  confirmed: ${a.confirmed.length ? a.confirmed.map((c) => `${c.package}@${c.version} (${c.date})`).join(', ') : 'documentation only, not seen in the real program'}`);
+  }
+}
+
+export function register(agent: Command, ctx: Context, _setExit: (n: number) => void): void {
+  agent
+    .command('status')
+    .description("per tool: connection, installed where (user and this project), its program and version, what the connection was checked against and when, and trust")
+    .option('--json', 'one JSON document')
+    .action(async (opts: { json?: boolean }) => {
+      const project = projectDir(ctx.cwd);
+      const base = { home: ctx.home, env: ctx.env, project };
+      const list = await Promise.all(allAgents().map((a) => agentStatus(a, base)));
+      if (opts.json) ctx.stdout.write(`${JSON.stringify({ version: VERSION, project, agents: list }, null, 2)}\n`);
+      else print(ctx, list, project);
+    });
+  agent
+    .command('list')
+    .description('the tools sparehand knows: id, name, how it connects and why')
+    .option('--json', 'one JSON document')
+    .action((opts: { json?: boolean }) => {
+      const rows = allAgents().map((a) => ({ id: a.id, name: a.name, connection: a.connection, why: a.why }));
+      if (opts.json) {
+        ctx.stdout.write(`${JSON.stringify({ agents: rows }, null, 2)}\n`);
+        return;
+      }
+      const width = Math.max(...rows.map((r) => r.id.length));
+      for (const r of rows) ctx.stdout.write(`${r.id.padEnd(width)}  ${r.connection.padEnd(8)}  ${r.name}: ${r.why}\n`);
+    });
+}

@@ -1,5 +1,53 @@
-// `sparehand agent test` (placeholder: not built yet).
+// `sparehand agent test TOOL|all`: runs each installed hook as its tool would and says what the tool will do.
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
+import { describeOutcome } from '../install/answer.js';
+import { type CheckResult, checkAgent } from '../install/check.js';
+import { targetsAt } from '../install/engine.js';
+import { projectDir } from '../install/project-dir.js';
+import { TOOL_CHOICES, selectAgents } from '../install/select.js';
 
-export function register(_agent: Command, _ctx: Context, _setExit: (n: number) => void): void {}
+const HEAVY = 'npm test';
+const LIGHT = 'ls';
+
+export function register(agent: Command, ctx: Context, setExit: (n: number) => void): void {
+  agent
+    .command('test')
+    .description(
+      `run each installed hook with a payload in its tool's form (a heavy \`${HEAVY}\` and a light \`${LIGHT}\`, or --command) and say what the tool will do; exits 1 when a hook is broken`,
+    )
+    .argument('<tool>', TOOL_CHOICES)
+    .option('--command <cmd>', 'test this command instead')
+    .option('--json', 'one JSON document')
+    .action(async (tool: string, opts: { command?: string; json?: boolean }) => {
+      const named = tool !== 'all';
+      const project = projectDir(ctx.cwd);
+      const results: CheckResult[] = [];
+      for (const a of selectAgents(tool)) {
+        if (a.install.length === 0) continue;
+        const commands = opts.command ? [opts.command] : [HEAVY, LIGHT];
+        const user = await checkAgent(a, { home: ctx.home, env: ctx.env }, 'user', { cwd: ctx.cwd, commands, heavyFirst: !opts.command });
+        const proj =
+          targetsAt(a, 'project').length > 0
+            ? await checkAgent(a, { home: ctx.home, env: ctx.env, project }, 'project', { cwd: ctx.cwd, commands, heavyFirst: !opts.command })
+            : undefined;
+        // Run in HOME, the project's files can be the user's own: test each file once.
+        const installed = [user, proj?.file === user.file ? undefined : proj].filter(
+          (r): r is CheckResult => r !== undefined && r.status !== 'not-installed',
+        );
+        // A tool named on the command line must be installed somewhere; with `all`, uninstalled tools are skipped.
+        results.push(...(installed.length > 0 ? installed : named ? [{ ...user, status: 'broken' as const }] : [user]));
+      }
+      const broken = results.some((r) => r.status === 'broken');
+      if (opts.json) ctx.stdout.write(`${JSON.stringify({ ok: !broken, results }, null, 2)}\n`);
+      else {
+        for (const r of results) {
+          ctx.stdout.write(`${r.agent} (${r.scope}): ${r.status === 'not-installed' ? 'not installed' : r.status}${r.file ? ` — ${r.file}` : ''}\n`);
+          for (const t of r.trials) ctx.stdout.write(`  ${t.command}: ${describeOutcome(t.outcome)}\n`);
+          if (r.problem && r.status !== 'not-installed') ctx.stdout.write(`  problem: ${r.problem}\n`);
+          if (r.fix && r.status === 'broken') ctx.stdout.write(`  fix: ${r.fix}\n`);
+        }
+      }
+      if (broken) setExit(1);
+    });
+}

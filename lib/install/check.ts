@@ -1,0 +1,137 @@
+// `agent test`: runs the hook exactly as the tool would (its installed command, a payload in its own form) and
+// says what the tool will do with the answer, or why the connection is broken and how to fix it.
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import type { AgentSpec, InstallBase, Scope } from '../agents/types.js';
+import { type Outcome, decodeWire } from './answer.js';
+import { which } from './binary.js';
+import { targetsAt } from './engine.js';
+import { installedCommands } from './json-target.js';
+import { readIfExists } from './workspace.js';
+
+export interface Trial {
+  command: string;
+  outcome: Outcome;
+}
+
+export interface CheckResult {
+  agent: string;
+  scope: Scope;
+  status: 'working' | 'broken' | 'not-installed' | 'untestable';
+  file?: string;
+  hook?: string;
+  trials: Trial[];
+  problem?: string;
+  fix?: string;
+}
+
+/** Absolute paths a hook command names in quotes (its node and script), to catch a moved installation. */
+export const quotedPaths = (command: string): string[] =>
+  [...command.matchAll(/"(\/[^"]*)"|'(\/[^']*)'/g)].map((m) => m[1] ?? m[2]!);
+
+/** Runs one installed hook with one shell call and reads its answer. */
+async function trial(run: Runner, agent: AgentSpec, command: string, cwd: string): Promise<Outcome> {
+  if (run.kind === 'probe') {
+    const r = await execa(process.execPath, ['--input-type=module', '-e', run.source(command)], { ...run.opts, reject: false, timeout: 30_000, input: '' });
+    if (r.exitCode !== 0) return { kind: 'invalid', why: `the plugin probe failed: ${r.stderr.split('\n')[0] ?? ''}` };
+    try {
+      return JSON.parse(r.stdout) as Outcome;
+    } catch {
+      return { kind: 'invalid', why: `the plugin probe printed ${r.stdout.slice(0, 120)}` };
+    }
+  }
+  const payload = JSON.stringify(agent.samplePayload!(command, cwd));
+  const r = await execa(run.file, run.args, { ...run.opts, input: payload, reject: false, timeout: 30_000, stripFinalNewline: false });
+  if (r.timedOut) return { kind: 'invalid', why: 'no answer within 30 s' };
+  return decodeWire({ stdout: r.stdout, stderr: r.stderr, exitCode: r.exitCode ?? 1 }, command);
+}
+
+type Runner =
+  | { kind: 'exec'; file: string; args: string[]; opts: { env: NodeJS.ProcessEnv; extendEnv: false; cwd: string } }
+  | { kind: 'probe'; source: (command: string) => string; opts: { env: NodeJS.ProcessEnv; extendEnv: false; cwd: string } };
+
+/** Tests a tool's hook at one scope with a heavy and a light command. */
+export async function checkAgent(
+  agent: AgentSpec,
+  base: InstallBase,
+  scope: Scope,
+  opts: { cwd: string; commands: readonly string[]; /** The first command is heavy: leaving it alone is a fault. */ heavyFirst?: boolean },
+): Promise<CheckResult> {
+  const res: CheckResult = { agent: agent.id, scope, status: 'not-installed', trials: [] };
+  const reinstall = `sparehand agent install ${agent.id}${scope === 'project' ? ` --project ${base.project ?? '.'}` : ''}`;
+  // A fresh cache folder: the hook's "refuse once per session" memory must not turn a second test into a pass.
+  const cache = mkdtempSync(join(tmpdir(), 'sparehand-agent-test-'));
+  const env: NodeJS.ProcessEnv = { ...base.env, XDG_CACHE_HOME: cache };
+  delete env.SPAREHAND_RUN;
+  try {
+    return await runChecks(agent, base, scope, opts, res, env, reinstall);
+  } finally {
+    rmSync(cache, { recursive: true, force: true });
+  }
+}
+
+/** The checks themselves, in the environment checkAgent prepared. */
+async function runChecks(
+  agent: AgentSpec,
+  base: InstallBase,
+  scope: Scope,
+  opts: { cwd: string; commands: readonly string[]; heavyFirst?: boolean },
+  res: CheckResult,
+  env: NodeJS.ProcessEnv,
+  reinstall: string,
+): Promise<CheckResult> {
+  const runOpts = { env, extendEnv: false as const, cwd: opts.cwd };
+  let runner: Runner | undefined;
+  for (const target of targetsAt(agent, scope)) {
+    const path = target.path(base);
+    const text = await readIfExists(path);
+    res.file ??= path;
+    if (text === undefined) continue;
+    if (target.kind === 'json') {
+      const hook = installedCommands(target, path, text)[0];
+      if (hook === undefined) continue;
+      Object.assign(res, { file: path, hook });
+      runner = { kind: 'exec', file: 'bash', args: ['-c', hook], opts: runOpts };
+    } else {
+      const hook = target.commandOf(text);
+      if (hook === undefined) continue;
+      Object.assign(res, { file: path, hook });
+      runner = target.probe
+        ? { kind: 'probe', source: (c) => target.probe!(path, c, opts.cwd), opts: runOpts }
+        : { kind: 'exec', file: path, args: [], opts: runOpts };
+    }
+    break;
+  }
+  if (!runner || res.hook === undefined) {
+    return { ...res, problem: `no sparehand hook in ${res.file ?? 'any file'}`, fix: reinstall };
+  }
+  const stale = [...new Set(quotedPaths(res.hook))].filter((p) => !existsSync(p));
+  if (stale.length > 0) {
+    return { ...res, status: 'broken', problem: `the hook names ${stale.join(', ')}, which no longer exists`, fix: reinstall };
+  }
+  if (runner.kind === 'exec' && !agent.samplePayload) {
+    return { ...res, status: 'untestable', problem: 'the registry has no sample payload for this tool' };
+  }
+  for (const command of opts.commands) res.trials.push({ command, outcome: await trial(runner, agent, command, opts.cwd) });
+  const bad = res.trials.find((t) => t.outcome.kind === 'invalid');
+  if (bad) {
+    return { ...res, status: 'broken', problem: `for \`${bad.command}\` the hook gave no valid answer`, fix: `${reinstall}; if it persists, run the hook by hand and look at ${'`sparehand doctor`'}` };
+  }
+  const first = res.trials[0];
+  if (opts.heavyFirst && first?.outcome.kind === 'leave') {
+    const off = ['SPAREHAND', `SPAREHAND_AGENT_${agent.id.toUpperCase().replaceAll('-', '_')}`].filter((k) => env[k] === 'off');
+    return {
+      ...res,
+      status: 'broken',
+      problem: `the heavy command \`${first.command}\` was left alone${off.length ? ` (${off.join(', ')}=off)` : ''}`,
+      fix: off.length
+        ? `unset ${off.join(' ')}`
+        : agent.sparehandName === 'bare' && !which('sparehand', env.PATH)
+          ? 'this tool\'s rewrites call the bare `sparehand`, which is not on PATH: run `npm link` in sparehand\'s folder, or link bin/sparehand.js into ~/.local/bin'
+          : `see why with: sparehand classify -- '${first.command}'`,
+    };
+  }
+  return { ...res, status: 'working' };
+}

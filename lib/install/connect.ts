@@ -1,0 +1,151 @@
+// `agent install` / `agent uninstall` for a list of tools: plans every edit in memory, then writes them (or prints
+// the diff), then says what the user must still do. Tools whose files cannot be read are reported, not half-done.
+import { resolve } from 'node:path';
+import type { AgentSpec, InstallBase, Scope } from '../agents/types.js';
+import type { Context } from '../context.js';
+import { SparehandError, isSparehandError } from '../errors.js';
+import { resolvesTo, which } from './binary.js';
+import { type Planned, hookInstalled, notesAt, planInstall, planUninstall, targetsAt } from './engine.js';
+import { setTomlString } from './toml-trust.js';
+import { confirmTrust } from './trust-confirm.js';
+import { type Change, applyChanges, readIfExists, unifiedDiff, workspace } from './workspace.js';
+
+export interface ConnectOptions {
+  project?: string;
+  dryRun?: boolean;
+  trust?: boolean;
+}
+
+/** A path as people write it: `~/…` under HOME. */
+export const tilde = (ctx: Pick<Context, 'home'>, p: string): string => (p.startsWith(`${ctx.home}/`) ? `~${p.slice(ctx.home.length)}` : p);
+
+export function baseOf(ctx: Context, project: string | undefined): { base: InstallBase; scope: Scope } {
+  const base: InstallBase = { home: ctx.home, env: ctx.env, ...(project ? { project: resolve(ctx.cwd, project) } : {}) };
+  return { base, scope: project ? 'project' : 'user' };
+}
+
+function fail(failures: { agent: AgentSpec; error: SparehandError }[], verb: string): void {
+  if (failures.length === 0) return;
+  if (failures.length === 1) throw failures[0]!.error;
+  throw new SparehandError('INSTALL', `could not ${verb} ${failures.map((f) => f.agent.id).join(', ')}:\n${failures.map((f) => `  ${f.agent.id}: ${f.error.message}`).join('\n')}`);
+}
+
+async function write(ctx: Context, changes: Change[], dryRun: boolean): Promise<void> {
+  if (dryRun) {
+    for (const c of changes) ctx.stdout.write(unifiedDiff(c));
+    ctx.stdout.write(changes.length ? 'dry run: nothing was written\n' : 'dry run: nothing would change\n');
+  } else {
+    await applyChanges(changes);
+  }
+}
+
+/** Where the bare `sparehand` must be for tools that call it by name; a line saying how, when it is not there. */
+function bareNameAdvice(ctx: Context, script: string): string | undefined {
+  const found = which('sparehand', ctx.env.PATH);
+  if (found && resolvesTo(found, script)) return undefined;
+  const where = found ? `the \`sparehand\` on your PATH (${found}) is another installation` : 'no `sparehand` is on your PATH';
+  return `${where}; this tool's rewrites call it by name: run \`npm link\` in ${resolve(script, '../..')}, or \`mkdir -p ~/.local/bin && ln -sf "${script}" ~/.local/bin/sparehand\` with ~/.local/bin on PATH`;
+}
+
+/** Installs the tools' hooks and notes, and prints (in registry order) what was done and what is left to do. */
+export async function installAgents(ctx: Context, agents: readonly AgentSpec[], opts: ConnectOptions): Promise<void> {
+  const { base, scope } = baseOf(ctx, opts.project);
+  const ws = workspace();
+  const planned: Planned[] = [];
+  const failures: { agent: AgentSpec; error: SparehandError }[] = [];
+  const lines = new Map<string, string[]>(agents.map((a) => [a.id, []]));
+  const out = (a: AgentSpec, s: string) => lines.get(a.id)!.push(s);
+  for (const agent of agents) {
+    if (agent.connection === 'none') {
+      out(agent, `${agent.id}: cannot be connected: ${agent.why}`);
+      continue;
+    }
+    if (targetsAt(agent, scope).length === 0 && notesAt(agent, scope).length === 0) {
+      out(agent, `${agent.id}: nothing to install at ${scope} level`);
+      continue;
+    }
+    try {
+      planned.push(await planInstall(ws, agent, { base, scope, trust: Boolean(opts.trust) }));
+    } catch (e) {
+      if (!isSparehandError(e)) throw e;
+      failures.push({ agent, error: e });
+      out(agent, `${agent.id}: not installed: ${e.message}`);
+    }
+  }
+  const changes = ws.changes();
+  await write(ctx, changes, Boolean(opts.dryRun));
+  const changed = new Set(changes.map((c) => c.path));
+  const state = (p: string) => (changed.has(p) ? (opts.dryRun ? 'would change' : 'written') : 'unchanged');
+  for (const p of planned) {
+    const a = p.agent;
+    const parts = [
+      ...p.files.map((f) => `hook in ${tilde(ctx, f)} (${state(f)})`),
+      ...p.notes.map((f) => `note in ${tilde(ctx, f)} (${state(f)})`),
+    ];
+    out(a, `${a.id}: ${parts.join('; ')}`);
+    if (a.trust && p.trust) {
+      if (!opts.trust) out(a, `  then: trust the hook: ${a.trust.howTo}`);
+      else if (!opts.dryRun) for (const line of await confirm(ctx, p, base)) out(a, `  ${line}`);
+    }
+    if (a.sparehandName === 'bare' && p.files.length > 0) {
+      const advice = bareNameAdvice(ctx, p.command.script);
+      if (advice) out(a, `  then: ${advice}`);
+    }
+    for (const t of a.afterInstall ?? []) out(a, `  then: ${t}`);
+  }
+  for (const l of lines.values()) for (const s of l) ctx.stdout.write(`${s}\n`);
+  fail(failures, 'install');
+}
+
+/** Confirms a written trust entry with the real program (rewriting it with the hash the program reports). */
+async function confirm(ctx: Context, p: Planned, base: InstallBase): Promise<string[]> {
+  const entry = p.trust!;
+  const trust = p.agent.trust!;
+  const c = await confirmTrust(p.agent, base, entry);
+  const where = `trust entry in ${tilde(ctx, entry.file)}`;
+  switch (c.kind) {
+    case 'confirmed':
+      return [`${where}: ${entry.hash} (confirmed by ${c.program})`];
+    case 'differs': {
+      const table = trust.table(entry.hooksRealPath, entry.group, entry.handler);
+      const text = await readIfExists(entry.file);
+      await applyChanges([{ path: entry.file, before: text, after: setTomlString(entry.file, text, table, trust.field, c.reported) }]);
+      return [`${where}: ${c.program} reports ${c.reported} (computed ${entry.hash}); the reported hash was written`];
+    }
+    case 'no-program':
+      return [`${where}: ${entry.hash} was computed but not confirmed (the tool's program is not on PATH); check it with \`sparehand agent status\` once it is`];
+    case 'not-listed':
+      return [`${where}: ${entry.hash} was written, but ${c.program} does not list the hook; ${trust.howTo}`];
+    case 'failed':
+      return [`${where}: ${entry.hash} was written, but ${c.program} could not confirm it (${c.why})`];
+  }
+}
+
+/** Removes what install added for these tools; a note stays while another installed tool reads the same file. */
+export async function uninstallAgents(ctx: Context, agents: readonly AgentSpec[], all: readonly AgentSpec[], opts: ConnectOptions): Promise<void> {
+  const { base, scope } = baseOf(ctx, opts.project);
+  const ws = workspace();
+  const ids = new Set(agents.map((a) => a.id));
+  const keep = new Set<string>();
+  for (const other of all) {
+    if (ids.has(other.id) || !(await hookInstalled(ws, other, base, scope))) continue;
+    for (const n of notesAt(other, scope)) keep.add(n.path(base));
+  }
+  const planned: Planned[] = [];
+  const failures: { agent: AgentSpec; error: SparehandError }[] = [];
+  for (const agent of agents) {
+    try {
+      planned.push(await planUninstall(ws, agent, { base, scope }, keep));
+    } catch (e) {
+      if (!isSparehandError(e)) throw e;
+      failures.push({ agent, error: e });
+    }
+  }
+  const changes = ws.changes();
+  await write(ctx, changes, Boolean(opts.dryRun));
+  for (const p of planned) {
+    const parts = [...p.files.map((f) => `hook removed from ${tilde(ctx, f)}`), ...p.notes.map((f) => `note removed from ${tilde(ctx, f)}`)];
+    if (parts.length > 0 || agents.length === 1) ctx.stdout.write(`${p.agent.id}: ${parts.length ? parts.join('; ') : 'nothing installed'}\n`);
+  }
+  fail(failures, 'uninstall');
+}

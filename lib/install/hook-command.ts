@@ -1,0 +1,18 @@
+// The command a coding tool runs as its hook: absolute node + absolute script, because tools run hooks with a bare PATH.
+import { quote } from 'shell-quote';
+import { hookShell } from '../agents/shapes.js';
+import type { AgentId, HookCommand } from '../agents/types.js';
+import { self } from '../self.js';
+
+/** The hook command for one tool, from this process's node and this installation's script. */
+export function hookCommand(agent: AgentId, opts: { node?: string; script?: string } = {}): HookCommand {
+  const me = self();
+  const node = opts.node ?? me.node;
+  const script = opts.script ?? me.script;
+  return { node, script, agent, shell: hookShell(node, script, agent) };
+}
+
+/** How the note names sparehand for a tool, as the hook's rewrites do: bare on PATH, or node + script. */
+export function sparehandInvocation(name: 'absolute' | 'bare', c: Pick<HookCommand, 'node' | 'script'>): string {
+  return name === 'bare' ? 'sparehand' : quote([c.node, c.script]);
+}

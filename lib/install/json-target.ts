@@ -1,0 +1,109 @@
+// Adds, replaces and removes sparehand's hook entry in a JSON (or JSON-with-comments) settings file, editing the
+// text in place with jsonc-parser so the user's comments, key order and layout survive.
+import { type FormattingOptions, type ParseError, applyEdits, modify, parse, printParseErrorCode } from 'jsonc-parser';
+import { isDeepStrictEqual } from 'node:util';
+import type { HookCommand, JsonHookTarget } from '../agents/types.js';
+import { SparehandError } from '../errors.js';
+
+type Json = Record<string, unknown>;
+
+/** Parses a settings file, refusing anything that is not one JSON object (the file is then left untouched). */
+export function parseSettings(path: string, text: string, comments: boolean): Json {
+  const errors: ParseError[] = [];
+  const value: unknown = parse(text, errors, { disallowComments: !comments, allowTrailingComma: comments, allowEmptyContent: true });
+  if (errors.length > 0) {
+    const e = errors[0]!;
+    const line = text.slice(0, e.offset).split('\n').length;
+    throw new SparehandError('PARSE', `cannot parse ${path} (line ${line}: ${printParseErrorCode(e.error)}); it was left untouched`, {
+      hint: `fix the file (or move it away) and run the command again`,
+    });
+  }
+  if (value === undefined) return {};
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new SparehandError('PARSE', `${path} is not a JSON object; it was left untouched`, { hint: 'fix the file and run the command again' });
+  }
+  return value as Json;
+}
+
+/** Indentation and line ends as the file already uses them, so inserted entries look like the rest. */
+function formatting(text: string): FormattingOptions {
+  const indent = /^([ \t]+)\S/m.exec(text)?.[1];
+  return {
+    insertSpaces: !indent?.startsWith('\t'),
+    tabSize: indent && !indent.startsWith('\t') ? indent.length : 2,
+    eol: text.includes('\r\n') ? '\r\n' : '\n',
+  };
+}
+
+function at(root: unknown, path: readonly (string | number)[]): unknown {
+  let v = root;
+  for (const k of path) {
+    if (typeof v !== 'object' || v === null) return undefined;
+    v = (v as Record<string | number, unknown>)[k];
+  }
+  return v;
+}
+
+function edit(text: string, path: (string | number)[], value: unknown, insert = false): string {
+  return applyEdits(text, modify(text, path, value, { formattingOptions: formatting(text), isArrayInsertion: insert }));
+}
+
+/** The text a new file starts as. */
+export function seedText(target: Pick<JsonHookTarget, 'seed'>): string {
+  return `${JSON.stringify(target.seed ?? {}, null, 2)}\n`;
+}
+
+/** Indices of sparehand's entries in the hook array (empty when there is no array). */
+export function ourIndices(target: JsonHookTarget, root: Json): number[] {
+  const list = at(root, target.arrayPath);
+  if (!Array.isArray(list)) return [];
+  return list.flatMap((e, i) => (target.isOurs(e) ? [i] : []));
+}
+
+/** `text` with sparehand's entry in place: the first entry of ours replaced, any others removed, else appended. */
+export function installJson(target: JsonHookTarget, path: string, text: string | undefined, command: HookCommand): string {
+  let out = text ?? seedText(target);
+  const root = parseSettings(path, out, target.comments);
+  const entry = target.entry(command);
+  const list = at(root, target.arrayPath);
+  if (list !== undefined && !Array.isArray(list)) {
+    throw new SparehandError('PARSE', `${path}: ${target.arrayPath.join('.')} is not a list; it was left untouched`, {
+      hint: 'fix the file and run the command again',
+    });
+  }
+  if (list === undefined) return edit(out, [...target.arrayPath], [entry]);
+  const ours = ourIndices(target, root);
+  if (ours.length === 1 && isDeepStrictEqual(list[ours[0]!], entry)) return out;
+  for (const i of ours.slice(1).reverse()) out = edit(out, [...target.arrayPath, i], undefined);
+  return ours.length > 0 ? edit(out, [...target.arrayPath, ours[0]!], entry) : edit(out, [...target.arrayPath, -1], entry, true);
+}
+
+/**
+ * `text` without sparehand's entries, pruning the objects that became empty; undefined when nothing of the user's
+ * is left (the file equals its seed) so the file can go.
+ */
+export function uninstallJson(target: JsonHookTarget, path: string, text: string): string | undefined {
+  const root = parseSettings(path, text, target.comments);
+  const ours = ourIndices(target, root);
+  if (ours.length === 0) return text;
+  let out = text;
+  for (const i of [...ours].reverse()) out = edit(out, [...target.arrayPath, i], undefined);
+  for (let depth = target.arrayPath.length; depth > 0; depth--) {
+    const path_ = target.arrayPath.slice(0, depth);
+    const v = at(parseSettings(path, out, target.comments), path_);
+    const empty = Array.isArray(v) ? v.length === 0 : typeof v === 'object' && v !== null && Object.keys(v).length === 0;
+    if (!empty) break;
+    out = edit(out, [...path_], undefined);
+  }
+  return isDeepStrictEqual(parseSettings(path, out, target.comments), target.seed ?? {}) ? undefined : out;
+}
+
+/** The installed entries' commands, read back from the file (for `agent test` and `agent status`). */
+export function installedCommands(target: JsonHookTarget, path: string, text: string): string[] {
+  const root = parseSettings(path, text, target.comments);
+  const list = at(root, target.arrayPath) as unknown[];
+  return ourIndices(target, root).flatMap((i) => {
+    const c = target.commandOf(list[i]);
+    return c === undefined ? [] : [c];
+  });
+}

@@ -1,0 +1,85 @@
+// `agent status`: per tool, what is installed where, the tool's binary and version, what the connection was
+// checked against, and whether a hash-trusting tool trusts the hook. Reads the registry only.
+import type { AgentSpec, Confirmed, InstallBase, Scope } from '../agents/types.js';
+import { which, versionOf } from './binary.js';
+import { hookInstalled, notesAt, targetsAt, trustEntryOf } from './engine.js';
+import { hasNote } from './note-block.js';
+import { parseToml, tomlAt } from './toml-trust.js';
+import { readIfExists, workspace } from './workspace.js';
+
+export type TrustState = 'trusted' | 'untrusted' | 'changed' | 'unknown';
+
+export interface ScopeStatus {
+  scope: Scope;
+  /** Where the hook lives at this scope (the first target). */
+  files: string[];
+  installed: boolean;
+  notes: { file: string; present: boolean }[];
+  trust?: TrustState;
+}
+
+export interface AgentStatus {
+  id: string;
+  name: string;
+  connection: string;
+  user: ScopeStatus;
+  project: ScopeStatus;
+  binary: { name: string; path: string | null; version: string | null } | null;
+  documented: string | null;
+  /** Latest day a source was read. */
+  sourcesRead: string | null;
+  confirmed: Confirmed[];
+}
+
+/** Whether the tool trusts the hook installed at this scope (by the hash it would compute). */
+async function trustState(agent: AgentSpec, base: InstallBase, scope: Scope): Promise<TrustState | undefined> {
+  if (!agent.trust) return undefined;
+  for (const target of targetsAt(agent, scope)) {
+    if (target.kind !== 'json') continue;
+    const path = target.path(base);
+    const text = await readIfExists(path);
+    if (text === undefined) continue;
+    try {
+      const entry = trustEntryOf(agent, target, base, path, text);
+      if (!entry) continue;
+      const toml = await readIfExists(entry.file);
+      const stored = toml === undefined ? undefined : tomlAt(parseToml(entry.file, toml), [...agent.trust.table(entry.hooksRealPath, entry.group, entry.handler), agent.trust.field]);
+      if (stored === undefined) return 'untrusted';
+      return stored === entry.hash ? 'trusted' : 'changed';
+    } catch {
+      return 'unknown';
+    }
+  }
+  return undefined;
+}
+
+async function scopeStatus(agent: AgentSpec, base: InstallBase, scope: Scope): Promise<ScopeStatus> {
+  const ws = workspace();
+  const notes = await Promise.all(notesAt(agent, scope).map(async (n) => ({ file: n.path(base), present: hasNote(await readIfExists(n.path(base))) })));
+  const trust = await trustState(agent, base, scope);
+  return {
+    scope,
+    files: targetsAt(agent, scope).map((t) => t.path(base)),
+    installed: await hookInstalled(ws, agent, base, scope),
+    notes,
+    ...(trust ? { trust } : {}),
+  };
+}
+
+/** The status of one tool (user level, and project level for `project`). */
+export async function agentStatus(agent: AgentSpec, base: InstallBase & { project: string }): Promise<AgentStatus> {
+  const path = agent.binary ? (which(agent.binary.name, base.env.PATH) ?? null) : null;
+  const version = agent.binary && path ? ((await versionOf(path, agent.binary.versionArgs, base.env)) ?? null) : null;
+  const reads = agent.sources.map((s) => s.read).sort();
+  return {
+    id: agent.id,
+    name: agent.name,
+    connection: agent.connection,
+    user: await scopeStatus(agent, base, 'user'),
+    project: await scopeStatus(agent, base, 'project'),
+    binary: agent.binary ? { name: agent.binary.name, path, version } : null,
+    documented: agent.documented ?? null,
+    sourcesRead: reads.at(-1) ?? null,
+    confirmed: [...agent.confirmed],
+  };
+}

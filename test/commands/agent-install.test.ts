@@ -1,0 +1,213 @@
+// `agent install / uninstall` as a real process in throwaway HOMEs, for every tool in the registry.
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { parse } from 'jsonc-parser';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { allAgents } from '../../lib/agents/index.js';
+import type { AgentSpec, InstallBase, JsonHookTarget, Scope } from '../../lib/agents/types.js';
+import { hasNote } from '../../lib/install/note-block.js';
+import { sparehand } from '../helpers/cli.js';
+import { tempDir } from '../helpers/context.js';
+import { tree } from '../helpers/tree.js';
+
+const agents = allAgents().filter((a) => a.connection !== 'none');
+const env = (home: string) => ({ HOME: home, PATH: process.env.PATH ?? '/usr/bin:/bin' });
+const baseOf = (home: string, project?: string): InstallBase => ({ home, env: env(home), ...(project ? { project } : {}) });
+const jsonTargets = (a: AgentSpec, scope: Scope) => a.install.filter((t): t is JsonHookTarget => t.kind === 'json' && t.scope === scope);
+
+/** A user's own entry in a hook list: not sparehand's. */
+const userHook = { matcher: 'UserTool', hooks: [{ type: 'command', command: 'echo user-hook' }] };
+
+/** The user's settings as they might be before install: their own key and hook, comments where allowed. */
+function userSettings(t: JsonHookTarget): string {
+  let hooks: unknown = [userHook];
+  for (const k of [...t.arrayPath].reverse()) hooks = { [k]: hooks };
+  const text = JSON.stringify({ ...t.seed, userSetting: 'keep me', ...(hooks as object) }, null, 4);
+  return t.comments ? `// my own settings\n${text}\n` : `${text}\n`;
+}
+
+function write(path: string, text: string) {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, text);
+}
+
+/** A HOME holding the user's settings in every JSON file and a note file of theirs. */
+function populatedHome(): { home: string; before: Record<string, string> } {
+  const home = tempDir('sparehand-home-');
+  const base = baseOf(home);
+  for (const a of agents) {
+    for (const t of jsonTargets(a, 'user')) write(t.path(base), userSettings(t));
+    for (const n of (a.note ?? []).filter((n) => n.scope === 'user')) write(n.path(base), '# My rules\n\nBe kind to the tests.\n');
+  }
+  return { home, before: tree(home) };
+}
+
+describe('agent install all, in a HOME that holds the user\'s settings', () => {
+  let home: string;
+  let before: Record<string, string>;
+  let installed: Record<string, string>;
+  beforeAll(async () => {
+    ({ home, before } = populatedHome());
+    const r = await sparehand(['agent', 'install', 'all'], { env: env(home) });
+    expect(r.stderr).toBe('');
+    expect(r.exitCode).toBe(0);
+    installed = tree(home);
+  });
+
+  it.each(agents.map((a) => [a.id, a] as const))('%s: keeps the user\'s settings and hooks, adds ours', (_id, a) => {
+    const base = baseOf(home);
+    for (const t of a.install.filter((t) => t.scope === 'user')) {
+      const text = readFileSync(t.path(base), 'utf8');
+      if (t.kind === 'file') {
+        expect(t.commandOf(text)).toContain(`agent hook --for ${a.id}`);
+        if (t.mode) expect(statSync(t.path(base)).mode & 0o777).toBe(t.mode);
+        continue;
+      }
+      const v = parse(text) as Record<string, unknown>;
+      expect(v.userSetting).toBe('keep me');
+      if (t.comments) expect(text).toContain('// my own settings');
+      let list: unknown = v;
+      for (const k of t.arrayPath) list = (list as Record<string, unknown>)[k];
+      expect((list as unknown[])[0]).toEqual(userHook);
+      expect((list as unknown[]).filter((e) => t.isOurs(e))).toHaveLength(1);
+      expect(t.commandOf((list as unknown[]).find((e) => t.isOurs(e)))).toContain(`agent hook --for ${a.id}`);
+      // The previous content is kept beside it.
+      expect(readFileSync(`${t.path(base)}.bak`, 'utf8')).toBe(before[t.path(base).slice(home.length + 1)]);
+    }
+    for (const n of (a.note ?? []).filter((n) => n.scope === 'user')) {
+      const text = readFileSync(n.path(base), 'utf8');
+      expect(text.startsWith('# My rules\n\nBe kind to the tests.\n')).toBe(true);
+      expect(hasNote(text)).toBe(true);
+      expect(text).toContain("run --or-local -- 'npm test'");
+    }
+  });
+
+  it('installing twice changes no byte', async () => {
+    const r = await sparehand(['agent', 'install', 'all'], { env: env(home) });
+    expect(r.exitCode).toBe(0);
+    expect(tree(home)).toEqual(installed);
+    expect(r.stdout).not.toContain('(written)');
+  });
+
+  it('uninstall restores the user\'s files and removes what install created', async () => {
+    const r = await sparehand(['agent', 'uninstall', 'all'], { env: env(home) });
+    expect(r.stderr).toBe('');
+    expect(r.exitCode).toBe(0);
+    const after = tree(home);
+    const files = Object.keys(after).filter((f) => !f.endsWith('.bak'));
+    expect(files.sort()).toEqual(Object.keys(before).sort());
+    for (const f of files) {
+      if (f.endsWith('.json')) expect(parse(after[f]!)).toEqual(parse(before[f]!));
+      else expect(after[f]).toBe(before[f]);
+    }
+  });
+});
+
+describe('agent install into an empty HOME', () => {
+  it('creates the files, and uninstall leaves nothing but backups', async () => {
+    const home = tempDir('sparehand-home-');
+    expect((await sparehand(['agent', 'install', 'all'], { env: env(home) })).exitCode).toBe(0);
+    const base = baseOf(home);
+    for (const a of agents) for (const t of a.install.filter((t) => t.scope === 'user')) expect(statSync(t.path(base)).isFile()).toBe(true);
+    expect((await sparehand(['agent', 'uninstall', 'all'], { env: env(home) })).exitCode).toBe(0);
+    expect(Object.keys(tree(home)).filter((f) => !f.endsWith('.bak'))).toEqual([]);
+  });
+
+  it('--dry-run prints a unified diff and writes nothing', async () => {
+    const home = tempDir('sparehand-home-');
+    const r = await sparehand(['agent', 'install', 'claude-code', '--dry-run'], { env: env(home) });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain(`+++ ${join(home, '.claude', 'settings.json')}`);
+    expect(r.stdout).toContain('--- /dev/null');
+    expect(r.stdout).toMatch(/^\+.*agent hook --for claude-code/m);
+    expect(tree(home)).toEqual({});
+  });
+});
+
+describe('a file install cannot parse', () => {
+  it.each(agents.filter((a) => jsonTargets(a, 'user').length > 0).map((a) => [a.id, a] as const))(
+    '%s: exits non-zero naming the file, which stays byte-identical',
+    async (id, a) => {
+      const home = tempDir('sparehand-home-');
+      const path = jsonTargets(a, 'user')[0]!.path(baseOf(home));
+      write(path, '{ "half": [1, 2');
+      const r = await sparehand(['agent', 'install', id], { env: env(home) });
+      expect(r.exitCode).not.toBe(0);
+      expect(r.stderr).toContain(`cannot parse ${path}`);
+      expect(readFileSync(path, 'utf8')).toBe('{ "half": [1, 2');
+      expect(Object.keys(tree(home))).toEqual([path.slice(home.length + 1)]);
+    },
+  );
+
+  it('a file of the user\'s where sparehand would put its own file is refused', async () => {
+    const own = agents.flatMap((a) => a.install.filter((t) => t.kind === 'file' && t.scope === 'user').map((t) => [a, t] as const));
+    expect(own.length).toBeGreaterThan(0);
+    for (const [a, t] of own) {
+      const home = tempDir('sparehand-home-');
+      const path = t.path(baseOf(home));
+      write(path, '#!/bin/sh\necho mine\n');
+      const r = await sparehand(['agent', 'install', a.id], { env: env(home) });
+      expect(r.exitCode).not.toBe(0);
+      expect(r.stderr).toContain(`${path} exists and is not sparehand's`);
+      expect(readFileSync(path, 'utf8')).toBe('#!/bin/sh\necho mine\n');
+    }
+  });
+});
+
+describe('agent install all --project', () => {
+  it('writes project-level files and leaves HOME alone; uninstall empties the project again', async () => {
+    const home = tempDir('sparehand-home-');
+    const project = tempDir('sparehand-project-');
+    const r = await sparehand(['agent', 'install', 'all', '--project', project], { env: env(home) });
+    expect(r.exitCode).toBe(0);
+    expect(tree(home)).toEqual({});
+    const base = baseOf(home, project);
+    for (const a of agents) {
+      for (const t of a.install.filter((t) => t.scope === 'project')) {
+        const path = t.path(base);
+        expect(path.startsWith(`${project}/`)).toBe(true);
+        expect(statSync(path).isFile()).toBe(true);
+      }
+    }
+    const again = tree(project);
+    expect((await sparehand(['agent', 'install', 'all', '--project', project], { env: env(home) })).exitCode).toBe(0);
+    expect(tree(project)).toEqual(again);
+    expect((await sparehand(['agent', 'uninstall', 'all', '--project', project], { env: env(home) })).exitCode).toBe(0);
+    expect(Object.keys(tree(project)).filter((f) => !f.endsWith('.bak'))).toEqual([]);
+    expect(tree(home)).toEqual({});
+  });
+});
+
+describe('shared note files', () => {
+  it('uninstalling one tool keeps the note another installed tool reads', async () => {
+    const home = tempDir('sparehand-home-');
+    const project = tempDir('sparehand-project-');
+    const shared = agents.filter((a) => a.note?.some((n) => n.scope === 'project' && n.path(baseOf(home, project)) === join(project, 'AGENTS.md')));
+    expect(shared.length).toBeGreaterThan(1);
+    const [first, second] = shared as [AgentSpec, AgentSpec];
+    for (const a of [first, second]) expect((await sparehand(['agent', 'install', a.id, '--project', project], { env: env(home) })).exitCode).toBe(0);
+    expect((await sparehand(['agent', 'uninstall', first.id, '--project', project], { env: env(home) })).exitCode).toBe(0);
+    expect(hasNote(readFileSync(join(project, 'AGENTS.md'), 'utf8'))).toBe(true);
+    expect((await sparehand(['agent', 'uninstall', second.id, '--project', project], { env: env(home) })).exitCode).toBe(0);
+    expect(() => statSync(join(project, 'AGENTS.md'))).toThrow();
+  });
+});
+
+describe('tools that cannot be connected', () => {
+  it('install says why', async () => {
+    const none = allAgents().filter((a) => a.connection === 'none');
+    expect(none.length).toBeGreaterThan(0);
+    for (const a of none) {
+      const r = await sparehand(['agent', 'install', a.id], { env: env(tempDir()) });
+      expect(r.exitCode).toBe(0);
+      expect(r.stdout).toBe(`${a.id}: cannot be connected: ${a.why}\n`);
+    }
+  });
+
+  it('an unknown tool is a usage error listing the tools', async () => {
+    const r = await sparehand(['agent', 'install', 'nope'], { env: env(tempDir()) });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('unknown tool "nope"');
+    expect(r.stderr).toContain('claude-code');
+  });
+});

@@ -1,0 +1,141 @@
+// `agent test` after `agent install`, as a real process; and the installed commands themselves under a bare PATH.
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { allAgents } from '../../lib/agents/index.js';
+import type { AgentSpec } from '../../lib/agents/types.js';
+import { classify } from '../../lib/classify/index.js';
+import { decodeWire } from '../../lib/install/answer.js';
+import type { CheckResult } from '../../lib/install/check.js';
+import { installedCommands } from '../../lib/install/json-target.js';
+import { BIN, sparehand } from '../helpers/cli.js';
+import { tempDir } from '../helpers/context.js';
+
+const hooked = allAgents().filter((a) => a.install.length > 0);
+const HEAVY = 'npm test';
+// The tests follow the classifier in the tree: while it calls nothing heavy, `agent test` must say so.
+const heavyKnown = classify(HEAVY).heavy;
+
+/** A HOME with every tool installed, and a PATH whose `sparehand` is this installation (tools that call it bare). */
+async function installedHome() {
+  const home = tempDir('sparehand-home-');
+  const bin = join(home, 'bin');
+  mkdirSync(bin);
+  symlinkSync(BIN, join(bin, 'sparehand'));
+  const env = { HOME: home, PATH: `${bin}:${process.env.PATH}`, npm_config_update_notifier: 'false' };
+  const r = await sparehand(['agent', 'install', 'all'], { env });
+  expect(r.exitCode).toBe(0);
+  return { home, env };
+}
+
+describe('agent test all after agent install all', () => {
+  let home: string;
+  let env: Record<string, string>;
+  beforeAll(async () => {
+    ({ home, env } = await installedHome());
+  });
+
+  it('a light command: every tool working and left alone', async () => {
+    const r = await sparehand(['agent', 'test', 'all', '--command', 'ls', '--json'], { env, cwd: home });
+    const doc = JSON.parse(r.stdout) as { ok: boolean; results: CheckResult[] };
+    expect(doc.results.map((x) => [x.agent, x.scope, x.status])).toEqual(hooked.map((a) => [a.id, 'user', 'working']));
+    for (const x of doc.results) expect(x.trials).toEqual([{ command: 'ls', outcome: { kind: 'leave' } }]);
+    expect(doc.ok).toBe(true);
+    expect(r.exitCode).toBe(0);
+  });
+
+  it(`the default heavy \`${HEAVY}\`: ${heavyKnown ? 'every tool rewrites or refuses' : 'left alone is reported as broken'}`, async () => {
+    const r = await sparehand(['agent', 'test', 'all', '--json'], { env, cwd: home });
+    const doc = JSON.parse(r.stdout) as { ok: boolean; results: CheckResult[] };
+    expect(doc.results.map((x) => x.agent)).toEqual(hooked.map((a) => a.id));
+    for (const x of doc.results) {
+      expect(x.trials.map((t) => t.command)).toEqual([HEAVY, 'ls']);
+      if (heavyKnown) {
+        expect([x.agent, x.status]).toEqual([x.agent, 'working']);
+        expect(['rewrite', 'refuse']).toContain(x.trials[0]!.outcome.kind);
+      } else {
+        expect([x.agent, x.status, x.problem]).toEqual([x.agent, 'broken', `the heavy command \`${HEAVY}\` was left alone`]);
+      }
+    }
+    expect(r.exitCode).toBe(heavyKnown ? 0 : 1);
+    // Testing again gives the same answers: the hook's "refuse once per session" memory is not the user's.
+    const again = await sparehand(['agent', 'test', 'all', '--json'], { env, cwd: home });
+    expect(JSON.parse(again.stdout)).toEqual(doc);
+  });
+
+  it('the human form names each tool, what came back, and the fix', async () => {
+    const r = await sparehand(['agent', 'test', 'claude-code', '--command', 'ls'], { env, cwd: home });
+    expect(r.stdout).toBe(`claude-code (user): working — ${join(home, '.claude', 'settings.json')}\n  ls: left alone\n`);
+  });
+});
+
+describe('agent test reports broken connections with the fix', () => {
+  it('a tool that is not installed', async () => {
+    const home = tempDir('sparehand-home-');
+    const r = await sparehand(['agent', 'test', 'claude-code'], { env: { HOME: home, PATH: process.env.PATH! } });
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout).toContain('claude-code (user): broken');
+    expect(r.stdout).toContain('fix: sparehand agent install claude-code');
+  });
+
+  it('a stale path (sparehand moved away)', async () => {
+    const { home, env } = await installedHome();
+    const file = join(home, '.gemini', 'settings.json');
+    writeFileSync(file, readFileSync(file, 'utf8').replaceAll(BIN, '/nowhere/bin/sparehand.js'));
+    const r = await sparehand(['agent', 'test', 'gemini-cli', '--command', 'ls'], { env });
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout).toContain('problem: the hook names /nowhere/bin/sparehand.js, which no longer exists');
+    expect(r.stdout).toContain('fix: sparehand agent install gemini-cli');
+  });
+
+  it('a hook that prints something that is not an answer', async () => {
+    const { home, env } = await installedHome();
+    const fake = join(home, 'fake-sparehand.js');
+    writeFileSync(fake, 'process.stdout.write("hello, not JSON\\n");\n');
+    const file = join(home, '.claude', 'settings.json');
+    writeFileSync(file, readFileSync(file, 'utf8').replaceAll(BIN, fake));
+    const r = await sparehand(['agent', 'test', 'claude-code', '--command', 'ls', '--json'], { env });
+    expect(r.exitCode).toBe(1);
+    const doc = JSON.parse(r.stdout) as { results: CheckResult[] };
+    expect(doc.results[0]!.status).toBe('broken');
+    expect(doc.results[0]!.trials[0]!.outcome).toEqual({ kind: 'invalid', why: 'stdout is not one JSON document: hello, not JSON' });
+  });
+});
+
+/** The installed hook's command or file for a tool at user level, read back as `agent test` does. */
+function installedHook(a: AgentSpec, home: string): { plugin: boolean; run: (input: string, env: NodeJS.ProcessEnv) => Promise<{ stdout: string; stderr: string; exitCode?: number }> } {
+  const base = { home, env: {} };
+  const t = a.install.find((x) => x.scope === 'user')!;
+  const path = t.path(base);
+  const text = readFileSync(path, 'utf8');
+  if (t.kind === 'json') {
+    const command = installedCommands(t, path, text)[0]!;
+    return { plugin: false, run: (input, env) => execa('/bin/bash', ['-c', command], { input, env, extendEnv: false, reject: false }) };
+  }
+  if (t.probe) {
+    return { plugin: true, run: (_input, env) => execa(process.execPath, ['--input-type=module', '-e', t.probe!(path, HEAVY, home)], { env, extendEnv: false, reject: false }) };
+  }
+  return { plugin: false, run: (input, env) => execa(path, [], { input, env, extendEnv: false, reject: false }) };
+}
+
+describe('the installed commands work with a bare PATH=/usr/bin:/bin', () => {
+  let home: string;
+  beforeAll(async () => {
+    ({ home } = await installedHome());
+  });
+
+  it.each(hooked.map((a) => [a.id, a] as const))('%s', async (id, a) => {
+    const hook = installedHook(a, home);
+    const env = { HOME: home, PATH: '/usr/bin:/bin' };
+    const r = await hook.run(JSON.stringify(a.samplePayload?.(HEAVY, home) ?? {}), env);
+    if (hook.plugin) {
+      expect(['leave', 'rewrite', 'refuse']).toContain((JSON.parse(r.stdout) as { kind: string }).kind);
+    } else {
+      expect(decodeWire({ stdout: r.stdout, stderr: r.stderr, exitCode: r.exitCode ?? 1 }, HEAVY).kind).not.toBe('invalid');
+      // Proof that the hook itself ran (not the guard's silent exit): a payload that is not JSON leaves a log line.
+      await hook.run('not json', env);
+      expect(readFileSync(join(home, '.local', 'state', 'sparehand', 'hook.log'), 'utf8')).toContain(`${id}: payload is not JSON`);
+    }
+  });
+});
