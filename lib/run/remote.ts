@@ -15,7 +15,6 @@ import { depsPlan } from './deps.js';
 import { forwardedEnv } from './env.js';
 import { runLocal } from './local.js';
 import { projectRoot, relativeCwd, remoteRoot } from './project.js';
-import { snapshot } from './snapshot.js';
 import { parseItems, planBack } from './sync-back.js';
 
 export interface RemoteRunOptions {
@@ -94,8 +93,6 @@ async function runInSlot(ctx: Context, config: Config, command: string, opts: Re
   const t0 = performance.now();
   const startedMs = Date.now();
   progress(ctx, `syncing to ${worker.name}…`);
-  const before = snapshot(root);
-  before.catch(() => undefined);
   try {
     await syncUp(t);
   } catch (e) {
@@ -128,7 +125,7 @@ async function runInSlot(ctx: Context, config: Config, command: string, opts: Re
   let conflicts: string[] = [];
   const t2 = performance.now();
   if (opts.syncBack !== false && (result.stoppedBy === undefined || result.stoppedBy === 'timeout')) {
-    const plan = await planBack(parseItems(await listBack(t)), root, await before, startedMs);
+    const plan = await planBack(parseItems(await listBack(t)), root, startedMs);
     await fetchBack(t, plan.fetch);
     for (const p of plan.remove) await rm(join(root, p), { force: true });
     for (const d of plan.removeDirs.reverse()) await rmdir(join(root, d)).catch(() => undefined);
