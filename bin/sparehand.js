@@ -1,14 +1,24 @@
 #!/usr/bin/env node
-// The hook is on the path of every shell command an agent runs: it gets a bundled entry that skips the CLI.
+// CommonJS on purpose (bin/package.json): an ES module entry costs a quarter of a bare Node start, and the
+// hook is on the path of every shell command an agent runs. The hook loads one bundled file; the CLI, the rest.
+'use strict';
+
 const args = process.argv.slice(2);
 if (args[0] === 'agent' && args[1] === 'hook') {
   try {
-    await import('../dist/hook.bundle.js');
+    require('../dist/hook.bundle.cjs');
   } catch {
     // Fails open even when sparehand itself cannot load: nothing on stdout, exit 0, the command goes ahead.
     process.exitCode = 0;
   }
 } else {
-  const { main } = await import('../dist/cli.js');
-  process.exitCode = await main(process.argv);
+  import('../dist/cli.js').then(
+    async ({ main }) => {
+      process.exitCode = await main(process.argv);
+    },
+    (e) => {
+      process.stderr.write(`sparehand: cannot load (${e && e.message}); run \`npm run build\` in ${__dirname}/..\n`);
+      process.exitCode = 125;
+    },
+  );
 }

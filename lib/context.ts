@@ -11,19 +11,36 @@ export interface Context {
   /** Whether stderr is a terminal (progress lines, colour). */
   stderrIsTTY: boolean;
   stdinIsTTY: boolean;
+  /**
+   * The real process's file descriptors, when this is the process context: the hook reads and writes them
+   * directly, because creating process.stdin/stdout streams costs more than the rest of the hook.
+   */
+  fds?: { stdin: number; stdout: number; stderr: number };
 }
 
+/** The real process as a Context; streams are created only when first used (they are slow to set up). */
 export function processContext(): Context {
   const env = process.env;
   return {
     home: env.HOME || env.USERPROFILE || '/',
     cwd: process.cwd(),
     env,
-    stdin: process.stdin,
-    stdout: process.stdout,
-    stderr: process.stderr,
-    stderrIsTTY: Boolean(process.stderr.isTTY),
-    stdinIsTTY: Boolean(process.stdin.isTTY),
+    get stdin() {
+      return process.stdin;
+    },
+    get stdout() {
+      return process.stdout;
+    },
+    get stderr() {
+      return process.stderr;
+    },
+    get stderrIsTTY() {
+      return Boolean(process.stderr.isTTY);
+    },
+    get stdinIsTTY() {
+      return Boolean(process.stdin.isTTY);
+    },
+    fds: { stdin: 0, stdout: 1, stderr: 2 },
   };
 }
 

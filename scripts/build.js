@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Builds dist/: tsc for the CLI, plus one bundled, minified file for the hook's hot path
-// (bundling zod and the classifier into one file keeps the hook's start close to bare Node).
+// Builds dist/: tsc for the CLI, plus two bundled, minified CommonJS files for the hook: the hot path
+// (classifier only) and the full path (registry, zod), so a light command never loads the second.
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -12,15 +12,42 @@ execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', joi
   stdio: 'inherit',
 });
 const esbuild = await import('esbuild');
-await esbuild.build({
-  entryPoints: [join(root, 'lib/hook/entry.ts')],
-  outfile: join(root, 'dist/hook.bundle.js'),
+// What "leave alone" prints per tool, from the registry just compiled: the hot path needs it without
+// loading the registry (and zod).
+const { allAgents } = await import(join(root, 'dist/agents/index.js'));
+const leave = Object.fromEntries(allAgents().map((a) => [a.id, a.leaveStdout ?? '']));
+const common = {
   bundle: true,
   minify: true,
   platform: 'node',
-  format: 'esm',
+  format: 'cjs',
   target: 'node20',
   logLevel: 'warning',
-  // CommonJS dependencies call require() for Node built-ins: give the ESM bundle one.
-  banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+  // The shared modules find their files relative to import.meta.url; in a CommonJS bundle that is the bundle.
+  define: { 'import.meta.url': '__sparehandUrl', __SPAREHAND_LEAVE__: JSON.stringify(leave) },
+  banner: { js: 'var __sparehandUrl = require("node:url").pathToFileURL(__filename).href;' },
+};
+// Hot path: everything up to "is anything in this payload heavy?". The full path is a second bundle,
+// loaded only when it is needed.
+const fullPathExternal = {
+  name: 'full-path-external',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/(answer\.js|hook-answer\.bundle\.cjs)$/ }, () => ({
+      path: './hook-answer.bundle.cjs',
+      external: true,
+    }));
+    // Only reached when __SPAREHAND_LEAVE__ is not defined, i.e. never in this bundle.
+    build.onResolve({ filter: /agents\/index\.js$/ }, () => ({ path: './agents/index.js', external: true }));
+  },
+};
+await esbuild.build({
+  ...common,
+  entryPoints: [join(root, 'lib/hook/entry.ts')],
+  outfile: join(root, 'dist/hook.bundle.cjs'),
+  plugins: [fullPathExternal],
+});
+await esbuild.build({
+  ...common,
+  entryPoints: [join(root, 'lib/hook/answer.ts')],
+  outfile: join(root, 'dist/hook-answer.bundle.cjs'),
 });

@@ -3,18 +3,20 @@
 // program @anthropic-ai/claude-code@2.1.332 driven offline (shared/agents/REAL-TOOLS.md), 2026-11-29.
 import * as z from 'zod/mini';
 import { claudeApproval } from './claude-permissions.js';
-import { claudeStyleAnswer, claudeStyleTarget, inHome, inProject, looseInput, numField, optStr, rewrittenInput } from './shapes.js';
+import { claudeStyleAnswer, claudeStyleTarget, inHome, inProject, looseInput, numField, rewrittenInput, once } from './shapes.js';
 import type { AgentSpec } from './types.js';
 
-const payload = z.looseObject({
-  session_id: z.string(),
-  hook_event_name: z.literal('PreToolUse'),
-  tool_name: z.string(),
-  tool_input: looseInput,
-  cwd: optStr,
-  permission_mode: optStr,
-});
-type Payload = z.infer<typeof payload>;
+const payload = once(() =>
+  z.looseObject({
+    session_id: z.string(),
+    hook_event_name: z.literal('PreToolUse'),
+    tool_name: z.string(),
+    tool_input: looseInput(),
+    cwd: z.optional(z.string()),
+    permission_mode: z.optional(z.string()),
+  }),
+);
+type Payload = z.infer<ReturnType<typeof payload>>;
 
 const target = (scope: 'user' | 'project', path: ReturnType<typeof inHome>) =>
   claudeStyleTarget({ agent: 'claude-code', scope, path, arrayPath: ['hooks', 'PreToolUse'], matcher: 'Bash', timeout: 10 });

@@ -4,19 +4,21 @@
 import { join } from 'node:path';
 import * as z from 'zod/mini';
 import { codexTrust } from './codex-trust.js';
-import { claudeStyleAnswer, claudeStyleTarget, inProject, optStr } from './shapes.js';
+import { claudeStyleAnswer, claudeStyleTarget, inProject, once } from './shapes.js';
 import type { AgentSpec, InstallBase } from './types.js';
 
-const payload = z.looseObject({
-  session_id: z.string(),
-  turn_id: z.string(),
-  hook_event_name: z.literal('PreToolUse'),
-  tool_name: z.string(),
-  tool_input: z.looseObject({ command: z.string() }),
-  cwd: optStr,
-  permission_mode: optStr,
-});
-type Payload = z.infer<typeof payload>;
+const payload = once(() =>
+  z.looseObject({
+    session_id: z.string(),
+    turn_id: z.string(),
+    hook_event_name: z.literal('PreToolUse'),
+    tool_name: z.string(),
+    tool_input: z.looseObject({ command: z.string() }),
+    cwd: z.optional(z.string()),
+    permission_mode: z.optional(z.string()),
+  }),
+);
+type Payload = z.infer<ReturnType<typeof payload>>;
 
 /** `$CODEX_HOME`, default `~/.codex`. */
 export const codexHome = (b: InstallBase): string => b.env.CODEX_HOME || join(b.home, '.codex');

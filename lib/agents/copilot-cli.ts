@@ -3,23 +3,25 @@
 // 2026-11-29 (REAL-TOOLS.md, fact 5).
 import { join } from 'node:path';
 import * as z from 'zod/mini';
-import { claudeStyleAnswer, guardedShell, inProject, isObject, isSparehandCommand, json, rewrittenInput } from './shapes.js';
+import { claudeStyleAnswer, guardedShell, inProject, isObject, isSparehandCommand, json, rewrittenInput, once } from './shapes.js';
 import type { AgentSpec, InstallBase, JsonHookTarget } from './types.js';
 
 // camelCase form (event `preToolUse`); toolArgs is an object in the real program, a JSON string in the docs.
-const payload = z.union([
-  z.looseObject({ toolName: z.string(), toolArgs: z.unknown(), sessionId: z.optional(z.string()), cwd: z.optional(z.string()) }),
-  // PascalCase form (event `PreToolUse`, also repo .claude/settings.json): Claude-like with a timestamp.
-  z.looseObject({
-    hook_event_name: z.literal('PreToolUse'),
-    timestamp: z.string(),
-    tool_name: z.string(),
-    tool_input: z.looseObject({ command: z.string() }),
-    session_id: z.optional(z.string()),
-    cwd: z.optional(z.string()),
-  }),
-]);
-type Payload = z.infer<typeof payload>;
+const payload = once(() =>
+  z.union([
+    z.looseObject({ toolName: z.string(), toolArgs: z.unknown(), sessionId: z.optional(z.string()), cwd: z.optional(z.string()) }),
+    // PascalCase form (event `PreToolUse`, also repo .claude/settings.json): Claude-like with a timestamp.
+    z.looseObject({
+      hook_event_name: z.literal('PreToolUse'),
+      timestamp: z.string(),
+      tool_name: z.string(),
+      tool_input: z.looseObject({ command: z.string() }),
+      session_id: z.optional(z.string()),
+      cwd: z.optional(z.string()),
+    }),
+  ]),
+);
+type Payload = z.infer<ReturnType<typeof payload>>;
 type Pascal = Extract<Payload, { timestamp: string }>;
 const isPascal = (p: Payload): p is Pascal => typeof (p as Pascal).tool_input === 'object';
 

@@ -2,17 +2,19 @@
 // docs/copilot/customization/hooks.md (commit 9f2e2ab6, VS Code 1.109.3, Preview) and the newer "Legacy
 // Local hooks reference" excerpt on code.visualstudio.com, read 2026-11-29. Not confirmed in the real program.
 import * as z from 'zod/mini';
-import { claudeStyleAnswer, claudeStyleTarget, inHome, inProject, looseInput, optStr, rewrittenInput } from './shapes.js';
+import { claudeStyleAnswer, claudeStyleTarget, inHome, inProject, looseInput, rewrittenInput, once } from './shapes.js';
 import type { AgentSpec, InstallBase } from './types.js';
 
-const payload = z.looseObject({
-  sessionId: z.string(),
-  hookEventName: z.literal('PreToolUse'),
-  tool_name: z.string(),
-  tool_input: looseInput,
-  cwd: optStr,
-});
-type Payload = z.infer<typeof payload>;
+const payload = once(() =>
+  z.looseObject({
+    sessionId: z.string(),
+    hookEventName: z.literal('PreToolUse'),
+    tool_name: z.string(),
+    tool_input: looseInput(),
+    cwd: z.optional(z.string()),
+  }),
+);
+type Payload = z.infer<ReturnType<typeof payload>>;
 
 // VS Code ignores matchers (every hook gets every tool); Claude Code honours them. A matcher naming only
 // VS Code's terminal tools keeps this entry out of Claude Code, which reads the same files.

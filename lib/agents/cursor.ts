@@ -2,17 +2,19 @@
 // 2026-11-10 and third-party adapters (rtk hooks/cursor, agent-hooks-bridge, prisma-airs-cursor-hooks),
 // read 2026-11-29. Not confirmed in the real program (no CLI on npm).
 import * as z from 'zod/mini';
-import { inHome, inProject, isObject, isSparehandCommand, json, looseInput, optStr, rewrittenInput } from './shapes.js';
+import { inHome, inProject, isObject, isSparehandCommand, json, looseInput, rewrittenInput, once } from './shapes.js';
 import type { AgentSpec, InstallBase, JsonHookTarget } from './types.js';
 
-const payload = z.looseObject({
-  conversation_id: z.string(),
-  hook_event_name: optStr,
-  tool_name: z.string(),
-  tool_input: looseInput,
-  cwd: optStr,
-});
-type Payload = z.infer<typeof payload>;
+const payload = once(() =>
+  z.looseObject({
+    conversation_id: z.string(),
+    hook_event_name: z.optional(z.string()),
+    tool_name: z.string(),
+    tool_input: looseInput(),
+    cwd: z.optional(z.string()),
+  }),
+);
+type Payload = z.infer<ReturnType<typeof payload>>;
 
 const target = (scope: 'user' | 'project', path: (b: InstallBase) => string): JsonHookTarget => ({
   kind: 'json',

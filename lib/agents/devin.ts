@@ -2,17 +2,19 @@
 // (overview, two revisions, search excerpts), read 2026-11-29; Windsurf legacy hooks via the survey of
 // 2026-11-10. Not confirmed in the real program (no CLI on npm).
 import * as z from 'zod/mini';
-import { claudeStyleAnswer, claudeStyleTarget, inConfigHome, inHome, inProject, looseInput, optStr, rewrittenInput } from './shapes.js';
+import { claudeStyleAnswer, claudeStyleTarget, inConfigHome, inHome, inProject, looseInput, rewrittenInput, once } from './shapes.js';
 import type { AgentSpec, InstallBase } from './types.js';
 
-const payload = z.looseObject({
-  hook_event_name: z.literal('PreToolUse'),
-  tool_name: z.literal('exec'),
-  tool_input: looseInput,
-  session_id: optStr,
-  cwd: optStr,
-});
-type Payload = z.infer<typeof payload>;
+const payload = once(() =>
+  z.looseObject({
+    hook_event_name: z.literal('PreToolUse'),
+    tool_name: z.literal('exec'),
+    tool_input: looseInput(),
+    session_id: z.optional(z.string()),
+    cwd: z.optional(z.string()),
+  }),
+);
+type Payload = z.infer<ReturnType<typeof payload>>;
 
 const target = (scope: 'user' | 'project', path: (b: InstallBase) => string, arrayPath: readonly string[]) =>
   claudeStyleTarget({ agent: 'devin', scope, path, arrayPath, matcher: 'exec', timeout: 10 });

@@ -2,18 +2,20 @@
 // revisions), rtk PR #2267 (third party), read 2026-11-29. Real program: droid@0.215.0 driven offline,
 // 2026-11-29 (REAL-TOOLS.md, fact 4).
 import * as z from 'zod/mini';
-import { claudeStyleAnswer, claudeStyleTarget, inHome, inProject, looseInput, optStr, rewrittenInput } from './shapes.js';
+import { claudeStyleAnswer, claudeStyleTarget, inHome, inProject, looseInput, rewrittenInput, once } from './shapes.js';
 import type { AgentSpec, InstallBase } from './types.js';
 
-const payload = z.looseObject({
-  hook_event_name: z.literal('PreToolUse'),
-  tool_name: z.literal('Execute'),
-  tool_input: looseInput,
-  session_id: optStr,
-  cwd: optStr,
-  permission_mode: optStr,
-});
-type Payload = z.infer<typeof payload>;
+const payload = once(() =>
+  z.looseObject({
+    hook_event_name: z.literal('PreToolUse'),
+    tool_name: z.literal('Execute'),
+    tool_input: looseInput(),
+    session_id: z.optional(z.string()),
+    cwd: z.optional(z.string()),
+    permission_mode: z.optional(z.string()),
+  }),
+);
+type Payload = z.infer<ReturnType<typeof payload>>;
 
 // hooks.json with the event names at the top level: droid ignores the {"hooks":{…}} shape there.
 const target = (scope: 'user' | 'project', path: (b: InstallBase) => string) =>

@@ -2,17 +2,19 @@
 // scheduler/hook-utils.ts, schemas/settings.schema.json (HEAD 5411f113, 2026-08-21, 0.56.0-nightly), read
 // 2026-11-29. Real program: @google/gemini-cli@0.61.0 driven offline, 2026-11-29 (REAL-TOOLS.md).
 import * as z from 'zod/mini';
-import { claudeStyleTarget, exit2, inHome, inProject, json, looseInput, optStr, rewrittenInput } from './shapes.js';
+import { claudeStyleTarget, exit2, inHome, inProject, json, looseInput, rewrittenInput, once } from './shapes.js';
 import type { AgentSpec, InstallBase } from './types.js';
 
-const payload = z.looseObject({
-  hook_event_name: z.literal('BeforeTool'),
-  tool_name: z.string(),
-  tool_input: looseInput,
-  session_id: optStr,
-  cwd: optStr,
-});
-type Payload = z.infer<typeof payload>;
+const payload = once(() =>
+  z.looseObject({
+    hook_event_name: z.literal('BeforeTool'),
+    tool_name: z.string(),
+    tool_input: looseInput(),
+    session_id: z.optional(z.string()),
+    cwd: z.optional(z.string()),
+  }),
+);
+type Payload = z.infer<ReturnType<typeof payload>>;
 
 const target = (scope: 'user' | 'project', path: (b: InstallBase) => string) =>
   claudeStyleTarget({

@@ -1,17 +1,19 @@
 // Kiro CLI. Sources: kiro.dev/docs/cli/hooks (2.x), kiro.dev/docs/cli/v3/hooks, kiro.dev/changelog/cli/3-4
 // (search excerpts), read 2026-11-29. Not confirmed in the real program (no CLI on npm).
 import * as z from 'zod/mini';
-import { exit2, inHome, inProject, isObject, isSparehandCommand, looseInput, optStr } from './shapes.js';
+import { exit2, inHome, inProject, isObject, isSparehandCommand, looseInput, once } from './shapes.js';
 import type { AgentSpec, InstallBase, JsonHookTarget } from './types.js';
 
-const payload = z.looseObject({
-  hook_event_name: z.string().check(z.regex(/^[Pp]reToolUse$/)),
-  tool_name: z.string(),
-  tool_input: looseInput,
-  cwd: optStr,
-  session_id: optStr,
-});
-type Payload = z.infer<typeof payload>;
+const payload = once(() =>
+  z.looseObject({
+    hook_event_name: z.string().check(z.regex(/^[Pp]reToolUse$/)),
+    tool_name: z.string(),
+    tool_input: looseInput(),
+    cwd: z.optional(z.string()),
+    session_id: z.optional(z.string()),
+  }),
+);
+type Payload = z.infer<ReturnType<typeof payload>>;
 
 // Kiro CLI 3 standalone hook file: {"version":"v1","hooks":[{name, trigger, matcher, action, timeout, enabled}]}.
 const target = (scope: 'user' | 'project', path: (b: InstallBase) => string): JsonHookTarget => ({

@@ -3,19 +3,21 @@
 // 2026-11-29. Real program: opencode-ai@1.18.33 driven offline, 2026-11-29 (REAL-TOOLS.md, fact 7).
 // OpenCode has no command hooks: sparehand's plugin (opencode-plugin.ts) sends this payload and applies the answer.
 import * as z from 'zod/mini';
-import { inConfigHome, inProject, json, looseInput, numField, optStr, rewrittenInput } from './shapes.js';
+import { inConfigHome, inProject, json, looseInput, numField, rewrittenInput, once } from './shapes.js';
 import { pluginCommand, pluginProbe, pluginSource } from './opencode-plugin.js';
 import type { AgentSpec, InstallBase, OwnFileTarget } from './types.js';
 
 /** What the plugin sends: the tool, the call's ids, its args (v1 output.args / v2 event.input), the folder. */
-const payload = z.looseObject({
-  tool: z.string(),
-  args: looseInput,
-  sessionID: optStr,
-  callID: optStr,
-  directory: optStr,
-});
-type Payload = z.infer<typeof payload>;
+const payload = once(() =>
+  z.looseObject({
+    tool: z.string(),
+    args: looseInput(),
+    sessionID: z.optional(z.string()),
+    callID: z.optional(z.string()),
+    directory: z.optional(z.string()),
+  }),
+);
+type Payload = z.infer<ReturnType<typeof payload>>;
 
 const target = (scope: 'user' | 'project', path: (b: InstallBase) => string): OwnFileTarget => ({
   kind: 'file',

@@ -3,10 +3,14 @@ import * as z from 'zod/mini';
 import { join } from 'node:path';
 import type { HookAnswer, HookCommand, InstallBase, JsonHookTarget, Scope, WireAnswer } from './types.js';
 
-export const str = z.string();
-export const optStr = z.optional(z.string());
+/** Builds a value on first use: payload schemas are made only for the tool that is calling. */
+export function once<T>(make: () => T): () => T {
+  let value: T | undefined;
+  return () => (value ??= make());
+}
+
 /** Tool input objects are kept whole on rewrite, so they are loose: unknown fields pass through. */
-export const looseInput = z.looseObject({ command: z.string() });
+export const looseInput = once(() => z.looseObject({ command: z.string() }));
 
 export const json = (value: unknown): WireAnswer => ({ stdout: `${JSON.stringify(value)}\n`, stderr: '', exitCode: 0 });
 /** Exit 2 with the reason on stderr: the refusal form of tools whose JSON answers cannot refuse. */

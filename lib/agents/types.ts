@@ -185,8 +185,8 @@ export interface AgentSpec<P = unknown> {
   maxTimeoutMs?: number;
   /** The tool's timeout for a shell call that names none, ms: the rewrite then sets a raised one. */
   defaultTimeoutMs?: number;
-  /** Payload schema (the hook's input). Absent for note/none tools. */
-  payload?: z.ZodMiniType<P>;
+  /** Payload schema (the hook's input), built on first use (schemas cost start-up time). Absent for note/none tools. */
+  payload?: () => z.ZodMiniType<P>;
   /**
    * Tells this tool's payload from every other tool's (cheap shape test on the parsed JSON). Several tools
    * read the same settings file (VS Code and Cursor read Claude Code's), so the hook asks every tool.

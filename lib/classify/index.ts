@@ -1,19 +1,38 @@
-// Placeholder until the classifier lands: nothing is heavy.
+// The heavy-command classifier the hook calls on every shell command: decide, explain, rewrite. Never throws.
+import { SparehandError } from '../errors.js';
+import { analyze, isParseError } from './analyze.js';
+import { alreadyWrapped, turnedOff } from './guard.js';
 import type { Classification, RuleChanges } from './types.js';
 
 export type { Classification, RuleChanges } from './types.js';
+export { alreadyWrapped } from './guard.js';
 
-export function classify(command: string, _rules: RuleChanges = {}): Classification {
-  return { heavy: false, rule: 'none', reason: `not classified yet: ${command}` };
+/** Longer commands are left alone: the hook must stay fast, and no real test command is this long. */
+export const MAX_COMMAND = 64 * 1024;
+
+/** Heavy or not, the rule behind the decision, and (when heavy) where to cut the command. */
+export function classify(command: string, rules: RuleChanges = {}): Classification {
+  try {
+    if (typeof command !== 'string') return { heavy: false, rule: 'local: cannot parse (not a string)', reason: 'the command is not text: left alone.' };
+    if (command.length > MAX_COMMAND) return { heavy: false, rule: 'local: cannot parse (too long)', reason: `the command is longer than ${MAX_COMMAND} characters: left alone.` };
+    if (alreadyWrapped(command)) return { heavy: false, rule: 'guard: already runs through sparehand run', reason: 'the command already goes through `sparehand run`: left alone.' };
+    if (turnedOff(command)) return { heavy: false, rule: 'off: SPAREHAND=off', reason: 'the command carries SPAREHAND=off: left alone.' };
+    return analyze(command, rules && typeof rules === 'object' ? rules : {});
+  } catch (e) {
+    if (isParseError(e)) {
+      return { heavy: false, rule: `local: cannot parse (${e.message})`, reason: `sparehand cannot follow this command reliably (${e.message}): left alone.` };
+    }
+    return { heavy: false, rule: 'local: internal error', reason: `the classifier failed (${(e as Error)?.message ?? String(e)}): left alone.` };
+  }
+}
+
+/** Single-quotes a string for bash so that bash hands over exactly these bytes (`'` becomes `'\''`). */
+export function bashQuote(s: string): string {
+  return `'${s.replaceAll("'", "'\\''")}'`;
 }
 
 /** The command with its heavy part sent through `<invocation> run --or-local -- '<inner>'`. */
 export function rewriteCommand(c: Classification, invocation: string): string {
-  if (!c.wrap) throw new Error('not heavy');
-  return `${c.wrap.before}${invocation} run --or-local -- ${c.wrap.inner}${c.wrap.after}`;
-}
-
-/** True when the command already goes through `sparehand run` (any path, npx, env prefixes). */
-export function alreadyWrapped(_command: string): boolean {
-  return false;
+  if (!c.wrap) throw new SparehandError('INTERNAL', 'rewriteCommand: the command is not heavy');
+  return `${c.wrap.before}${invocation} run --or-local -- ${bashQuote(c.wrap.inner)}${c.wrap.after}`;
 }

@@ -1,5 +1,6 @@
 // `sparehand agent …`: the group; each subcommand lives in its own file.
 import type { Command } from 'commander';
+import { allAgents } from '../agents/index.js';
 import type { Context } from '../context.js';
 import { register as registerHook } from './agent-hook.js';
 import { register as registerInstall } from './agent-install.js';
@@ -7,7 +8,11 @@ import { register as registerStatus } from './agent-status.js';
 import { register as registerTest } from './agent-test.js';
 
 export function register(program: Command, ctx: Context, setExit: (n: number) => void): void {
-  const agent = program.command('agent').description('connect coding tools (Claude Code, Codex, Gemini CLI, …) to sparehand');
+  const names = allAgents()
+    .slice(0, 3)
+    .map((a) => a.name)
+    .join(', ');
+  const agent = program.command('agent').description(`connect coding tools (${names}, …) to sparehand`);
   registerStatus(agent, ctx, setExit);
   registerInstall(agent, ctx, setExit);
   registerTest(agent, ctx, setExit);

@@ -1,15 +1,37 @@
-// `sparehand classify` (placeholder: not built yet).
+// `sparehand classify [--json] -- COMMAND`: the hook's decision for a command, the rule behind it, and the rewrite.
 import type { Command } from 'commander';
+import { classify, rewriteCommand } from '../classify/index.js';
+import { loadConfig } from '../config.js';
 import type { Context } from '../context.js';
-import { SparehandError } from '../errors.js';
+import { commandString } from '../run/command-string.js';
 
-export function register(program: Command, _ctx: Context, _setExit: (n: number) => void): void {
+/** The `--json` document (field names are stable, see docs/classify.md). */
+export interface ClassifyReport {
+  command: string;
+  heavy: boolean;
+  rule: string;
+  reason: string;
+  rewrite: string | null;
+}
+
+export function report(ctx: Context, command: string): ClassifyReport {
+  const c = classify(command, loadConfig(ctx).rules ?? {});
+  return { command, heavy: c.heavy, rule: c.rule, reason: c.reason, rewrite: c.wrap ? rewriteCommand(c, 'sparehand') : null };
+}
+
+export function register(program: Command, ctx: Context, setExit: (n: number) => void): void {
   program
     .command('classify')
-    .description('(not built yet)')
-    .allowUnknownOption()
-    .allowExcessArguments()
-    .action(() => {
-      throw new SparehandError('USAGE', '`sparehand classify` is not built yet');
+    .description('show whether a command is heavy (sent to a worker by the hooks), the rule that decided, and the rewrite')
+    .option('--json', 'print one JSON document: {command, heavy, rule, reason, rewrite}')
+    .argument('<command...>', "one shell string ('cd pkg && npm test') or an argv")
+    .action((args: string[], opts: { json?: boolean }) => {
+      const r = report(ctx, commandString(args));
+      if (opts.json) ctx.stdout.write(`${JSON.stringify(r)}\n`);
+      else {
+        ctx.stdout.write(`${r.heavy ? 'heavy' : 'not heavy'} (${r.rule})\n${r.reason}\n`);
+        if (r.rewrite !== null) ctx.stdout.write(`rewrite: ${r.rewrite}\n`);
+      }
+      setExit(0);
     });
 }

@@ -1,68 +1,71 @@
-// The hook: stdin → the caller's payload → decide → the caller's answer. Fails open in this one place.
-import { AGENTS, agentEnvVar, allAgents, isAgentId } from '../agents/index.js';
-import type { AgentSpec, WireAnswer } from '../agents/types.js';
+// The hook's hot path: stdin → off switches → is any command in the payload heavy? Most calls end here,
+// without loading the registry or zod (docs/performance.md). The rest goes to ./answer.js. Fails open here.
+import { readFileSync } from 'node:fs';
+import type { WireAnswer } from '../agents/types.js';
+import { classify, type RuleChanges } from '../classify/index.js';
 import type { Context } from '../context.js';
-import { decide, type DecideContext } from './decide.js';
-import { logLine, readPayload } from './io.js';
+import { configPath } from '../paths.js';
+import { logLine, readPayload, writeOut } from './io.js';
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** Per tool, what "leave alone" prints; set at build time from the registry (scripts/build.js). */
+declare const __SPAREHAND_LEAVE__: Record<string, string> | undefined;
 
-const leaveFor = (spec: AgentSpec<unknown> | undefined): WireAnswer => ({
-  stdout: spec?.leaveStdout ?? '',
-  stderr: '',
-  exitCode: 0,
-});
-
-/**
- * The caller of a payload: the named tool when its shape fits, else any other tool whose shape fits (several
- * tools read the same settings file: VS Code and Cursor read Claude Code's).
- */
-export function callerOf(named: AgentSpec<unknown>, raw: Record<string, unknown>): AgentSpec<unknown> | undefined {
-  if (named.recognise?.(raw)) return named;
-  return allAgents().find((a) => a !== named && a.recognise?.(raw));
+async function leaveText(agent: string): Promise<string> {
+  if (typeof __SPAREHAND_LEAVE__ !== 'undefined') return __SPAREHAND_LEAVE__[agent] ?? '';
+  const { AGENTS, isAgentId } = await import('../agents/index.js');
+  return isAgentId(agent) ? (AGENTS[agent].leaveStdout ?? '') : '';
 }
 
-/** The whole answer for one payload text; throws only on internal errors (the caller fails open). */
-export function answerFor(ctx: DecideContext, agent: string, text: string): WireAnswer {
-  const named = isAgentId(agent) ? AGENTS[agent] : undefined;
-  if (!named) {
-    logLine(ctx, `unknown tool "${agent}": left alone`);
-    return leaveFor(undefined);
+/** The config's rule changes, read without validation: only used to rule commands out early. */
+function rawRules(ctx: Pick<Context, 'home' | 'env'>): RuleChanges {
+  try {
+    const doc = JSON.parse(readFileSync(configPath(ctx), 'utf8')) as { rules?: unknown };
+    const r = doc?.rules as Record<string, unknown> | undefined;
+    const list = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+    return r && typeof r === 'object' ? { heavy: list(r.heavy), local: list(r.local) } : {};
+  } catch {
+    return {};
   }
-  if (ctx.env.SPAREHAND === 'off' || ctx.env.SPAREHAND_RUN === '1') return leaveFor(named);
+}
+
+/** True when some string in the payload (the command among them) could be heavy. */
+export function mayBeHeavy(value: unknown, rules: RuleChanges, depth = 0): boolean {
+  if (typeof value === 'string') return value.length < 100_000 && classify(value, rules).heavy;
+  if (depth > 5 || typeof value !== 'object' || value === null) return false;
+  const items = Array.isArray(value) ? value : Object.values(value);
+  return items.some((v) => mayBeHeavy(v, rules, depth + 1));
+}
+
+/** The answer for one payload text. Throws only on internal errors. */
+export async function answerText(ctx: Context, agent: string, text: string): Promise<WireAnswer> {
+  const leave = async (): Promise<WireAnswer> => ({ stdout: await leaveText(agent), stderr: '', exitCode: 0 });
+  if (ctx.env.SPAREHAND === 'off' || ctx.env.SPAREHAND_RUN === '1') return leave();
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch {
     logLine(ctx, `${agent}: payload is not JSON (${text.length} bytes): left alone`);
-    return leaveFor(named);
+    return leave();
   }
-  if (!isObject(raw)) return leaveFor(named);
-  const caller = callerOf(named, raw);
-  if (!caller?.payload || !caller.read || !caller.encode) return leaveFor(named);
-  if (ctx.env[agentEnvVar(caller.id)] === 'off') return leaveFor(caller);
-  const parsed = caller.payload.safeParse(raw);
-  if (!parsed.success) {
-    logLine(ctx, `${caller.id}: payload does not fit its schema: left alone`);
-    return leaveFor(caller);
-  }
-  const call = caller.read(parsed.data);
-  if (!call) return leaveFor(caller);
-  const answer = decide(caller, call, ctx);
-  return answer.kind === 'leave' ? leaveFor(caller) : caller.encode(answer, parsed.data);
+  if (!mayBeHeavy(raw, rawRules(ctx))) return leave();
+  // In the bundle the full path is a CommonJS file beside it: require() skips the ES module loader (~6 ms).
+  const { answerFor } = (
+    typeof __SPAREHAND_LEAVE__ !== 'undefined' ? require('./hook-answer.bundle.cjs') : await import('./answer.js')
+  ) as typeof import('./answer.js');
+  return answerFor(ctx, agent, text);
 }
 
 /** Runs the hook on ctx's stdin; returns the exit status. Any failure: nothing on stdout, exit 0, a log line. */
 export async function hookMain(ctx: Context, agent: string): Promise<number> {
   let answer: WireAnswer;
   try {
-    const text = await readPayload(ctx.stdin);
-    answer = text === null ? leaveFor(isAgentId(agent) ? AGENTS[agent] : undefined) : answerFor(ctx, agent, text);
+    const text = await readPayload(ctx);
+    answer = text === null ? { stdout: await leaveText(agent), stderr: '', exitCode: 0 } : await answerText(ctx, agent, text);
   } catch (e) {
     logLine(ctx, `${agent}: internal error, left alone: ${(e as Error)?.stack ?? String(e)}`);
-    answer = leaveFor(isAgentId(agent) ? AGENTS[agent] : undefined);
+    answer = { stdout: '', stderr: '', exitCode: 0 };
   }
-  if (answer.stdout) ctx.stdout.write(answer.stdout);
-  if (answer.stderr) ctx.stderr.write(answer.stderr);
+  writeOut(ctx, 'stdout', answer.stdout);
+  writeOut(ctx, 'stderr', answer.stderr);
   return answer.exitCode;
 }

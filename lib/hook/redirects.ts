@@ -1,5 +1,4 @@
 // "Refuse once, then let the same command through": per tool and session, under the user's cache folder, bounded.
-import { createHash } from 'node:crypto';
 import { appendFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Context } from '../context.js';
@@ -8,7 +7,17 @@ import { cacheDir } from '../paths.js';
 const MAX_SESSIONS = 200;
 const MAX_AGE_MS = 7 * 24 * 3600 * 1000;
 
-const hash = (s: string): string => createHash('sha256').update(s).digest('hex').slice(0, 32);
+/** 2 × 32-bit FNV-1a, hex: a stable file/line name without loading node:crypto on the hot path. */
+export function hash(s: string): string {
+  let a = 0x811c9dc5;
+  let b = 0x01000193 ^ s.length;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193) >>> 0;
+    b = Math.imul(b ^ c, 0x5bd1e995) >>> 0;
+  }
+  return a.toString(16).padStart(8, '0') + b.toString(16).padStart(8, '0');
+}
 
 /** True when this command was refused before in this session; otherwise records it and returns false. */
 export function seenBefore(ctx: Pick<Context, 'home' | 'env'>, agent: string, session: string, command: string): boolean {

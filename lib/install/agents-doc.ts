@@ -17,7 +17,7 @@ const pretty = (v: unknown) => JSON.stringify(v, null, 2);
 /** The hook's answers for `npm test` in this tool's form, computed by the registry's own encode. */
 function answers(a: AgentSpec): string[] {
   if (!a.samplePayload || !a.payload || !a.encode) return [];
-  const parsed = a.payload.safeParse(a.samplePayload('npm test', CWD));
+  const parsed = a.payload().safeParse(a.samplePayload('npm test', CWD));
   if (!parsed.success) return [];
   const replacement = `${sparehandInvocation(a.sparehandName, { node: NODE, script: SCRIPT })} run --or-local -- 'npm test'`;
   const shown = (answer: Exclude<HookAnswer, { kind: 'leave' }>) => {

@@ -1,0 +1,66 @@
+// What one simple command is: heavy, light (quick, safe on a worker), must stay local, or unknown.
+
+/** heavy: send it; light: not worth sending but safe inside a sent chain; local: must run here; none: not known. */
+export type Kind = 'heavy' | 'light' | 'local' | 'none';
+
+export interface Verdict {
+  kind: Kind;
+  /** Stable rule text, e.g. `heavy: cargo test`, `local: npm install`, `local (config): npm test`. */
+  rule: string;
+  /** Half a sentence: what the command does, e.g. `runs tests`. */
+  why: string;
+}
+
+const WHY: Record<string, string> = {
+  tests: 'runs tests',
+  build: 'builds the project',
+  types: 'type-checks the project',
+  check: 'checks the whole project',
+  lint: 'lints the whole project',
+  bench: 'runs benchmarks',
+  install: 'installs or changes dependencies on this machine',
+  server: 'starts a long-lived server',
+  watch: 'watches for changes and does not end',
+  run: 'runs the program itself (interactive or long-lived)',
+  world: 'changes this machine or the outside world',
+  vcs: 'works on the git repository, which stays here',
+  interactive: 'is interactive',
+  clean: 'deletes files (a worker cannot delete them here)',
+  configure: 'configures the build with this machine’s paths',
+  quick: 'is quick: not worth a trip to a worker',
+  help: 'only prints help or a version',
+};
+
+export const heavy = (label: string, cat: string): Verdict => ({ kind: 'heavy', rule: `heavy: ${label}`, why: WHY[cat] ?? cat });
+export const local = (label: string, cat: string): Verdict => ({ kind: 'local', rule: `local: ${label}`, why: WHY[cat] ?? cat });
+export const light = (label: string, cat = 'quick'): Verdict => ({ kind: 'light', rule: `light: ${label}`, why: WHY[cat] ?? cat });
+export const NONE: Verdict = { kind: 'none', rule: 'none', why: 'matches no heavy-command rule' };
+
+/** `--watch` and friends anywhere in the arguments; `-w` too where the tool says it means watch. */
+export function watching(args: readonly string[], dashW = false): string | undefined {
+  for (const a of args) {
+    if (a === '--watch' || a === '--watchAll' || a === '--watch-all' || a.startsWith('--watch=')) return a;
+    if (dashW && a === '-w') return a;
+  }
+  return undefined;
+}
+
+/** The first argument that is not an option, skipping the values of the options named in `withValue`. */
+export function positional(args: readonly string[], withValue: ReadonlySet<string> = EMPTY, from = 0): number {
+  for (let i = from; i < args.length; i++) {
+    const a = args[i] as string;
+    if (a === '--') return i + 1 < args.length ? i + 1 : -1;
+    if (a.startsWith('-') || a.startsWith('+')) {
+      if (withValue.has(a)) i++;
+      continue;
+    }
+    return i;
+  }
+  return -1;
+}
+const EMPTY: ReadonlySet<string> = new Set();
+
+export const basename = (p: string): string => {
+  const i = p.lastIndexOf('/');
+  return i < 0 ? p : p.slice(i + 1);
+};

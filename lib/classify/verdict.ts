@@ -1,0 +1,151 @@
+// One simple command → a Verdict: the user's rules first, then wrappers (env, timeout…), `bash -c`, built-ins.
+import { basename, light, local, positional, type Verdict } from './kinds.js';
+import { ANSI, EXP, SUBST } from './lex.js';
+import { builtin } from './rules.js';
+import type { RuleChanges } from './types.js';
+
+/** A word's value and lexer flags (flags tell whether a `bash -c` string can be read as written). */
+export interface Arg {
+  v: string;
+  f: number;
+}
+
+/** Classifies a nested shell program (the string after `bash -c`) as a whole. */
+export type Nested = (src: string) => Verdict;
+
+const SHELLS = new Set(['bash', 'sh', 'dash', 'zsh', 'ksh']);
+const ASSIGN = /^[A-Za-z_][A-Za-z0-9_]*=/;
+const TIMEOUT_VALUE = new Set(['-k', '-s', '--kill-after', '--signal']);
+const TIMEOUT_FLAG = new Set(['--foreground', '--preserve-status', '-v', '--verbose', '-f']);
+const ENV_VALUE = new Set(['-u', '--unset', '-C', '--chdir']);
+const RUNNER_VALUE = new Set(['--with', '--python', '-p', '--extra', '--group', '--package', '--env-file', '--directory', '--project', '-e', '--env', '--spec']);
+// Launchers that run the rest of the line as their command: `uv run pytest`, `bundle exec rspec`.
+const RUNNERS: Record<string, string> = { uv: 'run', poetry: 'run', pdm: 'run', pipenv: 'run', hatch: 'run', rye: 'run', bundle: 'exec', pipx: 'run' };
+
+const splitCache = new WeakMap<readonly string[], string[][]>();
+
+function split(rules: readonly string[]): string[][] {
+  let s = splitCache.get(rules);
+  if (!s) {
+    s = rules.map((r) => String(r).trim().split(/\s+/).filter(Boolean)).filter((r) => r.length > 0);
+    splitCache.set(rules, s);
+  }
+  return s;
+}
+
+// A rule is a prefix by words; the first word also matches by basename, a trailing `*` matches a word's start.
+function matches(rule: readonly string[], argv: readonly string[]): boolean {
+  if (rule.length > argv.length) return false;
+  for (let i = 0; i < rule.length; i++) {
+    const p = rule[i] as string;
+    const a = argv[i] as string;
+    const star = p.length > 1 && p.endsWith('*');
+    const eq = (x: string) => (star ? x.startsWith(p.slice(0, -1)) : x === p);
+    if (!eq(a) && !(i === 0 && eq(basename(a)))) return false;
+  }
+  return true;
+}
+
+/** The user's rules: `local` beats `heavy`; undefined when none matches. */
+export function userRule(argv: readonly string[], rules: RuleChanges): Verdict | undefined {
+  for (const r of rules.local ? split(rules.local) : []) {
+    if (matches(r, argv)) return { kind: 'local', rule: `local (config): ${r.join(' ')}`, why: 'matches your local rule' };
+  }
+  for (const r of rules.heavy ? split(rules.heavy) : []) {
+    if (matches(r, argv)) return { kind: 'heavy', rule: `heavy (config): ${r.join(' ')}`, why: 'matches your heavy rule' };
+  }
+  return undefined;
+}
+
+/** Where the wrapped command starts after `timeout [opts] DURATION`, or -1. */
+export function afterTimeout(argv: readonly string[]): number {
+  let i = 1;
+  while (i < argv.length) {
+    const a = argv[i] as string;
+    if (TIMEOUT_FLAG.has(a)) i++;
+    else if (TIMEOUT_VALUE.has(a)) i += 2;
+    else if (/^-[ks]./.test(a) || /^--(kill-after|signal)=/.test(a)) i++;
+    else break;
+  }
+  return /^[0-9.]+[smhd]?$/.test(argv[i] ?? '') && i + 1 < argv.length ? i + 1 : -1;
+}
+
+// Wrappers that change how the command runs but not what it is: where their command starts, or -1.
+function unwrap(name: string, argv: readonly Arg[]): number {
+  const s = argv.map((a) => a.v);
+  switch (name) {
+    case 'env': {
+      let i = 1;
+      while (i < s.length) {
+        const a = s[i] as string;
+        if (a === '-S' || a.startsWith('--split-string')) return -1;
+        if (ENV_VALUE.has(a)) i += 2;
+        else if (a.startsWith('-') || ASSIGN.test(a)) i++;
+        else break;
+      }
+      return i < s.length ? i : -1;
+    }
+    case 'cross-env':
+    case 'cross-env-shell': {
+      let i = 1;
+      while (i < s.length && ASSIGN.test(s[i] as string)) i++;
+      return i < s.length ? i : -1;
+    }
+    case 'nice':
+    case 'ionice':
+    case 'stdbuf':
+    case 'command':
+    case 'exec':
+    case 'time': {
+      let i = 1;
+      while (i < s.length && (s[i] as string).startsWith('-')) {
+        const a = s[i] as string;
+        i += (a === '-n' || a === '-c' || a === '-a' || a === '-o' || a === '-f' || a === '-i' || a === '-e') && name !== 'command' ? 2 : 1;
+      }
+      return i < s.length ? i : -1;
+    }
+    case 'timeout':
+      return afterTimeout(s);
+    default: {
+      const verb = RUNNERS[name];
+      if (verb && s[1] === verb) {
+        const i = positional(s, RUNNER_VALUE, 2);
+        return i;
+      }
+      if (name === 'uvx') return positional(s, RUNNER_VALUE, 1);
+      return -1;
+    }
+  }
+}
+
+/** The verdict for one command's words (assignments already removed). */
+export function verdictOf(argv: readonly Arg[], rules: RuleChanges, nested: Nested): Verdict {
+  const strings = argv.map((a) => a.v);
+  const user = userRule(strings, rules);
+  if (user) return user;
+  const name = basename(strings[0] as string);
+  const inner = unwrap(name, argv);
+  if (inner > 0) return verdictOf(argv.slice(inner), rules, nested);
+  if (SHELLS.has(name)) return shell(name, argv, nested);
+  return builtin(strings, (a) => verdictOf(a.map((v) => ({ v, f: 0 })), rules, nested));
+}
+
+// `bash -c 'npm test'`: the string is its own program, classified whole (it runs whole wherever it runs).
+function shell(name: string, argv: readonly Arg[], nested: Nested): Verdict {
+  let c = false;
+  for (let i = 1; i < argv.length; i++) {
+    const a = (argv[i] as Arg).v;
+    if (a === '-o' || a === '+o' || a === '-O' || a === '+O') {
+      i++;
+    } else if (a.startsWith('-') && a.length > 1 && a !== '--') {
+      if (!a.startsWith('--') && a.includes('c')) c = true;
+    } else if (c) {
+      const w = argv[i] as Arg;
+      if (w.f & (EXP | SUBST | ANSI)) return { kind: 'none', rule: 'none', why: `its ${name} -c string is not plain text` };
+      return nested(w.v);
+    } else {
+      return { kind: 'none', rule: 'none', why: `runs a script with ${name}` };
+    }
+  }
+  return c ? light(`${name} -c`) : local(name, 'interactive');
+}

@@ -1,0 +1,234 @@
+// Every tool through the same checks: heavy → its exact answer, everything else → left alone, junk → left alone.
+import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Ajv } from 'ajv';
+import { describe, expect, it } from 'vitest';
+import { AGENTS, agentEnvVar, allAgents } from '../../lib/agents/index.js';
+import type { AgentId } from '../../lib/agents/types.js';
+import { answerFor, callerOf } from '../../lib/hook/answer.js';
+import { tempDir } from '../helpers/context.js';
+import { sharedJson } from '../helpers/shared.js';
+
+const FIXTURES = new URL('../fixtures/agents/', import.meta.url);
+const SELF = { node: '/usr/bin/node', script: '/opt/sparehand/bin/sparehand.js' };
+const INVOCATION = '/usr/bin/node /opt/sparehand/bin/sparehand.js';
+
+const fixture = (id: string, name: string): unknown => JSON.parse(readFileSync(new URL(`${id}/${name}`, FIXTURES), 'utf8'));
+const hasFixture = (id: string, name: string): boolean => readdirSync(new URL(`${id}/`, FIXTURES)).includes(name);
+
+/** A PATH holding an executable named `sparehand` (for tools whose rewrite names it bare). */
+function pathWithSparehand(): string {
+  const dir = tempDir('sparehand-path-');
+  writeFileSync(join(dir, 'sparehand'), '#!/bin/sh\nexit 0\n');
+  chmodSync(join(dir, 'sparehand'), 0o755);
+  return `${dir}:/usr/bin:/bin`;
+}
+
+function ctxFor(env: NodeJS.ProcessEnv = {}) {
+  const home = tempDir();
+  return { home, cwd: home, env: { HOME: home, PATH: pathWithSparehand(), SPAREHAND_NO_PROC: '1', ...env }, self: SELF };
+}
+
+/** The expected answer with the placeholder filled in, as {stdout parsed, stderr, exitCode}. */
+function expected(id: string, name: string): { stdout: unknown; stderr: string; exitCode: number } {
+  const text = JSON.stringify(fixture(id, name)).replaceAll('@SPAREHAND@', INVOCATION);
+  return JSON.parse(text);
+}
+
+function run(id: string, payload: unknown, env: NodeJS.ProcessEnv = {}) {
+  const a = answerFor(ctxFor(env), id, typeof payload === 'string' ? payload : JSON.stringify(payload));
+  return { stdout: a.stdout === '' ? null : JSON.parse(a.stdout), stderr: a.stderr, exitCode: a.exitCode, raw: a.stdout };
+}
+
+const withCommand = (payload: unknown, command: string): unknown =>
+  JSON.parse(JSON.stringify(payload).replaceAll('npm test', command.replace(/\\/g, '\\\\').replace(/"/g, '\\"')));
+
+const HOOKED = allAgents().filter((a) => a.payload !== undefined);
+const leaveOf = (id: AgentId) => (AGENTS[id].leaveStdout ? JSON.parse(AGENTS[id].leaveStdout as string) : null);
+
+describe.each(HOOKED.map((a) => [a.id]))('%s', (id) => {
+  const payload = fixture(id, 'payload.json');
+
+  it('answers a heavy command in its own form, keeping every other input field', () => {
+    expect(run(id, payload)).toEqual({ ...expected(id, 'answer.json'), raw: expect.any(String) });
+  });
+
+  it.runIf(hasFixture(id, 'captured.json'))('answers the payload captured from the real program', () => {
+    const want = hasFixture(id, 'captured-answer.json') ? 'captured-answer.json' : 'answer.json';
+    expect(run(id, fixture(id, 'captured.json'))).toEqual({ ...expected(id, want), raw: expect.any(String) });
+  });
+
+  it('is the only tool that recognises its payload', () => {
+    const raw = payload as Record<string, unknown>;
+    expect(allAgents().filter((a) => a.recognise?.(raw)).map((a) => a.id)).toEqual([id]);
+    expect(callerOf(AGENTS['claude-code'], raw)?.id).toBe(id);
+  });
+
+  it.each([
+    ['a light command', 'ls -la'],
+    ['a git command', 'git status'],
+    ['an install', 'npm install'],
+    ['a dev server', 'npm run dev'],
+    ['a command already wrapped', "sparehand run --or-local -- 'npm test'"],
+    ['a command wrapped by absolute path', "/usr/bin/node /opt/x/bin/sparehand.js run --or-local -- 'npm test'"],
+    ['a command turned off by its prefix', 'SPAREHAND=off npm test'],
+  ])('leaves alone %s', (_what, command) => {
+    const r = run(id, withCommand(payload, command));
+    expect([r.stdout, r.exitCode, r.stderr]).toEqual([leaveOf(id), 0, '']);
+  });
+
+  it.each([
+    ['SPAREHAND=off', { SPAREHAND: 'off' }],
+    ['inside a run (SPAREHAND_RUN=1)', { SPAREHAND_RUN: '1' }],
+    [`${agentEnvVar(id)}=off`, { [agentEnvVar(id)]: 'off' }],
+  ])('leaves everything alone with %s', (_what, env) => {
+    const r = run(id, payload, env);
+    expect([r.stdout, r.exitCode, r.stderr]).toEqual([leaveOf(id), 0, '']);
+  });
+
+  it.each([
+    ['empty input', ''],
+    ['not JSON', 'npm test'],
+    ['a JSON array', '[1,2]'],
+    ['JSON null', 'null'],
+    ['a truncated payload', JSON.stringify(payload).slice(0, 40)],
+    ['an empty object', '{}'],
+  ])('leaves junk alone: %s', (_what, text) => {
+    const r = run(id, text);
+    expect([r.exitCode, r.stderr]).toEqual([0, '']);
+    expect([null, leaveOf(id)]).toContainEqual(r.stdout);
+  });
+
+  it('leaves a payload with a wrongly typed command alone', () => {
+    // (Copilot's documented toolArgs is a JSON string: there the quotes are escaped.)
+    const r = run(id, JSON.parse(JSON.stringify(payload).replace(/\\?"npm test\\?"/, '42')));
+    expect([r.exitCode, r.stderr]).toEqual([0, '']);
+    expect([null, leaveOf(id)]).toContainEqual(r.stdout);
+  });
+
+  it('leaves other tools of the same program alone', () => {
+    const text = JSON.stringify(payload);
+    const other = AGENTS[id].shellTools.reduce((t, name) => t.replaceAll(`"${name}"`, '"Read"'), text);
+    const r = run(id, other);
+    expect([r.exitCode, r.stderr]).toEqual([0, '']);
+    expect([null, leaveOf(id)]).toContainEqual(r.stdout);
+  });
+});
+
+describe('redirect tools refuse once per session, then let the same command through', () => {
+  it.each(HOOKED.filter((a) => a.connection === 'redirect').map((a) => [a.id]))('%s', (id) => {
+    const ctx = ctxFor();
+    const text = JSON.stringify(fixture(id, 'payload.json'));
+    const first = answerFor(ctx, id, text);
+    expect(first.stdout + first.stderr).toContain("Run this instead: /usr/bin/node /opt/sparehand/bin/sparehand.js run --or-local -- 'npm test'");
+    expect(answerFor(ctx, id, text)).toEqual({ stdout: '', stderr: '', exitCode: 0 });
+    // Another command in the same session is refused once too.
+    const other = answerFor(ctx, id, text.replace('npm test', 'cargo test'));
+    expect(other.stdout + other.stderr).toContain("run --or-local -- 'cargo test'");
+  });
+});
+
+describe('codex', () => {
+  const ajv = new Ajv({ strict: false });
+  const load = (name: string) => sharedJson(`agents/vendor-schemas/codex/${name}`) as object;
+  const validOutput = ajv.compile(load('pre-tool-use.command.output.schema.json'));
+  const validInput = ajv.compile(load('pre-tool-use.command.input.schema.json'));
+
+  it('the fixture payloads fit the vendor input schema', () => {
+    expect(validInput(fixture('codex', 'payload.json'))).toBe(true);
+    expect(validInput(fixture('codex', 'captured.json'))).toBe(true);
+  });
+
+  it('the redirect answer validates against the vendor output schema', () => {
+    const r = run('codex', fixture('codex', 'payload.json'));
+    expect(validOutput(r.stdout), JSON.stringify(validOutput.errors)).toBe(true);
+  });
+
+  it('SPAREHAND_AGENT_CODEX=rewrite switches to allow + updatedInput, valid against the vendor schema', () => {
+    const r = run('codex', fixture('codex', 'payload.json'), { SPAREHAND_AGENT_CODEX: 'rewrite' });
+    expect(r).toEqual({ ...expected('codex', 'answer-rewrite.json'), raw: expect.any(String) });
+    expect(validOutput(r.stdout), JSON.stringify(validOutput.errors)).toBe(true);
+  });
+});
+
+describe('copilot-cli names sparehand bare', () => {
+  it('leaves the command alone when no `sparehand` is on PATH', () => {
+    const r = run('copilot-cli', fixture('copilot-cli', 'captured.json'), { PATH: '/usr/bin:/bin' });
+    expect([r.stdout, r.exitCode]).toEqual([null, 0]);
+  });
+});
+
+describe('permission parity (claude-code)', () => {
+  const payload = fixture('claude-code', 'payload.json') as Record<string, unknown>;
+  const withRules = (permissions: Record<string, string[]>, where: 'user' | 'project' | 'local' = 'user') => {
+    const ctx = ctxFor();
+    const project = tempDir('sparehand-project-');
+    const file =
+      where === 'user'
+        ? join(ctx.home, '.claude', 'settings.json')
+        : join(project, '.claude', where === 'local' ? 'settings.local.json' : 'settings.json');
+    mkdirSync(join(file, '..'), { recursive: true });
+    writeFileSync(file, JSON.stringify({ permissions }));
+    return { ctx, p: { ...payload, cwd: project } };
+  };
+  const decision = (r: ReturnType<typeof answerFor>) =>
+    r.stdout === '' ? 'left alone' : (JSON.parse(r.stdout).hookSpecificOutput.permissionDecision ?? 'no decision');
+
+  it.each([
+    ['no rule', {}, 'user', 'no decision'],
+    ['an exact allow rule', { allow: ['Bash(npm test)'] }, 'user', 'allow'],
+    ['a prefix allow rule in the project', { allow: ['Bash(npm:*)'] }, 'project', 'allow'],
+    ['a glob allow rule in settings.local.json', { allow: ['Bash(npm *)'] }, 'local', 'allow'],
+    ['an allow rule for another command', { allow: ['Bash(npm run build)'] }, 'user', 'no decision'],
+    ['a deny rule', { allow: ['Bash'], deny: ['Bash(npm test)'] }, 'user', 'left alone'],
+    ['a project deny rule', { deny: ['Bash(npm:*)'] }, 'project', 'left alone'],
+    ['an ask rule', { allow: ['Bash(npm test)'], ask: ['Bash(npm test)'] }, 'user', 'no decision'],
+  ] as const)('%s → %s', (_what, permissions, where, want) => {
+    const { ctx, p } = withRules(permissions as Record<string, string[]>, where);
+    expect(decision(answerFor(ctx, 'claude-code', JSON.stringify(p)))).toBe(want);
+  });
+
+  it('bypassPermissions approves the rewrite; a deny rule still wins', () => {
+    const { ctx, p } = withRules({});
+    expect(decision(answerFor(ctx, 'claude-code', JSON.stringify({ ...p, permission_mode: 'bypassPermissions' })))).toBe('allow');
+    const denied = withRules({ deny: ['Bash(npm test)'] });
+    expect(
+      decision(answerFor(denied.ctx, 'claude-code', JSON.stringify({ ...denied.p, permission_mode: 'bypassPermissions' }))),
+    ).toBe('left alone');
+  });
+});
+
+describe('one hook, many callers', () => {
+  it.each([
+    ['copilot-vscode', 'payload.json'],
+    ['cursor', 'payload.json'],
+    ['devin', 'payload.json'],
+  ] as const)('the claude-code hook answers a %s payload in that tool\'s form', (id, name) => {
+    expect(run('claude-code', fixture(id, name))).toEqual({ ...expected(id, 'answer.json'), raw: expect.any(String) });
+  });
+
+  it('the copilot-cli hook answers a PascalCase (Claude-compatible) payload in that form, naming sparehand bare', () => {
+    const p = {
+      hook_event_name: 'PreToolUse',
+      session_id: 's1',
+      timestamp: '2026-11-29T10:00:00.000Z',
+      cwd: '/home/dev/app',
+      tool_name: 'Bash',
+      tool_input: { command: 'npm test', description: 'Run tests' },
+    };
+    expect(run('copilot-cli', p).stdout).toEqual({
+      hookSpecificOutput: {
+        hookEventName: 'PreToolUse',
+        updatedInput: { command: "sparehand run --or-local -- 'npm test'", description: 'Run tests' },
+      },
+    });
+  });
+
+  it('an unknown --for value leaves everything alone', () => {
+    expect(answerFor(ctxFor(), 'nope', JSON.stringify(fixture('claude-code', 'payload.json')))).toEqual({
+      stdout: '',
+      stderr: '',
+      exitCode: 0,
+    });
+  });
+});

@@ -1,0 +1,93 @@
+// Property: whatever the agent wrote, the rewritten command, run by real bash, hands sparehand exactly the
+// heavy part's bytes. A fake `sparehand` (a tiny sh script) records what it received; one bash runs every case.
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { bashQuote, classify, rewriteCommand } from '../../lib/classify/index.js';
+import type { Classification } from '../../lib/classify/types.js';
+import { tempDir } from '../helpers/context.js';
+
+// Runs `cases` (id → shell line naming the invocation `<fake> <id>`) in one bash; returns what each fake call received.
+function runBatch(lines: (invocation: (id: number) => string) => string[]): { got: Map<number, string>; meta: Map<number, string> } {
+  const dir = tempDir('sparehand-quote-');
+  const rec = join(dir, 'rec');
+  mkdirSync(rec);
+  mkdirSync(join(dir, 'work'));
+  const fake = join(dir, 'fake');
+  writeFileSync(fake, `#!/bin/sh\nid=$1; shift\nprintf '%s %s %s %s' "$#" "$1" "$2" "$3" > "${rec}/$id.meta"\nprintf '%s' "$4" > "${rec}/$id"\n`);
+  chmodSync(fake, 0o755);
+  const script = lines((id) => `${bashQuote(fake)} ${id}`);
+  // Each case in its own subshell so a `cd` or an `exit` in one cannot disturb the next.
+  const body = script.map((l) => `(\n${l}\n) </dev/null >/dev/null 2>&1\n`).join('') + 'wait\n';
+  writeFileSync(join(dir, 'script.sh'), body);
+  execFileSync('/bin/bash', [join(dir, 'script.sh')], { cwd: join(dir, 'work'), stdio: 'ignore', timeout: 120_000 });
+  const got = new Map<number, string>();
+  const meta = new Map<number, string>();
+  for (let id = 0; id < script.length; id++) {
+    try {
+      got.set(id, readFileSync(join(rec, String(id)), 'utf8'));
+      meta.set(id, readFileSync(join(rec, `${id}.meta`), 'utf8'));
+    } catch {
+      // missing: the case never reached the fake
+    }
+  }
+  return { got, meta };
+}
+
+const special = fc.constantFrom("'", '"', '$', '`', '\\', '\n', '!', ' ', '\t', '$(', '${', '*', ';', '&', '|', '#', '~', '\r', "'\\''", 'é', '🙂', '\u200b', '中');
+const chunk = fc.oneof(special, fc.string({ unit: 'binary', maxLength: 4 }));
+const anyString = fc
+  .array(chunk, { maxLength: 12 })
+  .map((a) => a.join(''))
+  .filter((s) => !s.includes('\0') && s.isWellFormed());
+
+describe('bash hands sparehand exactly the bytes', () => {
+  it('for random strings (quotes, $, backticks, newlines, unicode) as the whole inner part', () => {
+    const samples = fc.sample(anyString, { numRuns: 2000, seed: 42 });
+    const { got, meta } = runBatch((inv) =>
+      samples.map((s, id) => rewriteCommand({ heavy: true, rule: 'test', reason: '', wrap: { before: '', inner: s, after: '' } } as Classification, inv(id))),
+    );
+    for (let id = 0; id < samples.length; id++) {
+      expect({ id, got: got.get(id), meta: meta.get(id) }).toEqual({ id, got: samples[id], meta: '4 run --or-local --' });
+    }
+  });
+
+  it('for generated heavy commands with random quoted arguments, in every shape', () => {
+    const quoteArg = fc.constantFrom<(s: string) => string>(
+      bashQuote,
+      (s) => `"${s.replace(/["$`\\]/g, (c) => `\\${c}`)}"`,
+      (s) => (s === '' ? "''" : s.replace(/[^A-Za-z0-9_./-]/gu, (c) => (c === '\n' ? "$'\\n'" : `\\${c}`))),
+    );
+    const arg = fc.tuple(anyString, quoteArg).map(([s, q]) => q(s));
+    const heavyCmd = fc.constantFrom('npm test --', 'cargo test', 'pytest -k', 'make test', 'go test ./... -run', 'npx vitest run');
+    const envPrefix = fc.constantFrom('', 'CI=1 ', "X='a b' ", 'env FOO=1 ');
+    const outside = fc.constantFrom('', 'cd . && ', 'time ', 'timeout 60 ', 'cd .; ');
+    const after = fc.constantFrom('', ' 2>&1', ' > out.log 2>&1', ' 2>&1 | tail -5', ' &', ' | cat', '; ', ' # comment $x `y`');
+    // (`timeout` runs a program, so `timeout 60 CI=1 …` is not a shape bash users write.)
+    const gen = fc.tuple(outside, envPrefix, heavyCmd, fc.array(arg, { maxLength: 4 }), after).filter(([o, e]) => !(o.startsWith('timeout') && e.includes('=') && !e.startsWith('env'))).map(([o, e, h, args, a]) => {
+      const inner = [e + h, ...args].join(' ');
+      return { command: o + inner + a, inner };
+    });
+    const samples = fc.sample(gen, { numRuns: 1500, seed: 7 });
+    const classified = samples.map((s) => classify(s.command));
+    for (const [i, c] of classified.entries()) {
+      expect({ command: samples[i]?.command, heavy: c.heavy, inner: c.wrap?.inner }).toEqual({ command: samples[i]?.command, heavy: true, inner: samples[i]?.inner });
+    }
+    const { got } = runBatch((inv) => classified.map((c, id) => rewriteCommand(c, inv(id))));
+    for (let id = 0; id < samples.length; id++) expect({ id, got: got.get(id) }).toEqual({ id, got: samples[id]?.inner });
+  });
+
+  it('classify never throws on random strings, and a heavy cut is always exact substrings', () => {
+    fc.assert(
+      fc.property(fc.oneof(anyString, fc.string({ unit: 'grapheme', maxLength: 80 })), (s) => {
+        const c = classify(`npm test ${s}`);
+        if (c.wrap) expect(c.wrap.before + c.wrap.inner + c.wrap.after).toBe(`npm test ${s}`);
+        const d = classify(s);
+        expect(typeof d.rule).toBe('string');
+      }),
+      { numRuns: 5000, seed: 3 },
+    );
+  });
+});

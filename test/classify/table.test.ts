@@ -1,0 +1,258 @@
+// The decision and the rule for many commands: every SPEC example, each shell shape, local ones, the guard.
+import { describe, expect, it } from 'vitest';
+import { alreadyWrapped, classify, rewriteCommand } from '../../lib/classify/index.js';
+
+// [command, rule, rewrite with invocation `sparehand` (heavy) or null (left alone)]
+const HEAVY: [string, string, string][] = [
+  // SPEC "What is heavy" examples
+  ['npm test', 'heavy: npm test', "sparehand run --or-local -- 'npm test'"],
+  ['npm run build', 'heavy: npm run build', "sparehand run --or-local -- 'npm run build'"],
+  ['pnpm -r test', 'heavy: pnpm test', "sparehand run --or-local -- 'pnpm -r test'"],
+  ['yarn test', 'heavy: yarn test', "sparehand run --or-local -- 'yarn test'"],
+  ['bun test', 'heavy: bun test', "sparehand run --or-local -- 'bun test'"],
+  ['npx vitest run', 'heavy: npx vitest run', "sparehand run --or-local -- 'npx vitest run'"],
+  ['jest', 'heavy: jest', "sparehand run --or-local -- 'jest'"],
+  ['tsc --noEmit', 'heavy: tsc', "sparehand run --or-local -- 'tsc --noEmit'"],
+  ['tsc -b', 'heavy: tsc -b', "sparehand run --or-local -- 'tsc -b'"],
+  ['cargo build', 'heavy: cargo build', "sparehand run --or-local -- 'cargo build'"],
+  ['cargo test', 'heavy: cargo test', "sparehand run --or-local -- 'cargo test'"],
+  ['cargo check', 'heavy: cargo check', "sparehand run --or-local -- 'cargo check'"],
+  ['cargo clippy', 'heavy: cargo clippy', "sparehand run --or-local -- 'cargo clippy'"],
+  ['go test ./...', 'heavy: go test', "sparehand run --or-local -- 'go test ./...'"],
+  ['go build', 'heavy: go build', "sparehand run --or-local -- 'go build'"],
+  ['pytest', 'heavy: pytest', "sparehand run --or-local -- 'pytest'"],
+  ['python -m pytest', 'heavy: python -m pytest', "sparehand run --or-local -- 'python -m pytest'"],
+  ['tox', 'heavy: tox', "sparehand run --or-local -- 'tox'"],
+  ['mypy .', 'heavy: mypy', "sparehand run --or-local -- 'mypy .'"],
+  ['make', 'heavy: make', "sparehand run --or-local -- 'make'"],
+  ['make test', 'heavy: make test', "sparehand run --or-local -- 'make test'"],
+  ['ninja', 'heavy: ninja', "sparehand run --or-local -- 'ninja'"],
+  ['cmake --build build', 'heavy: cmake --build', "sparehand run --or-local -- 'cmake --build build'"],
+  ['mvn test', 'heavy: mvn test', "sparehand run --or-local -- 'mvn test'"],
+  ['./gradlew build', 'heavy: gradlew build', "sparehand run --or-local -- './gradlew build'"],
+  ['dotnet test', 'heavy: dotnet test', "sparehand run --or-local -- 'dotnet test'"],
+  ['swift build', 'heavy: swift build', "sparehand run --or-local -- 'swift build'"],
+  ['bazel test //...', 'heavy: bazel test', "sparehand run --or-local -- 'bazel test //...'"],
+  // more tools
+  ['npm run typecheck', 'heavy: npm run typecheck', "sparehand run --or-local -- 'npm run typecheck'"],
+  ['npm run test:unit -- --reporter=dot', 'heavy: npm run test:unit', "sparehand run --or-local -- 'npm run test:unit -- --reporter=dot'"],
+  ['pnpm --filter web build', 'heavy: pnpm build', "sparehand run --or-local -- 'pnpm --filter web build'"],
+  ['pnpm dlx vitest run', 'heavy: pnpm dlx vitest run', "sparehand run --or-local -- 'pnpm dlx vitest run'"],
+  ['bunx jest --ci', 'heavy: bunx jest', "sparehand run --or-local -- 'bunx jest --ci'"],
+  ['yarn workspaces foreach -A run test', 'heavy: yarn run test', "sparehand run --or-local -- 'yarn workspaces foreach -A run test'"],
+  ['eslint .', 'heavy: eslint', "sparehand run --or-local -- 'eslint .'"],
+  ['npx playwright test', 'heavy: npx playwright test', "sparehand run --or-local -- 'npx playwright test'"],
+  ['cargo nextest run', 'heavy: cargo nextest', "sparehand run --or-local -- 'cargo nextest run'"],
+  ['cargo +nightly test --release', 'heavy: cargo test', "sparehand run --or-local -- 'cargo +nightly test --release'"],
+  ['go vet ./...', 'heavy: go vet', "sparehand run --or-local -- 'go vet ./...'"],
+  ['python3 -m mypy src', 'heavy: python3 -m mypy', "sparehand run --or-local -- 'python3 -m mypy src'"],
+  ['uv run pytest -q', 'heavy: pytest', "sparehand run --or-local -- 'uv run pytest -q'"],
+  ['mvn -q clean verify', 'heavy: mvn verify', "sparehand run --or-local -- 'mvn -q clean verify'"],
+  ['gradle :app:test --tests Foo', 'heavy: gradle test', "sparehand run --or-local -- 'gradle :app:test --tests Foo'"],
+  ['ctest --output-on-failure', 'heavy: ctest', "sparehand run --or-local -- 'ctest --output-on-failure'"],
+  ['make -j8 -C sub all', 'heavy: make all', "sparehand run --or-local -- 'make -j8 -C sub all'"],
+  // shapes
+  ['cd pkg && npm test', 'heavy: npm test', "cd pkg && sparehand run --or-local -- 'npm test'"],
+  ['cd /home/me/proj && npm test', 'heavy: npm test', "cd /home/me/proj && sparehand run --or-local -- 'npm test'"],
+  ['cd a; cd b && cargo test', 'heavy: cargo test', "cd a; cd b && sparehand run --or-local -- 'cargo test'"],
+  ['cd x && npm test || echo failed', 'heavy: npm test', "sparehand run --or-local -- 'cd x && npm test || echo failed'"],
+  ['npm run build && npm test', 'heavy: npm run build', "sparehand run --or-local -- 'npm run build && npm test'"],
+  ['CI=1 npm test', 'heavy: npm test', "sparehand run --or-local -- 'CI=1 npm test'"],
+  ['env CI=1 FORCE_COLOR=0 npm test', 'heavy: npm test', "sparehand run --or-local -- 'env CI=1 FORCE_COLOR=0 npm test'"],
+  ['npm test 2>&1 | tail -50', 'heavy: npm test', "sparehand run --or-local -- 'npm test' 2>&1 | tail -50"],
+  ['npm test > out.log 2>&1', 'heavy: npm test', "sparehand run --or-local -- 'npm test' > out.log 2>&1"],
+  ['npm test > /tmp/x.log 2>&1', 'heavy: npm test', "sparehand run --or-local -- 'npm test' > /tmp/x.log 2>&1"],
+  ['npm test 2>&1 | tee /tmp/log | grep -v ok', 'heavy: npm test', "sparehand run --or-local -- 'npm test' 2>&1 | tee /tmp/log | grep -v ok"],
+  ['bash -c "npm test"', 'heavy: npm test', "sparehand run --or-local -- 'bash -c \"npm test\"'"],
+  ["sh -c 'cd a && make'", 'heavy: make', "sparehand run --or-local -- 'sh -c '\\''cd a && make'\\'''"],
+  ['(cd a && make)', 'heavy: make', "sparehand run --or-local -- '(cd a && make)'"],
+  ['(cd a && make) > build.log 2>&1', 'heavy: make', "sparehand run --or-local -- '(cd a && make)' > build.log 2>&1"],
+  ['time npm test', 'heavy: npm test', "time sparehand run --or-local -- 'npm test'"],
+  ['timeout 600 npm test', 'heavy: npm test', "timeout 600 sparehand run --or-local -- 'npm test'"],
+  ['timeout -k 5 10m cargo test 2>&1 | tail', 'heavy: cargo test', "timeout -k 5 10m sparehand run --or-local -- 'cargo test' 2>&1 | tail"],
+  ['npm test &', 'heavy: npm test', "sparehand run --or-local -- 'npm test' &"],
+  ['npm test; echo done', 'heavy: npm test', "sparehand run --or-local -- 'npm test; echo done'"],
+  ['npm test || echo failed', 'heavy: npm test', "sparehand run --or-local -- 'npm test || echo failed'"],
+  ['set -e; npm run lint; npm test', 'heavy: npm run lint', "sparehand run --or-local -- 'set -e; npm run lint; npm test'"],
+  ['cargo fmt && cargo clippy && cargo test', 'heavy: cargo clippy', "sparehand run --or-local -- 'cargo fmt && cargo clippy && cargo test'"],
+  ['npm test # all of them', 'heavy: npm test', "sparehand run --or-local -- 'npm test' # all of them"],
+  ["npm test -- -t 'it'\\''s $fine'", 'heavy: npm test', "sparehand run --or-local -- 'npm test -- -t '\\''it'\\''\\'\\'''\\''s $fine'\\'''"],
+  ['npm run build && npm test 2>&1 | tail -5', 'heavy: npm run build', "sparehand run --or-local -- 'npm run build && npm test 2>&1 | tail -5'"],
+  ['npm test\n', 'heavy: npm test', "sparehand run --or-local -- 'npm test'\n"],
+];
+
+const LOCAL: [string, string][] = [
+  ['npm install', 'local: npm install'],
+  ['npm ci', 'local: npm ci'],
+  ['pip install -r requirements.txt', 'local: pip'],
+  ['cargo install ripgrep', 'local: cargo install'],
+  ['npm run dev', 'local: npm run dev'],
+  ['npm start', 'local: npm start'],
+  ['pnpm run test:watch', 'local: pnpm run test:watch'],
+  ['vite dev', 'local: vite dev'],
+  ['vitest --watch', 'local: vitest --watch'],
+  ['vitest watch', 'local: vitest watch'],
+  ['npm test -- --watch', 'local: npm test --watch'],
+  ['jest --watchAll', 'local: jest --watchAll'],
+  ['tsc -w', 'local: tsc -w'],
+  ['cargo watch -x test', 'local: cargo watch'],
+  ['cargo run', 'local: cargo run'],
+  ['go run .', 'local: go run'],
+  ['python', 'local: python'],
+  ['node', 'local: node'],
+  ['git status', 'local: git status'],
+  ['git push', 'local: git push'],
+  ['docker build .', 'local: docker'],
+  ['vercel deploy --prod', 'local: vercel'],
+  ['vim src/main.rs', 'local: vim'],
+  ['less log.txt', 'local: less'],
+  ['make install', 'local: make install'],
+  ['make clean', 'local: make clean'],
+  ['mvn install', 'local: mvn install'],
+  ['./gradlew bootRun', 'local: gradlew bootRun'],
+  ['cmake -S . -B build', 'local: cmake'],
+  ['npm install && npm test', 'local: npm install'],
+  ['npm test && git push', 'local: git push'],
+  ['cd pkg && npm run build && docker build .', 'local: docker'],
+  ['bash -c "npm ci && npm test"', 'local: npm ci'],
+  ['npm test | less', 'local: less'],
+  // heavy, but it cannot be cut safely
+  ['cat input | npm test', 'local: heavy part reads a pipe'],
+  ['npm test -- $TEST_FILE', 'local: expands $TEST_FILE'],
+  ['pytest ~/proj/tests', 'local: path outside the project: ~/proj/tests'],
+  ['npm run build && npm test > /tmp/x.log', 'local: path outside the project: /tmp/x.log'],
+  ['npm test -- --junit=/tmp/r.xml', 'local: path outside the project: /tmp/r.xml'],
+  ['npm test $(cat args)', 'local: command substitution'],
+  ['npm test `cat args`', 'local: command substitution'],
+  ['npm test && ./deploy.sh', 'local: not known to be safe on a worker: ./deploy.sh'],
+  ['npm run build && cd && npm test', 'local: cd outside the project'],
+  ['bash -c "npm test > /tmp/out"', 'local: path outside the project: /tmp/out'],
+  // cannot parse
+  ["npm test 'unbalanced", 'local: cannot parse (unbalanced quote)'],
+  ['npm test <<EOF\nx\nEOF', 'local: cannot parse (heredoc)'],
+  ['diff <(npm test) expected', 'local: cannot parse (process substitution)'],
+  ['if true; then npm test; fi', 'local: cannot parse (compound command (if))'],
+  ['for i in 1 2; do npm test; done', 'local: cannot parse (compound command (for))'],
+  ['{ npm test; }', 'local: cannot parse (compound command ({))'],
+  ['npm test &&', 'local: cannot parse (nothing after "&&")'],
+  ['npm test )', 'local: cannot parse (unexpected ")")'],
+  ['f() { npm test; }', 'local: cannot parse (function definition or misplaced "(")'],
+];
+
+const NOT_HEAVY: [string, string][] = [
+  ['ls -la', 'none'],
+  ['cat package.json', 'light: cat'],
+  ['echo hi', 'light: echo'],
+  ['grep -r foo src', 'light: grep'],
+  ['node scripts/gen.js', 'none'],
+  ['npm run generate', 'none'],
+  ['ruff check .', 'light: ruff'],
+  ['prettier --check .', 'light: prettier'],
+  ['eslint src/a.ts', 'light: eslint (single files)'],
+  ['pytest --version', 'light: pytest --help/--version'],
+  ['cargo fmt', 'light: cargo fmt'],
+  ['', 'local: cannot parse (empty command)'],
+  ['   ', 'local: cannot parse (empty command)'],
+];
+
+describe('classify: heavy commands and their rewrite', () => {
+  it.each(HEAVY)('%j → %s', (command, rule, rewrite) => {
+    const c = classify(command);
+    expect({ heavy: c.heavy, rule: c.rule }).toEqual({ heavy: true, rule });
+    expect(rewriteCommand(c, 'sparehand')).toBe(rewrite);
+    const w = c.wrap!;
+    expect(command.includes(w.inner)).toBe(true);
+    expect(w.before + w.inner + w.after).toBe(command);
+  });
+});
+
+describe('classify: left alone', () => {
+  it.each(LOCAL)('%j → %s', (command, rule) => {
+    const c = classify(command);
+    expect({ heavy: c.heavy, rule: c.rule, wrap: c.wrap }).toEqual({ heavy: false, rule, wrap: undefined });
+    expect(c.reason.length).toBeGreaterThan(10);
+  });
+  it.each(NOT_HEAVY)('%j → %s', (command, rule) => {
+    expect(classify(command)).toMatchObject({ heavy: false, rule });
+  });
+});
+
+describe('guard and SPAREHAND=off', () => {
+  const WRAPPED = [
+    "sparehand run --or-local -- 'npm test'",
+    'sparehand run -- npm test',
+    '/usr/local/bin/sparehand run --or-local -- "npm test"',
+    './node_modules/.bin/sparehand run -- npm test',
+    'node /opt/sh/bin/sparehand.js run --or-local -- npm test',
+    "'/usr/bin/node' '/opt/sh/bin/sparehand.js' run --or-local -- 'npm test'",
+    '"/usr/bin/node" "/x/bin/sparehand.js" run -- "npm test"',
+    'npx sparehand run -- npm test',
+    'npx -y sparehand@1 run -- npm test',
+    'CI=1 sparehand run -- npm test',
+    'env FOO=1 sparehand --debug run -- cargo test',
+    "cd pkg && sparehand run --or-local -- 'npm test' 2>&1 | tail -5",
+    'bash -c "sparehand run -- npm test"',
+    "sparehand run -- 'npm test", // unparsable: the text still says it
+  ];
+  it.each(WRAPPED)('%j is already wrapped', (command) => {
+    expect(alreadyWrapped(command)).toBe(true);
+    expect(classify(command)).toMatchObject({ heavy: false, rule: 'guard: already runs through sparehand run' });
+  });
+  it.each(['npm test', 'sparehand classify -- npm test', 'echo sparehand', 'cat sparehand.md', ''])('%j is not wrapped', (command) => {
+    expect(alreadyWrapped(command)).toBe(false);
+  });
+  it.each(['SPAREHAND=off npm test', 'CI=1 SPAREHAND=off cargo test', "SPAREHAND='off' npm test", 'export SPAREHAND=off; npm test', 'cd x && SPAREHAND=off make'])(
+    '%j is turned off',
+    (command) => {
+      expect(classify(command)).toMatchObject({ heavy: false, rule: 'off: SPAREHAND=off' });
+    },
+  );
+  it('SPAREHAND=on does not turn it off', () => {
+    expect(classify('SPAREHAND=on npm test')).toMatchObject({ heavy: true, rule: 'heavy: npm test' });
+  });
+});
+
+describe('user rules', () => {
+  it('a heavy rule adds a command; local beats heavy; both beat the built-ins', () => {
+    const rules = { heavy: ['npm run e2e', './scripts/check.sh', 'npm test'], local: ['npm test', 'cargo test --doc'] };
+    expect(classify('npm run e2e -- --headed', rules)).toMatchObject({ heavy: true, rule: 'heavy (config): npm run e2e' });
+    expect(classify('scripts/check.sh', rules)).toMatchObject({ heavy: false, rule: 'none' });
+    expect(classify('./scripts/check.sh --all', rules)).toMatchObject({ heavy: true, rule: 'heavy (config): ./scripts/check.sh' });
+    expect(classify('npm test', rules)).toMatchObject({ heavy: false, rule: 'local (config): npm test' });
+    expect(classify('cargo test --doc', rules)).toMatchObject({ heavy: false, rule: 'local (config): cargo test --doc' });
+    expect(classify('cargo test --lib', rules)).toMatchObject({ heavy: true, rule: 'heavy: cargo test' });
+    expect(classify('npm run build && npm test', rules)).toMatchObject({ heavy: false, rule: 'local (config): npm test' });
+  });
+  it('a trailing * matches the start of a word, and the first word matches by basename', () => {
+    const rules = { heavy: ['just test*'], local: ['make docs*'] };
+    expect(classify('just test-all', rules)).toMatchObject({ heavy: true, rule: 'heavy (config): just test*' });
+    expect(classify('/usr/bin/make docs-html', rules)).toMatchObject({ heavy: false, rule: 'local (config): make docs*' });
+  });
+});
+
+describe('never throws', () => {
+  it.each([
+    '\u0000', '"', "'", '`', '$(', '${', '((', '))', ';;', '|', '&&&', '\\', 'a\\', 'x'.repeat(70_000), '((npm test))', '$((1+2))',
+    'npm test $((1+2))', '\uD800', 'npm test 2>', '>', '< <', ')(', '!', 'time', 'timeout 5', 'bash -c', 'env', '{a}>x npm test',
+  ])('%j', (command) => {
+    const c = classify(command);
+    expect(c.heavy).toBe(false);
+    expect(typeof c.rule).toBe('string');
+  });
+  it('non-string input and odd rules', () => {
+    expect(classify(undefined as unknown as string).heavy).toBe(false);
+    expect(classify('npm test', { heavy: [''], local: ['  '] }).heavy).toBe(true);
+  });
+});
+
+describe('rewriteCommand', () => {
+  it('names sparehand with any shell-ready invocation', () => {
+    const c = classify('cd pkg && CI=1 npm test > /tmp/x.log 2>&1 &');
+    expect(rewriteCommand(c, "'/usr/bin/node' '/opt/sh/bin/sparehand.js'")).toBe(
+      "cd pkg && '/usr/bin/node' '/opt/sh/bin/sparehand.js' run --or-local -- 'CI=1 npm test' > /tmp/x.log 2>&1 &",
+    );
+  });
+  it('refuses a command that is not heavy', () => {
+    expect(() => rewriteCommand(classify('ls'), 'sparehand')).toThrow(/not heavy/);
+  });
+});

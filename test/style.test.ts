@@ -1,0 +1,29 @@
+// The core never names a coding tool: only lib/agents/ knows them (STYLE.md).
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const LIB = new URL('../lib/', import.meta.url).pathname;
+const NAMES = /\b(claude|codex|gemini|cursor|copilot|opencode|kiro|devin|windsurf|cline|factory|droid)\b/i;
+
+function files(dir: string): string[] {
+  return readdirSync(dir).flatMap((f) => {
+    const p = join(dir, f);
+    return statSync(p).isDirectory() ? files(p) : p.endsWith('.ts') ? [p] : [];
+  });
+}
+
+describe('agent-neutral core', () => {
+  it('no tool name appears in lib/ outside lib/agents/', () => {
+    const offenders = files(LIB)
+      .filter((f) => !relative(LIB, f).startsWith('agents/'))
+      .flatMap((f) =>
+        readFileSync(f, 'utf8')
+          .split('\n')
+          .map((line, i) => [line, i] as const)
+          .filter(([line]) => NAMES.test(line))
+          .map(([line, i]) => `${relative(LIB, f)}:${i + 1}: ${line.trim()}`),
+      );
+    expect(offenders).toEqual([]);
+  });
+});
