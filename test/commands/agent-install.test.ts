@@ -98,6 +98,10 @@ describe('agent install all, in a HOME that holds the user\'s settings', () => {
     expect(files.sort()).toEqual(Object.keys(before).sort());
     // Byte for byte: the entry's text is removed with exactly the comma and whitespace install added.
     for (const f of files) expect([f, after[f]]).toEqual([f, before[f]]);
+    // No copy of sparehand's own files is left behind (a tool that runs every file in its hook folder would run it).
+    const own = agents.flatMap((a) => a.install.filter((t) => t.kind === 'file' && t.scope === 'user').map((t) => t.path(baseOf(home))));
+    expect(own.length).toBeGreaterThan(0);
+    for (const p of own) expect(Object.keys(after)).not.toContain(`${p.slice(home.length + 1)}.bak`);
   });
 });
 
