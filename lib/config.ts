@@ -9,7 +9,7 @@ import { configPath } from './paths.js';
 export const WorkerSchema = z.object({
   name: z.string().check(z.regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'letters, digits, ".", "_" and "-" only')),
   /** What ssh is given: `host`, `user@host`, or an alias from ~/.ssh/config. */
-  destination: z.string().check(z.minLength(1)),
+  destination: z.string().check(z.minLength(1), z.regex(/^[^-\s]/, 'must not start with "-" or a space')),
   port: z.optional(z.number().check(z.int(), z.gte(1), z.lte(65535))),
   identity: z.optional(z.string()),
   /** Folder on the worker holding the project copies (default `~/.cache/sparehand/work`). */
@@ -28,7 +28,7 @@ export const ConfigSchema = z.object({
     }),
   ),
   /** Extra environment variable names forwarded to the worker. */
-  env: z.optional(z.array(z.string())),
+  env: z.optional(z.array(z.string().check(z.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name')))),
   sync: z.optional(
     z.object({
       /** Extra rsync exclude patterns. */

@@ -3,7 +3,7 @@
 // 2026-11-29. Real program: opencode-ai@1.18.33 driven offline, 2026-11-29 (REAL-TOOLS.md, fact 7).
 // OpenCode has no command hooks: sparehand's plugin (opencode-plugin.ts) sends this payload and applies the answer.
 import * as z from 'zod/mini';
-import { inConfigHome, inProject, json, looseInput, numField, rewrittenInput, once } from './shapes.js';
+import { inConfigHome, inProject, json, looseInput, numField, once, rewrittenInput } from './shapes.js';
 import { pluginCommand, pluginProbe, pluginSource } from './opencode-plugin.js';
 import type { AgentSpec, InstallBase, OwnFileTarget } from './types.js';
 

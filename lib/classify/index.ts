@@ -22,6 +22,9 @@ export function classify(command: string, rules: RuleChanges = {}): Classificati
     if (isParseError(e)) {
       return { heavy: false, rule: `local: cannot parse (${e.message})`, reason: `sparehand cannot follow this command reliably (${e.message}): left alone.` };
     }
+    if (e instanceof RangeError) {
+      return { heavy: false, rule: 'local: cannot parse (nested too deep)', reason: 'the command nests too deep to follow: left alone.' };
+    }
     return { heavy: false, rule: 'local: internal error', reason: `the classifier failed (${(e as Error)?.message ?? String(e)}): left alone.` };
   }
 }

@@ -39,7 +39,8 @@ export const NONE: Verdict = { kind: 'none', rule: 'none', why: 'matches no heav
 /** `--watch` and friends anywhere in the arguments; `-w` too where the tool says it means watch. */
 export function watching(args: readonly string[], dashW = false): string | undefined {
   for (const a of args) {
-    if (a === '--watch' || a === '--watchAll' || a === '--watch-all' || a.startsWith('--watch=')) return a;
+    if (a === '--watch' || a === '--watchAll' || a === '--watch-all') return a;
+    if ((a.startsWith('--watch=') || a.startsWith('--watchAll=')) && !a.endsWith('=false') && !a.endsWith('=0')) return a;
     if (dashW && a === '-w') return a;
   }
   return undefined;

@@ -1,11 +1,11 @@
 // A small bash lexer that keeps byte offsets: the rewrite cuts the agent's command into exact substrings,
 // which shell-quote's parse cannot give (it drops positions, splits `2>&1` into words and expands `$VAR`).
 import { SparehandError } from '../errors.js';
+import { expansion } from './lex-expansion.js';
 
 /** Word flags: some quoting, a `$x`/`${x}` expansion, a `$(…)`/backtick/`$((…))`, a leading `~`, `$'…'` quoting. */
 export const QUOTED = 1;
-export const EXP = 2;
-export const SUBST = 4;
+export { EXP, SUBST } from './lex-expansion.js';
 export const TILDE = 8;
 export const ANSI = 16;
 
@@ -43,9 +43,6 @@ const fail = (why: string): never => {
 const isMeta = (c: string | undefined): boolean =>
   c === ' ' || c === '\t' || c === '\n' || c === '|' || c === '&' || c === ';' || c === '(' || c === ')' || c === '<' || c === '>';
 const isDigit = (c: string | undefined): boolean => c !== undefined && c >= '0' && c <= '9';
-const isNameStart = (c: string | undefined): boolean =>
-  c !== undefined && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c === '_');
-const isNameChar = (c: string | undefined): boolean => isNameStart(c) || isDigit(c);
 
 /** Splits a command into words, operators and redirects; throws SparehandError('PARSE') on what it cannot follow. */
 export function lex(src: string): Token[] {
@@ -173,7 +170,7 @@ function word(src: string, s: number): Word {
           else if (e !== '\n') v += q + (e ?? '');
           i += 2;
         } else if (q === '$' || q === '`') {
-          const r = expansion(src, i, true);
+          const r = expansion(src, i);
           f |= r.f;
           x ??= r.x;
           v += src.slice(i, r.e);
@@ -191,7 +188,7 @@ function word(src: string, s: number): Word {
       v += src.slice(i + 2, j);
       i = j + 1;
     } else if (c === '$' || c === '`') {
-      const r = expansion(src, i, false);
+      const r = expansion(src, i);
       f |= r.f;
       x ??= r.x;
       v += src.slice(i, r.e);
@@ -209,99 +206,4 @@ function word(src: string, s: number): Word {
   }
   if (i === s) fail('empty word');
   return x === undefined ? { t: 'w', s, e: i, v, f } : { t: 'w', s, e: i, v, f, x };
-}
-
-// `$…` or a backtick at `i`: where it ends and what kind it is.
-function expansion(src: string, i: number, inDouble: boolean): { e: number; f: number; x?: string } {
-  if (src[i] === '`') return { e: skipBacktick(src, i + 1), f: SUBST };
-  const d = src[i + 1];
-  if (d === '(') return { e: skipParens(src, i + 2), f: SUBST };
-  if (d === '{') {
-    const e = skipBraces(src, i + 2);
-    return { e, f: EXP, x: src.slice(i, e) };
-  }
-  if (isNameStart(d)) {
-    let j = i + 2;
-    while (isNameChar(src[j])) j++;
-    return { e: j, f: EXP, x: src.slice(i, j) };
-  }
-  if (d === '?') return { e: i + 2, f: 0 };
-  if (isDigit(d) || d === '@' || d === '*' || d === '#' || d === '$' || d === '!' || d === '-') {
-    return { e: i + 2, f: EXP, x: src.slice(i, i + 2) };
-  }
-  void inDouble;
-  return { e: i + 1, f: 0 };
-}
-
-function skipBacktick(src: string, i: number): number {
-  while (i < src.length) {
-    if (src[i] === '\\') i += 2;
-    else if (src[i] === '`') return i + 1;
-    else i++;
-  }
-  return fail('unbalanced backtick');
-}
-
-// After `$(`: to the matching `)`, following quotes and nested substitutions (a `case` inside is refused).
-function skipParens(src: string, i: number): number {
-  let depth = 1;
-  const start = i;
-  while (i < src.length) {
-    const c = src[i];
-    if (c === '\\') i += 2;
-    else if (c === "'") {
-      const j = src.indexOf("'", i + 1);
-      if (j < 0) fail('unbalanced quote');
-      i = j + 1;
-    } else if (c === '"') i = skipDouble(src, i + 1);
-    else if (c === '`') i = skipBacktick(src, i + 1);
-    else if (c === '(') {
-      depth++;
-      i++;
-    } else if (c === ')') {
-      depth--;
-      i++;
-      if (depth === 0) {
-        if (/\bcase\b|<</.test(src.slice(start, i))) fail('case or heredoc inside $(…)');
-        return i;
-      }
-    } else i++;
-  }
-  return fail('unbalanced $(');
-}
-
-function skipDouble(src: string, i: number): number {
-  while (i < src.length) {
-    const c = src[i];
-    if (c === '\\') i += 2;
-    else if (c === '"') return i + 1;
-    else if (c === '`') i = skipBacktick(src, i + 1);
-    else if (c === '$' && src[i + 1] === '(') i = skipParens(src, i + 2);
-    else i++;
-  }
-  return fail('unbalanced quote');
-}
-
-function skipBraces(src: string, i: number): number {
-  let depth = 1;
-  while (i < src.length) {
-    const c = src[i];
-    if (c === '\\') i += 2;
-    else if (c === "'") {
-      const j = src.indexOf("'", i + 1);
-      if (j < 0) fail('unbalanced quote');
-      i = j + 1;
-    } else if (c === '"') i = skipDouble(src, i + 1);
-    else if (c === '`') i = skipBacktick(src, i + 1);
-    else if (c === '$' && src[i + 1] === '(') i = skipParens(src, i + 2);
-    else if (c === '{') {
-      depth++;
-      i++;
-    } else if (c === '}') {
-      depth--;
-      i++;
-      if (depth === 0) return i;
-    } else i++;
-  }
-  return fail('unbalanced ${');
 }

@@ -135,10 +135,11 @@ function shell(name: string, argv: readonly Arg[], nested: Nested): Verdict {
   let c = false;
   for (let i = 1; i < argv.length; i++) {
     const a = (argv[i] as Arg).v;
-    if (a === '-o' || a === '+o' || a === '-O' || a === '+O') {
-      i++;
-    } else if (a.startsWith('-') && a.length > 1 && a !== '--') {
-      if (!a.startsWith('--') && a.includes('c')) c = true;
+    if ((a.startsWith('-') || a.startsWith('+')) && a.length > 1 && a !== '--' && a !== '-') {
+      if (a.startsWith('--')) continue;
+      if (a.includes('c')) c = true;
+      // `-o pipefail`, `-euo pipefail`, `-O extglob`: each o/O in a cluster takes the next word.
+      for (const ch of a) if (ch === 'o' || ch === 'O') i++;
     } else if (c) {
       const w = argv[i] as Arg;
       if (w.f & (EXP | SUBST | ANSI)) return { kind: 'none', rule: 'none', why: `its ${name} -c string is not plain text` };

@@ -67,9 +67,12 @@ function cmdProblem(c: Cmd, V: Map<Simple, Verdict>): NoCut | undefined {
   return listProblem(c.body, V);
 }
 
-/** Whether a whole list runs the same on a worker. */
-export function listProblem(items: readonly Item[], V: Map<Simple, Verdict>): NoCut | undefined {
-  for (const it of items) {
+const BACKGROUND: NoCut = { rule: 'local: background job', why: 'starts a background job, which would be cut short on a worker' };
+
+/** Whether a whole list runs the same on a worker (`lastAmp`: a final `&` that stays outside is fine). */
+export function listProblem(items: readonly Item[], V: Map<Simple, Verdict>, lastAmp = false): NoCut | undefined {
+  for (const [i, it] of items.entries()) {
+    if (it.op === '&' && !(lastAmp && i === items.length - 1)) return BACKGROUND;
     for (const c of it.p.cmds) {
       const p = cmdProblem(c, V);
       if (p) return p;
@@ -103,7 +106,9 @@ export function cut(src: string, items: readonly Item[], V: Map<Simple, Verdict>
   const rest = items.slice(k);
   const head = rest[0] as Item;
   if (rest.length > 1) {
-    const p = listProblem(rest, V);
+    // A final `&` stays outside only when it backgrounds the whole list (`a && b &`, not `a; b &`).
+    const amp = (rest[rest.length - 1] as Item).op === '&' && rest.slice(0, -1).every((x) => x.op === '&&' || x.op === '||');
+    const p = listProblem(rest, V, amp);
     if (p) return p;
     const end = (rest[rest.length - 1] as Item).p.e;
     return { before: src.slice(0, head.p.s), inner: src.slice(head.p.s, end), after: src.slice(end) };

@@ -16,7 +16,10 @@ export function register(agent: Command, ctx: Context, _setExit: (n: number) => 
     .option('--dry-run', 'print the changes as a unified diff and write nothing')
     .option(
       '--trust',
-      `for tools that run a hook only once trusted (${allAgents().filter((a) => a.trust).map((a) => a.name).join(', ')}): write the trust entry too`,
+      `for tools that run a hook only once trusted (${allAgents()
+        .filter((a) => a.trust)
+        .map((a) => a.name)
+        .join(', ')}): write the trust entry too`,
     )
     .action(async (tool: string, opts: { project?: string; dryRun?: boolean; trust?: boolean }) => {
       await installAgents(ctx, selectAgents(tool), opts);

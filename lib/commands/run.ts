@@ -1,10 +1,12 @@
-// `sparehand run`: the command on a worker, or here. (Workers: lib/remote; this file only wires options.)
+// `sparehand run`: the command on a worker, or here. (The work is in lib/run; this file only wires options.)
 import type { Command } from 'commander';
 import { loadConfig } from '../config.js';
 import { type Context, say } from '../context.js';
 import { SparehandError } from '../errors.js';
 import { commandString } from '../run/command-string.js';
+import { parseDuration } from '../run/duration.js';
 import { runLocal } from '../run/local.js';
+import { runOnWorker } from '../run/remote.js';
 
 export interface RunOptions {
   orLocal?: boolean;
@@ -22,7 +24,7 @@ export function register(program: Command, ctx: Context, setExit: (n: number) =>
     .option('--or-local', 'run here when no worker is configured, reachable or free')
     .option('--local', 'run here, never on a worker')
     .option('--worker <name>', 'use this worker (also: SPAREHAND_WORKER)')
-    .option('--timeout <dur>', 'stop the command after this long (e.g. 90s, 10m)')
+    .option('--timeout <dur>', 'stop the command after this long (e.g. 90s, 10m); exit status 124')
     .option('--no-sync-back', 'do not bring changed files back')
     .option('--quiet', 'no summary line')
     .argument('<command...>', "one shell string ('npm test && npm run build') or an argv")
@@ -33,18 +35,26 @@ export function register(program: Command, ctx: Context, setExit: (n: number) =>
 }
 
 export async function run(ctx: Context, command: string, opts: RunOptions): Promise<number> {
+  const timeoutMs = opts.timeout === undefined ? undefined : parseDuration(opts.timeout);
+  if (opts.local) {
+    say(ctx, 'running locally (--local)');
+    return runLocal(ctx, command, { timeoutMs });
+  }
   const config = loadConfig(ctx);
-  const workers = config.workers ?? [];
-  if (opts.local || workers.length === 0) {
-    if (!opts.local && !opts.orLocal) {
+  if ((config.workers ?? []).length === 0) {
+    if (!opts.orLocal) {
       throw new SparehandError('WORKER', 'no worker is configured', {
         hint: 'add one with `sparehand worker add NAME user@host`, or run with --or-local to run here',
       });
     }
-    say(ctx, opts.local ? 'running locally (--local)' : 'running locally: no worker configured');
-    return runLocal(ctx, command);
+    say(ctx, 'running locally: no worker configured');
+    return runLocal(ctx, command, { timeoutMs });
   }
-  throw new SparehandError('WORKER', 'running on workers is not implemented yet', {
-    hint: 'use --local',
+  return runOnWorker(ctx, config, command, {
+    orLocal: opts.orLocal,
+    worker: opts.worker,
+    timeoutMs,
+    syncBack: opts.syncBack,
+    quiet: opts.quiet,
   });
 }

@@ -1,15 +1,76 @@
-// `sparehand worker` (placeholder: not built yet).
+// `sparehand worker add|list|check|remove`: the SSH hosts commands run on.
 import type { Command } from 'commander';
-import type { Context } from '../context.js';
+import type { Worker } from '../config.js';
+import { loadConfig } from '../config.js';
+import { type Context, say } from '../context.js';
 import { SparehandError } from '../errors.js';
+import { type WorkerReport, checkWorker } from '../remote/check.js';
+import { addWorker, findWorker, removeWorker, workerDir, workerSlots } from '../remote/workers.js';
 
-export function register(program: Command, _ctx: Context, _setExit: (n: number) => void): void {
-  program
-    .command('worker')
-    .description('(not built yet)')
-    .allowUnknownOption()
-    .allowExcessArguments()
-    .action(() => {
-      throw new SparehandError('USAGE', '`sparehand worker` is not built yet');
+const int = (what: string) => (v: string) => {
+  const n = Number(v);
+  if (!Number.isInteger(n)) throw new SparehandError('USAGE', `${what} must be a whole number, got "${v}"`);
+  return n;
+};
+
+/** One line per worker report, for people. */
+export function formatReport(r: WorkerReport): string {
+  if (!r.ok && r.connectMs === undefined) return `${r.name}: FAILED: ${r.problems.join('; ')}${r.hint ? `\n  fix: ${r.hint}` : ''}`;
+  const gb = r.freeBytes == null ? '?' : `${(r.freeBytes / 1e9).toFixed(1)} GB`;
+  const head = `${r.name}: ${r.ok ? 'ok' : 'PROBLEM'}: latency ${r.latencyMs} ms (connect ${r.connectMs} ms), bash ${r.bash ?? 'MISSING'}, rsync ${r.rsync ?? 'MISSING'}, ${gb} free in ${r.dir}, ${r.freeSlots}/${r.slots} slots free`;
+  return r.ok ? head : `${head}\n  ${r.problems.join('; ')}${r.hint ? `\n  fix: ${r.hint}` : ''}`;
+}
+
+export function register(program: Command, ctx: Context, setExit: (n: number) => void): void {
+  const worker = program.command('worker').description('add, list, check and remove workers (SSH hosts)');
+  worker
+    .command('add')
+    .description('add a worker (or replace the one with that name)')
+    .argument('<name>', 'a short name: letters, digits, ".", "_", "-"')
+    .argument('<destination>', 'what you would give ssh: host, user@host, or a ~/.ssh/config alias')
+    .option('--port <n>', 'ssh port', int('--port'))
+    .option('--identity <file>', 'private key file (ssh -i)')
+    .option('--dir <path>', 'folder on the worker for project copies (default ~/.cache/sparehand/work)')
+    .option('--slots <n>', 'how many commands may run on it at once (default 2)', int('--slots'))
+    .action(async (name: string, destination: string, o: { port?: number; identity?: string; dir?: string; slots?: number }) => {
+      const w: Worker = { name, destination };
+      if (o.port !== undefined) w.port = o.port;
+      if (o.identity !== undefined) w.identity = o.identity;
+      if (o.dir !== undefined) w.dir = o.dir;
+      if (o.slots !== undefined) w.slots = o.slots;
+      const { replaced } = await addWorker(ctx, w);
+      say(ctx, `${replaced ? 'replaced' : 'added'} worker "${name}" (${destination}); check it with \`sparehand worker check ${name}\``);
+    });
+  worker
+    .command('list')
+    .description('list the configured workers')
+    .option('--json', 'one JSON document')
+    .action((o: { json?: boolean }) => {
+      const workers = (loadConfig(ctx).workers ?? []).map((w) => ({ ...w, dir: workerDir(w), slots: workerSlots(w) }));
+      if (o.json) ctx.stdout.write(`${JSON.stringify({ workers }, null, 2)}\n`);
+      else if (workers.length === 0) say(ctx, 'no worker configured; add one with `sparehand worker add NAME user@host`');
+      else for (const w of workers) ctx.stdout.write(`${w.name}\t${w.destination}${w.port ? `:${w.port}` : ''}\t${w.dir}\t${w.slots} slots\n`);
+    });
+  worker
+    .command('check')
+    .description('connect to each worker (or NAME) and report latency, bash, rsync, free disk and slots')
+    .argument('[name]', 'only this worker')
+    .option('--json', 'one JSON document')
+    .action(async (name: string | undefined, o: { json?: boolean }) => {
+      const config = loadConfig(ctx);
+      const workers = name ? [findWorker(config, name)] : (config.workers ?? []);
+      if (workers.length === 0) throw new SparehandError('WORKER', 'no worker configured', { hint: 'add one with `sparehand worker add NAME user@host`' });
+      const reports = await Promise.all(workers.map((w) => checkWorker(ctx, w)));
+      if (o.json) ctx.stdout.write(`${JSON.stringify({ workers: reports }, null, 2)}\n`);
+      else for (const r of reports) ctx.stdout.write(`${formatReport(r)}\n`);
+      if (reports.some((r) => !r.ok)) setExit(1);
+    });
+  worker
+    .command('remove')
+    .description('remove a worker from the config (its files on the worker are left alone)')
+    .argument('<name>')
+    .action(async (name: string) => {
+      await removeWorker(ctx, name);
+      say(ctx, `removed worker "${name}"`);
     });
 }

@@ -19,7 +19,8 @@ export function exitStatus(code: number | null, signal: NodeJS.Signals | null): 
   return 128 + (n ?? 0);
 }
 
-export async function runLocal(ctx: Context, command: string, opts: { cwd?: string } = {}): Promise<number> {
+/** Runs `command` here; with `timeoutMs`, a command running longer gets SIGTERM (then SIGKILL) and 124, as timeout(1). */
+export async function runLocal(ctx: Context, command: string, opts: { cwd?: string; timeoutMs?: number | undefined } = {}): Promise<number> {
   const env = { ...ctx.env, SPAREHAND_RUN: '1' };
   const child = spawn(localShell(), ['-c', command], {
     cwd: opts.cwd ?? ctx.cwd,
@@ -35,14 +36,26 @@ export async function runLocal(ctx: Context, command: string, opts: { cwd?: stri
     process.on(sig, h);
     return [sig, h] as const;
   });
+  let timedOut = false;
+  let kill: NodeJS.Timeout | undefined;
+  const timer =
+    opts.timeoutMs === undefined
+      ? undefined
+      : setTimeout(() => {
+          timedOut = true;
+          child.kill('SIGTERM');
+          kill = setTimeout(() => child.kill('SIGKILL'), 5000);
+        }, opts.timeoutMs);
   try {
     return await new Promise<number>((resolve, reject) => {
       child.once('error', (e) =>
         reject(new SparehandError('IO', `cannot start ${localShell()}: ${e.message}`, { cause: e })),
       );
-      child.once('close', (code, signal) => resolve(exitStatus(code, signal)));
+      child.once('close', (code, signal) => resolve(timedOut ? 124 : exitStatus(code, signal)));
     });
   } finally {
+    clearTimeout(timer);
+    clearTimeout(kill);
     for (const [sig, h] of handlers) process.off(sig, h);
   }
 }

@@ -41,7 +41,7 @@ const chunk = fc.oneof(special, fc.string({ unit: 'binary', maxLength: 4 }));
 const anyString = fc
   .array(chunk, { maxLength: 12 })
   .map((a) => a.join(''))
-  .filter((s) => !s.includes('\0') && s.isWellFormed());
+  .filter((s) => !s.includes('\0') && !/\p{Cs}/u.test(s)); // no NUL, no lone surrogate (a file cannot hold one)
 
 describe('bash hands sparehand exactly the bytes', () => {
   it('for random strings (quotes, $, backticks, newlines, unicode) as the whole inner part', () => {

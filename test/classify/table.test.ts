@@ -51,6 +51,20 @@ const HEAVY: [string, string, string][] = [
   ['gradle :app:test --tests Foo', 'heavy: gradle test', "sparehand run --or-local -- 'gradle :app:test --tests Foo'"],
   ['ctest --output-on-failure', 'heavy: ctest', "sparehand run --or-local -- 'ctest --output-on-failure'"],
   ['make -j8 -C sub all', 'heavy: make all', "sparehand run --or-local -- 'make -j8 -C sub all'"],
+  ['pnpm build', 'heavy: pnpm build', "sparehand run --or-local -- 'pnpm build'"],
+  ['yarn build', 'heavy: yarn build', "sparehand run --or-local -- 'yarn build'"],
+  ['bun run build', 'heavy: bun run build', "sparehand run --or-local -- 'bun run build'"],
+  ['node --test', 'heavy: node --test', "sparehand run --or-local -- 'node --test'"],
+  ['deno test', 'heavy: deno test', "sparehand run --or-local -- 'deno test'"],
+  ['bundle exec rspec', 'heavy: rspec', "sparehand run --or-local -- 'bundle exec rspec'"],
+  ['python manage.py test', 'heavy: python manage.py test', "sparehand run --or-local -- 'python manage.py test'"],
+  ['meson test -C build', 'heavy: meson test', "sparehand run --or-local -- 'meson test -C build'"],
+  ['golangci-lint run', 'heavy: golangci-lint run', "sparehand run --or-local -- 'golangci-lint run'"],
+  ['turbo run build', 'heavy: turbo build', "sparehand run --or-local -- 'turbo run build'"],
+  ['nx test app', 'heavy: nx test', "sparehand run --or-local -- 'nx test app'"],
+  ['npm run lint:fix', 'heavy: npm run lint:fix', "sparehand run --or-local -- 'npm run lint:fix'"],
+  ['c8 npm test', 'heavy: npm test', "sparehand run --or-local -- 'c8 npm test'"],
+  ['cross-env NODE_ENV=test jest', 'heavy: jest', "sparehand run --or-local -- 'cross-env NODE_ENV=test jest'"],
   // shapes
   ['cd pkg && npm test', 'heavy: npm test', "cd pkg && sparehand run --or-local -- 'npm test'"],
   ['cd /home/me/proj && npm test', 'heavy: npm test', "cd /home/me/proj && sparehand run --or-local -- 'npm test'"],
@@ -64,6 +78,9 @@ const HEAVY: [string, string, string][] = [
   ['npm test > /tmp/x.log 2>&1', 'heavy: npm test', "sparehand run --or-local -- 'npm test' > /tmp/x.log 2>&1"],
   ['npm test 2>&1 | tee /tmp/log | grep -v ok', 'heavy: npm test', "sparehand run --or-local -- 'npm test' 2>&1 | tee /tmp/log | grep -v ok"],
   ['bash -c "npm test"', 'heavy: npm test', "sparehand run --or-local -- 'bash -c \"npm test\"'"],
+  ["bash -euo pipefail -c 'npm test | tail'", 'heavy: npm test', "sparehand run --or-local -- 'bash -euo pipefail -c '\\''npm test | tail'\\'''"],
+  ['bash -lc "cargo test"', 'heavy: cargo test', "sparehand run --or-local -- 'bash -lc \"cargo test\"'"],
+  ['npx jest --watchAll=false', 'heavy: npx jest', "sparehand run --or-local -- 'npx jest --watchAll=false'"],
   ["sh -c 'cd a && make'", 'heavy: make', "sparehand run --or-local -- 'sh -c '\\''cd a && make'\\'''"],
   ['(cd a && make)', 'heavy: make', "sparehand run --or-local -- '(cd a && make)'"],
   ['(cd a && make) > build.log 2>&1', 'heavy: make', "sparehand run --or-local -- '(cd a && make)' > build.log 2>&1"],
@@ -71,6 +88,11 @@ const HEAVY: [string, string, string][] = [
   ['timeout 600 npm test', 'heavy: npm test', "timeout 600 sparehand run --or-local -- 'npm test'"],
   ['timeout -k 5 10m cargo test 2>&1 | tail', 'heavy: cargo test', "timeout -k 5 10m sparehand run --or-local -- 'cargo test' 2>&1 | tail"],
   ['npm test &', 'heavy: npm test', "sparehand run --or-local -- 'npm test' &"],
+  ['npm run build && npm test &', 'heavy: npm run build', "sparehand run --or-local -- 'npm run build && npm test' &"],
+  ['cd x && npm test &', 'heavy: npm test', "cd x && sparehand run --or-local -- 'npm test' &"],
+  ['! npm test', 'heavy: npm test', "! sparehand run --or-local -- 'npm test'"],
+  ['npm test < input.txt', 'heavy: npm test', "sparehand run --or-local -- 'npm test < input.txt'"],
+  ['cd "$(git rev-parse --show-toplevel)" && npm test', 'heavy: npm test', "cd \"$(git rev-parse --show-toplevel)\" && sparehand run --or-local -- 'npm test'"],
   ['npm test; echo done', 'heavy: npm test', "sparehand run --or-local -- 'npm test; echo done'"],
   ['npm test || echo failed', 'heavy: npm test', "sparehand run --or-local -- 'npm test || echo failed'"],
   ['set -e; npm run lint; npm test', 'heavy: npm run lint', "sparehand run --or-local -- 'set -e; npm run lint; npm test'"],
@@ -111,6 +133,25 @@ const LOCAL: [string, string][] = [
   ['mvn install', 'local: mvn install'],
   ['./gradlew bootRun', 'local: gradlew bootRun'],
   ['cmake -S . -B build', 'local: cmake'],
+  ['bun install', 'local: bun install'],
+  ['yarn', 'local: yarn'],
+  ['dotnet run', 'local: dotnet run'],
+  ['bazel run //app', 'local: bazel run'],
+  ['npm publish', 'local: npm publish'],
+  ['kubectl apply -f k.yaml', 'local: kubectl'],
+  ['next dev', 'local: next dev'],
+  ['webpack serve', 'local: webpack serve'],
+  ['npx playwright install', 'local: npx playwright install'],
+  ['bun run index.ts', 'local: bun run index.ts'],
+  ['mvn spring-boot:run', 'local: mvn spring-boot:run'],
+  ['gradle test --continuous', 'local: gradle --continuous'],
+  ['python -m http.server', 'local: python -m http.server'],
+  ['npm run clean', 'local: npm run clean'],
+  ['npm run e2e:open', 'local: npm run e2e:open'],
+  ['pnpm -r --parallel run dev', 'local: pnpm run dev'],
+  ['rm -rf dist && npm run build', 'local: rm'],
+  ['source .venv/bin/activate && pytest', 'local: not known to be safe on a worker: source .venv/bin/activate'],
+  ['make -j$(nproc)', 'local: command substitution'],
   ['npm install && npm test', 'local: npm install'],
   ['npm test && git push', 'local: git push'],
   ['cd pkg && npm run build && docker build .', 'local: docker'],
@@ -118,6 +159,10 @@ const LOCAL: [string, string][] = [
   ['npm test | less', 'local: less'],
   // heavy, but it cannot be cut safely
   ['cat input | npm test', 'local: heavy part reads a pipe'],
+  ['npm test; npm run lint &', 'local: background job'],
+  ['npm test & npm run lint', 'local: background job'],
+  ['bash -c "npm test &"', 'local: background job'],
+  ['npm test < /tmp/in', 'local: path outside the project: /tmp/in'],
   ['npm test -- $TEST_FILE', 'local: expands $TEST_FILE'],
   ['pytest ~/proj/tests', 'local: path outside the project: ~/proj/tests'],
   ['npm run build && npm test > /tmp/x.log', 'local: path outside the project: /tmp/x.log'],
@@ -238,6 +283,10 @@ describe('never throws', () => {
     const c = classify(command);
     expect(c.heavy).toBe(false);
     expect(typeof c.rule).toBe('string');
+  });
+  it('deep nesting is "cannot parse", not a crash', () => {
+    expect(classify('"$('.repeat(20_000))).toMatchObject({ heavy: false, rule: 'local: cannot parse (nested too deep)' });
+    expect(classify(`npm test && ${'(cd a && '.repeat(6000)}make${')'.repeat(6000)}`)).toMatchObject({ heavy: false, rule: 'local: cannot parse (nested too deep)' });
   });
   it('non-string input and odd rules', () => {
     expect(classify(undefined as unknown as string).heavy).toBe(false);

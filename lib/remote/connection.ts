@@ -1,0 +1,130 @@
+// One shared ssh connection per worker: found or started here, with its failure explained.
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { userInfo } from 'node:os';
+import { join } from 'node:path';
+import type { Worker } from '../config.js';
+import type { Context } from '../context.js';
+import { SparehandError } from '../errors.js';
+import { cacheDir } from '../paths.js';
+import { diagnoseSsh } from './ssh-errors.js';
+import { type Connection, sshControlArgs, sshMasterArgs } from './ssh-args.js';
+
+type Env = Pick<Context, 'home' | 'env'>;
+
+/** Unix socket paths are limited (104 bytes on macOS); ssh adds 17 chars while creating one; our name is 16. */
+const SOCKET_DIR_MAX = 103 - 17 - 17;
+
+/** A private (0700) folder for the sockets: the runtime dir when it is short enough, else the cache dir, else /tmp. */
+export function controlDir(c: Env): string {
+  const candidates = [
+    c.env.XDG_RUNTIME_DIR ? join(c.env.XDG_RUNTIME_DIR, 'sparehand') : undefined,
+    join(cacheDir(c), 'ssh'),
+    join('/tmp', `sparehand-${userInfo().uid}`),
+  ].filter((d): d is string => d !== undefined && d.length <= SOCKET_DIR_MAX);
+  const dir = candidates[0];
+  if (dir === undefined) throw new SparehandError('IO', 'no folder short enough for ssh control sockets');
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const st = statSync(dir);
+  if (st.uid !== userInfo().uid) throw new SparehandError('IO', `${dir} belongs to another user; refusing to put ssh sockets there`);
+  if ((st.mode & 0o077) !== 0) chmodSync(dir, 0o700);
+  return dir;
+}
+
+/**
+ * ssh finds ~/.ssh from the password database, not $HOME. sparehand follows $HOME: when it differs from the
+ * password database's home (a test, a sandbox), ssh is pointed at $HOME/.ssh/config and $HOME/.ssh/known_hosts.
+ */
+export function connectionFor(c: Env, worker: Worker): Connection {
+  const own = userInfo().homedir;
+  const sshDir = join(c.home, '.ssh');
+  const differs = c.home !== own;
+  const configFile = differs && existsSync(join(sshDir, 'config')) ? join(sshDir, 'config') : undefined;
+  const knownHosts = differs ? join(sshDir, 'known_hosts') : undefined;
+  // One socket per way of reaching the worker (ssh's own %C is 40 characters: too long for deep HOMEs).
+  const id = createHash('sha256')
+    .update(JSON.stringify([worker.destination, worker.port, worker.identity, configFile, knownHosts]))
+    .digest('hex')
+    .slice(0, 16);
+  return { controlPath: join(controlDir(c), id), configFile, knownHosts };
+}
+
+export interface ProcResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a short-lived program with argv, collecting its output (never through a shell). */
+export function capture(cmd: string, args: readonly string[], opts: { input?: string; env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<ProcResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { stdio: ['pipe', 'pipe', 'pipe'], env: opts.env, cwd: opts.cwd });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.once('error', (e) => reject(new SparehandError('IO', `cannot start ${cmd}: ${e.message}`, { cause: e })));
+    child.once('close', (code, signal) => resolve({ code: code ?? 128 + (signal ? 15 : 0), stdout, stderr }));
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(opts.input ?? '');
+  });
+}
+
+/** Runs the background master with its stderr in a file: a persisting master must not hold our pipes open. */
+function startMaster(worker: Worker, conn: Connection, env: NodeJS.ProcessEnv, logFile: string): Promise<{ code: number; log: string }> {
+  return new Promise((resolve, reject) => {
+    const fd = openSync(logFile, 'w', 0o600);
+    const child = spawn('ssh', sshMasterArgs(worker, conn), { stdio: ['ignore', 'ignore', fd], env });
+    closeSync(fd);
+    child.once('error', (e) => reject(new SparehandError('SSH', `cannot start ssh: ${e.message}`, { cause: e })));
+    child.once('exit', (code) => resolve({ code: code ?? 255, log: readFileSync(logFile, 'utf8') }));
+  });
+}
+
+/** Makes sure the shared connection to `worker` is up; throws a SparehandError saying why not. Returns ms taken. */
+export async function connect(c: Env, worker: Worker, conn: Connection = connectionFor(c, worker)): Promise<number> {
+  const started = performance.now();
+  const env = sshEnv(c);
+  const alive = async () => (await capture('ssh', sshControlArgs(worker, conn, 'check'), { env })).code === 0;
+  if (await alive()) return performance.now() - started;
+  // Two runs starting at once must not both start a master (the second would linger as a plain connection).
+  const starting = `${conn.controlPath}.starting`;
+  for (;;) {
+    try {
+      closeSync(openSync(starting, 'wx', 0o600));
+      break;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    }
+    const age = Date.now() - (statSync(starting, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+    if (age > 30_000) rmSync(starting, { force: true });
+    await new Promise((r) => setTimeout(r, 50));
+    if (!existsSync(starting) && (await alive())) return performance.now() - started;
+  }
+  try {
+    if (await alive()) return performance.now() - started;
+    const r = await startMaster(worker, conn, env, `${conn.controlPath}.log`);
+    if (r.code !== 0) {
+      const d = diagnoseSsh(r.log, worker);
+      throw new SparehandError('SSH', d.message, { hint: d.hint, cause: new Error(r.log) });
+    }
+  } finally {
+    rmSync(starting, { force: true });
+  }
+  return performance.now() - started;
+}
+
+/** The environment ssh and rsync run with: the caller's, so agents and SSH_AUTH_SOCK keep working. */
+export function sshEnv(c: Env): NodeJS.ProcessEnv {
+  return { ...c.env };
+}
+
+/** Stops every shared connection this HOME opened (tests, `worker remove`). */
+export async function closeConnections(c: Env): Promise<void> {
+  const dir = controlDir(c);
+  const sockets = readdirSync(dir).filter((f) => /^[0-9a-f]{16}$/.test(f));
+  await Promise.all(
+    sockets.map((s) => capture('ssh', ['-o', `ControlPath=${join(dir, s)}`, '-O', 'exit', 'sparehand-worker'], { env: sshEnv(c) })),
+  );
+}

@@ -1,0 +1,111 @@
+// Slot locks: one lock file per (worker, slot) on this machine, created with O_EXCL, holding the owner's pid.
+// A crashed run leaves its file behind; the next run sees the pid is gone and takes the slot over.
+import { mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync, closeSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import type { Worker } from '../config.js';
+import type { Context } from '../context.js';
+import { stateDir } from '../paths.js';
+import { workerSlots } from './workers.js';
+
+type Env = Pick<Context, 'home' | 'env'>;
+
+export interface SlotLock {
+  worker: Worker;
+  slot: number;
+  release: () => void;
+}
+
+const lockDir = (c: Env): string => join(stateDir(c), 'slots');
+const lockFile = (c: Env, worker: string, slot: number): string => join(lockDir(c), `${worker}.${slot}.lock`);
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The pid in a lock file, when the lock is held by a live process on this machine. */
+function holder(path: string): number | undefined {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const [pid, host] = text.split('\n');
+  const n = Number(pid);
+  if (host !== hostname() || !Number.isInteger(n) || n <= 0) return n > 0 ? n : undefined;
+  return alive(n) ? n : undefined;
+}
+
+/** Takes one slot lock, or returns undefined when it is held by a live run. */
+export function tryLock(c: Env, worker: Worker, slot: number): SlotLock | undefined {
+  mkdirSync(lockDir(c), { recursive: true });
+  const path = lockFile(c, worker.name, slot);
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      const fd = openSync(path, 'wx', 0o600);
+      writeSync(fd, `${process.pid}\n${hostname()}\n${new Date().toISOString()}\n`);
+      closeSync(fd);
+      let released = false;
+      return {
+        worker,
+        slot,
+        release: () => {
+          if (released) return;
+          released = true;
+          try {
+            if (Number(readFileSync(path, 'utf8').split('\n')[0]) === process.pid) unlinkSync(path);
+          } catch {
+            /* already gone */
+          }
+        },
+      };
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    }
+    const before = safeRead(path);
+    if (before === undefined) continue;
+    if (holder(path) !== undefined) return undefined;
+    // Stale: move it aside, and only drop it if it is still the stale file we judged (another run may have won).
+    const aside = `${path}.stale.${process.pid}`;
+    try {
+      renameSync(path, aside);
+    } catch {
+      continue;
+    }
+    if (safeRead(aside) === before) unlinkSync(aside);
+    else renameSync(aside, path);
+  }
+  return undefined;
+}
+
+function safeRead(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/** How many of a worker's slots are free right now (on this machine). */
+export function freeSlots(c: Env, worker: Worker): number {
+  let free = 0;
+  for (let s = 0; s < workerSlots(worker); s++) if (holder(lockFile(c, worker.name, s)) === undefined) free++;
+  return free;
+}
+
+/** First free slot among `workers`, in config order. */
+export function lockAny(c: Env, workers: readonly Worker[]): SlotLock | undefined {
+  for (const w of workers) {
+    for (let s = 0; s < workerSlots(w); s++) {
+      const lock = tryLock(c, w, s);
+      if (lock) return lock;
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,76 @@
+// ssh and rsync argument arrays: pure functions of a worker and a connection, tested as data.
+import { quote } from 'shell-quote';
+import type { Worker } from '../config.js';
+
+/** Where ssh looks for things; derived from the context so that a test HOME is honoured (see docs/workers.md). */
+export interface Connection {
+  /** Socket of the shared connection (ControlPath). */
+  controlPath: string;
+  /** `-F` file when sparehand's HOME is not the home ssh itself would use, else undefined. */
+  configFile?: string | undefined;
+  /** UserKnownHostsFile when sparehand's HOME is not ssh's own home, else undefined. */
+  knownHosts?: string | undefined;
+  /** Seconds ssh waits for the TCP connection and the handshake. */
+  connectTimeout?: number;
+}
+
+export const CONTROL_PERSIST = '10m';
+
+/** Options shared by every ssh sparehand starts: batch mode, short connect timeout, the shared connection. */
+export function sshOptions(worker: Worker, conn: Connection, master: 'yes' | 'no' = 'no'): string[] {
+  const args: string[] = [];
+  if (conn.configFile !== undefined) args.push('-F', conn.configFile);
+  args.push(
+    '-o', 'BatchMode=yes',
+    '-o', `ConnectTimeout=${conn.connectTimeout ?? 5}`,
+    '-o', `ControlMaster=${master}`,
+    '-o', `ControlPath=${conn.controlPath}`,
+    '-o', `ControlPersist=${CONTROL_PERSIST}`,
+    '-o', 'ServerAliveInterval=15',
+    '-o', 'ServerAliveCountMax=3',
+  );
+  if (conn.knownHosts !== undefined) args.push('-o', `UserKnownHostsFile=${conn.knownHosts}`);
+  if (worker.port !== undefined) args.push('-p', String(worker.port));
+  if (worker.identity !== undefined) args.push('-i', worker.identity, '-o', 'IdentitiesOnly=yes');
+  return args;
+}
+
+/** `ssh … DEST REMOTE`: one remote command string (the remote shell parses it), optionally with a terminal. */
+export function sshArgs(worker: Worker, conn: Connection, remote: string, opts: { tty?: boolean } = {}): string[] {
+  return [...sshOptions(worker, conn), opts.tty ? '-tt' : '-T', '--', worker.destination, remote];
+}
+
+/** Starts the shared connection in the background (-f) once authenticated; nothing is run (-N). */
+export function sshMasterArgs(worker: Worker, conn: Connection): string[] {
+  return [...sshOptions(worker, conn, 'yes'), '-f', '-N', '--', worker.destination];
+}
+
+/** Asks an existing shared connection whether it is alive (`-O check`), or to stop (`-O exit`). */
+export function sshControlArgs(worker: Worker, conn: Connection, op: 'check' | 'exit'): string[] {
+  return [...sshOptions(worker, conn), '-O', op, '--', worker.destination];
+}
+
+/** rsync's `-e` value. rsync splits it itself (whitespace, quotes), so each word is quoted for that splitter. */
+export function rsyncRsh(worker: Worker, conn: Connection): string {
+  return ['ssh', ...sshOptions(worker, conn)].map(rsyncWord).join(' ');
+}
+
+/** Quotes one word for rsync's own command-line splitter (single quotes; a quote itself goes in double quotes). */
+export function rsyncWord(word: string): string {
+  if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(word)) return word;
+  return word
+    .split("'")
+    .map((part) => (part === '' ? '' : `'${part}'`))
+    .join(`"'"`) || "''";
+}
+
+/** A path on the worker for rsync: `~/x` is relative to the login folder, which is where ssh starts. */
+export function remotePath(path: string): string {
+  if (path === '~') return '.';
+  return path.startsWith('~/') ? path.slice(2) || '.' : path;
+}
+
+/** `--rsync-path` that first creates the destination, so a first sync needs no extra round trip. */
+export function rsyncPathMaking(dir: string): string {
+  return `mkdir -p -- ${quote([dir])} && rsync`;
+}

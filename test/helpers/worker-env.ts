@@ -1,0 +1,37 @@
+// A test HOME that trusts a test sshd, with a sparehand config naming it as a worker.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { closeConnections } from '../../lib/remote/connection.js';
+import type { Config } from '../../lib/config.js';
+import { tempDir } from './context.js';
+import { type Sshd, trustHostKey } from './sshd.js';
+
+export interface WorkerHome {
+  home: string;
+  env: NodeJS.ProcessEnv;
+  /** Stops the shared ssh connections this HOME opened. */
+  close: () => Promise<void>;
+}
+
+/** `workers` become config entries `w0`, `w1`, … (port, identity, --dir from each sshd). */
+export function workerHome(sshds: readonly Sshd[], extra: Partial<Config> & { slots?: number } = {}): WorkerHome {
+  const home = tempDir('sparehand-home-');
+  for (const s of sshds) trustHostKey(home, s);
+  const { slots, ...rest } = extra;
+  const config: Config = {
+    workers: sshds.map((s, i) => ({
+      name: `w${i}`,
+      destination: 'root@127.0.0.1',
+      port: s.port,
+      identity: s.identity,
+      dir: s.remoteDir,
+      ...(slots ? { slots } : {}),
+    })),
+    env: ['npm_config_update_notifier'],
+    ...rest,
+  };
+  mkdirSync(join(home, '.config', 'sparehand'), { recursive: true });
+  writeFileSync(join(home, '.config', 'sparehand', 'config.json'), JSON.stringify(config, null, 2));
+  const env = { PATH: process.env.PATH, HOME: home, npm_config_update_notifier: 'false' };
+  return { home, env, close: () => closeConnections({ home, env }) };
+}

@@ -1,0 +1,181 @@
+import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sparehand } from '../helpers/cli.js';
+import { tempDir } from '../helpers/context.js';
+import { freePort, type Sshd, startSshd } from '../helpers/sshd.js';
+import { type WorkerHome, workerHome } from '../helpers/worker-env.js';
+
+let sshd: Sshd;
+let noRsync: Sshd;
+const homes: WorkerHome[] = [];
+const home = (...a: Parameters<typeof workerHome>) => {
+  const h = workerHome(...a);
+  homes.push(h);
+  return h;
+};
+
+/** A PATH holding everything the probe and wrapper need except rsync. */
+function pathWithoutRsync(): string {
+  const bin = tempDir('sparehand-bin-');
+  for (const tool of ['bash', 'sh', 'mkdir', 'df', 'awk', 'head', 'cat', 'true']) {
+    for (const d of ['/usr/bin', '/bin']) {
+      if (existsSync(join(d, tool))) {
+        symlinkSync(join(d, tool), join(bin, tool));
+        break;
+      }
+    }
+  }
+  return bin;
+}
+
+beforeAll(async () => {
+  sshd = await startSshd();
+  noRsync = await startSshd({ path: pathWithoutRsync() });
+});
+afterAll(async () => {
+  await Promise.all(homes.map((h) => h.close()));
+  await sshd?.stop();
+  await noRsync?.stop();
+});
+
+describe('sparehand worker add / list / remove', () => {
+  it('stores workers in the config, replaces by name, lists them as JSON, removes them', async () => {
+    const h = home([]);
+    const env = { ...h.env };
+    expect((await sparehand(['worker', 'add', 'big', 'me@build.lan', '--port', '2222', '--slots', '4', '--dir', '/srv/sh'], { env })).exitCode).toBe(0);
+    const add2 = await sparehand(['worker', 'add', 'small', 'pi', '--identity', '~/.ssh/pi'], { env });
+    expect(add2.stderr).toBe('sparehand: added worker "small" (pi); check it with `sparehand worker check small`\n');
+    const list = await sparehand(['worker', 'list', '--json'], { env });
+    expect(JSON.parse(list.stdout)).toEqual({
+      workers: [
+        { name: 'big', destination: 'me@build.lan', port: 2222, slots: 4, dir: '/srv/sh' },
+        { name: 'small', destination: 'pi', identity: '~/.ssh/pi', dir: '~/.cache/sparehand/work', slots: 2 },
+      ],
+    });
+    const file = JSON.parse(readFileSync(join(h.home, '.config', 'sparehand', 'config.json'), 'utf8'));
+    expect(file.workers[1]).toEqual({ name: 'small', destination: 'pi', identity: '~/.ssh/pi' });
+    expect(file.env).toEqual(['npm_config_update_notifier']);
+    expect((await sparehand(['worker', 'add', 'big', 'other'], { env })).stderr).toContain('replaced worker "big"');
+    expect((await sparehand(['worker', 'remove', 'big'], { env })).exitCode).toBe(0);
+    expect(JSON.parse((await sparehand(['worker', 'list', '--json'], { env })).stdout).workers.map((w: { name: string }) => w.name)).toEqual(['small']);
+    const gone = await sparehand(['worker', 'remove', 'big'], { env });
+    expect(gone.exitCode).toBe(125);
+    expect(gone.stderr).toContain('no worker named "big"');
+  });
+
+  it('refuses a bad name or a destination that looks like an option', async () => {
+    const h = home([]);
+    expect((await sparehand(['worker', 'add', 'a b', 'host'], { env: h.env })).stderr).toContain('invalid worker: name');
+    expect((await sparehand(['worker', 'add', 'ok', '--', '-oProxyCommand=x'], { env: h.env })).stderr).toContain('destination');
+  });
+});
+
+describe('sparehand worker check', () => {
+  it('reports latency, bash and rsync versions, free disk and free slots', async () => {
+    const h = home([sshd]);
+    const r = await sparehand(['worker', 'check', '--json'], { env: h.env });
+    expect(r.exitCode).toBe(0);
+    const [w] = JSON.parse(r.stdout).workers;
+    expect(w).toMatchObject({ name: 'w0', ok: true, slots: 2, freeSlots: 2, problems: [], dir: sshd.remoteDir });
+    expect(w.bash).toMatch(/^5\.\d/);
+    expect(w.rsync).toMatch(/^\d+\.\d+\.\d+/);
+    expect(w.freeBytes).toBeGreaterThan(0);
+    expect(w.latencyMs).toBeGreaterThanOrEqual(0);
+    const text = await sparehand(['worker', 'check', 'w0'], { env: h.env });
+    expect(text.stdout).toMatch(/^w0: ok: latency \d+ ms \(connect \d+ ms\), bash 5\.\S+, rsync \S+, [\d.]+ GB free in .*, 2\/2 slots free\n$/);
+  });
+
+  it('says rsync is missing on the worker', async () => {
+    const h = home([noRsync]);
+    const r = await sparehand(['worker', 'check'], { env: h.env });
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout).toContain('rsync MISSING');
+    expect(r.stdout).toContain('fix: install rsync on the worker');
+  });
+
+  it('explains an unknown host key, a changed host key, a refused key and an unreachable host', async () => {
+    const unknown = home([sshd]);
+    writeFileSync(join(unknown.home, '.ssh', 'known_hosts'), '');
+    const u = await sparehand(['worker', 'check', '--json'], { env: unknown.env });
+    expect(JSON.parse(u.stdout).workers[0].problems).toEqual([`worker "w0" (root@127.0.0.1): its host key is not in known_hosts (or does not match); refusing to connect`]);
+
+    const changed = home([sshd]);
+    writeFileSync(join(changed.home, '.ssh', 'known_hosts'), `${noRsync.knownHostsLine.replace(`:${noRsync.port}`, `:${sshd.port}`)}\n`);
+    const c = await sparehand(['worker', 'check'], { env: changed.env });
+    expect(c.exitCode).toBe(1);
+    expect(c.stdout).toContain('its host key has CHANGED since it was recorded in known_hosts; refusing to connect');
+
+    const auth = home([sshd]);
+    const cfg = join(auth.home, '.config', 'sparehand', 'config.json');
+    const conf = JSON.parse(readFileSync(cfg, 'utf8'));
+    conf.workers[0].identity = join(noRsync.dir, 'host_key');
+    writeFileSync(cfg, JSON.stringify(conf));
+    const a = await sparehand(['worker', 'check'], { env: auth.env });
+    expect(a.stdout).toContain('authentication failed (root@127.0.0.1: Permission denied (publickey).)');
+
+    const off = home([sshd]);
+    conf.workers[0].port = await freePort();
+    conf.workers[0].identity = sshd.identity;
+    writeFileSync(join(off.home, '.config', 'sparehand', 'config.json'), JSON.stringify(conf));
+    const o = await sparehand(['worker', 'check'], { env: off.env });
+    expect(o.stdout).toContain(`unreachable (ssh: connect to host 127.0.0.1 port ${conf.workers[0].port}: Connection refused)`);
+  });
+});
+
+describe('sparehand doctor', () => {
+  it('checks ssh, rsync, the config and every worker; one JSON document', async () => {
+    const h = home([sshd]);
+    const r = await sparehand(['doctor', '--json'], { env: h.env });
+    expect(r.exitCode).toBe(0);
+    const d = JSON.parse(r.stdout);
+    expect(d.ok).toBe(true);
+    expect(d.checks.map((c: { name: string; ok: boolean }) => [c.name, c.ok])).toEqual([['ssh', true], ['rsync', true], ['config', true]]);
+    expect(d.checks[0].detail).toMatch(/^OpenSSH_/);
+    expect(d.workers.map((w: { name: string; ok: boolean }) => [w.name, w.ok])).toEqual([['w0', true]]);
+    const bad = home([noRsync]);
+    const t = await sparehand(['doctor'], { env: bad.env });
+    expect(t.exitCode).toBe(1);
+    expect(t.stdout).toMatch(/^ok  ssh: OpenSSH_.*\nok  rsync: rsync +version .*\nok  config: 1 worker configured\nBAD worker w0: PROBLEM: /);
+  });
+});
+
+describe('sparehand run when the worker cannot be used', () => {
+  it('unreachable: --or-local runs here with one line; without it, 125 and the fix', async () => {
+    const h = home([sshd]);
+    const cfg = join(h.home, '.config', 'sparehand', 'config.json');
+    const conf = JSON.parse(readFileSync(cfg, 'utf8'));
+    const port = await freePort();
+    conf.workers[0].port = port;
+    writeFileSync(cfg, JSON.stringify(conf));
+    const proj = tempDir('sparehand-proj-');
+    const r = await sparehand(['run', '--or-local', '--', 'echo "here $SPAREHAND_RUN"; exit 4'], { env: h.env, cwd: proj });
+    expect(r.exitCode).toBe(4);
+    expect(r.stdout).toBe('here 1\n');
+    expect(r.stderr).toBe(`sparehand: running locally: worker "w0" (root@127.0.0.1): unreachable (ssh: connect to host 127.0.0.1 port ${port}: Connection refused)\n`);
+    const n = await sparehand(['run', '--', 'touch ran-here'], { env: h.env, cwd: proj });
+    expect(n.exitCode).toBe(125);
+    expect(n.stderr).toContain('unreachable');
+    expect(n.stderr).toContain('or run with --or-local');
+    expect(existsSync(join(proj, 'ran-here'))).toBe(false);
+  });
+
+  it('a changed host key: refused with a clear message, nothing runs on the worker', async () => {
+    const h = home([sshd]);
+    writeFileSync(join(h.home, '.ssh', 'known_hosts'), `${noRsync.knownHostsLine.replace(`:${noRsync.port}`, `:${sshd.port}`)}\n`);
+    const proj = tempDir('sparehand-proj-');
+    const marker = join(sshd.dir, `touched-${Date.now()}`);
+    const r = await sparehand(['run', '--', `touch ${marker}`], { env: h.env, cwd: proj });
+    expect(r.exitCode).toBe(125);
+    expect(r.stderr).toContain('its host key has CHANGED');
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it('--worker names an unknown worker: 125 with the list', async () => {
+    const h = home([sshd]);
+    const r = await sparehand(['run', '--worker', 'nope', '--', 'true'], { env: h.env });
+    expect(r.exitCode).toBe(125);
+    expect(r.stderr).toBe('sparehand: no worker named "nope"\nsparehand: configured workers: w0\n');
+  });
+});
+

@@ -1,0 +1,91 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN } from '../helpers/cli.js';
+import { type Sshd, startSshd } from '../helpers/sshd.js';
+import { type WorkerHome, workerHome } from '../helpers/worker-env.js';
+
+let sshd: Sshd;
+let wh: WorkerHome;
+beforeAll(async () => {
+  sshd = await startSshd();
+  wh = workerHome([sshd]);
+});
+afterAll(async () => {
+  await wh?.close();
+  await sshd?.stop();
+});
+
+/** Processes on the worker (this machine) whose command line starts with `marker`. */
+function running(marker: string): string[] {
+  try {
+    return execFileSync('pgrep', ['-af', `^${marker.replace('.', '[.]')}`], { encoding: 'utf8' }).trim().split('\n');
+  } catch {
+    return [];
+  }
+}
+
+async function until(cond: () => boolean, ms = 10_000): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (cond()) return true;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return cond();
+}
+
+/** A command that starts a background and a foreground sleep, each with a unique duration to find it by. */
+function longCommand(): { cmd: string; marker: string } {
+  const n = `${3000 + Math.floor(Math.random() * 900)}.${Date.now() % 1000}`;
+  return { cmd: `sleep ${n}1 & sleep ${n}2; echo never`, marker: `sleep ${n}` };
+}
+
+function start(cmd: string, extra: string[] = []) {
+  const proj = mkdtempSync(join(tmpdir(), 'sparehand-proj-'));
+  return execa(process.execPath, [BIN, 'run', ...extra, '--', cmd], { env: wh.env, extendEnv: false, cwd: proj, reject: false });
+}
+
+describe('stopping a remote command', () => {
+  it('SIGINT (Ctrl-C) to sparehand stops the command and everything it started on the worker; exit 130', async () => {
+    const { cmd, marker } = longCommand();
+    const p = start(cmd);
+    const started = await until(() => running(marker).length === 2);
+    if (!started) p.kill('SIGKILL');
+    expect(started).toBe(true);
+    p.kill('SIGINT');
+    const r = await p;
+    expect(r.exitCode).toBe(130);
+    expect(r.stdout).toBe('');
+    expect(await until(() => running(marker).length === 0, 5000)).toBe(true);
+  });
+
+  it('SIGKILL to sparehand (the caller dying) still stops everything on the worker', async () => {
+    const { cmd, marker } = longCommand();
+    const p = start(cmd);
+    const started = await until(() => running(marker).length === 2);
+    if (!started) p.kill('SIGKILL');
+    expect(started).toBe(true);
+    p.kill('SIGKILL');
+    await p;
+    expect(await until(() => running(marker).length === 0, 8000)).toBe(true);
+  });
+
+  it('--timeout stops it: exit 124 and a message', async () => {
+    const { cmd, marker } = longCommand();
+    const r = await start(cmd, ['--timeout', '1s']);
+    expect(r.exitCode).toBe(124);
+    expect(r.stderr).toContain('sparehand: stopped: the command ran longer than --timeout');
+    expect(await until(() => running(marker).length === 0, 5000)).toBe(true);
+  });
+
+  it('a command that ends normally leaves nothing running behind it', async () => {
+    const { marker } = longCommand();
+    const r = await start(`${marker}9 & echo done`);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toBe('done');
+    expect(await until(() => running(marker).length === 0, 5000)).toBe(true);
+  });
+});

@@ -1,0 +1,94 @@
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { projectKey } from '../../lib/run/project.js';
+import { sparehand } from '../helpers/cli.js';
+import { nodeProject } from '../helpers/node-project.js';
+import { type Sshd, startSshd } from '../helpers/sshd.js';
+import { type WorkerHome, workerHome } from '../helpers/worker-env.js';
+
+let sshd: Sshd;
+let wh: WorkerHome;
+
+beforeAll(async () => {
+  sshd = await startSshd();
+  wh = workerHome([sshd]);
+});
+afterAll(async () => {
+  await wh?.close();
+  await sshd?.stop();
+});
+
+/** The slot folder on the worker for `proj` (slot 0 unless said). */
+const remoteCopy = (proj: string, slot = 0) => join(sshd.remoteDir, projectKey(proj), String(slot));
+
+describe('sparehand run on a real worker over ssh', () => {
+  it('runs npm test there: output streamed, exit 0, node_modules installed there and not copied, secrets not sent', async () => {
+    const proj = nodeProject();
+    const r = await sparehand(['run', '--', 'npm test && pwd'], { env: wh.env, cwd: proj });
+    expect(r.stderr).toContain('sparehand: installing dependencies on the worker: npm ci');
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toMatch(/# pass 1/);
+    expect(r.stdout.trim().split('\n').at(-1)).toBe(remoteCopy(proj));
+    const remote = remoteCopy(proj);
+    expect(existsSync(join(remote, 'node_modules', 'tiny', 'index.js'))).toBe(true);
+    expect(existsSync(join(remote, 'node_modules', 'LOCAL_ONLY'))).toBe(false);
+    expect(existsSync(join(remote, '.env'))).toBe(false);
+    expect(existsSync(join(remote, '.git'))).toBe(false);
+    expect(r.stderr).toMatch(/^sparehand: ran on w0: sync \d+\.\ds, run \d+\.\ds, 0 files back, 0 conflicts\n$/m);
+
+    // Second run: the lock file has not changed, so nothing is installed again.
+    const again = await sparehand(['run', '--quiet', '--', 'npm test'], { env: wh.env, cwd: proj });
+    expect(again.exitCode).toBe(0);
+    expect(again.stderr).toBe('');
+  });
+
+  it('passes a failing exit status through, and a remote signal as 128+N', async () => {
+    const proj = nodeProject();
+    writeFileSync(join(proj, 'test', 'math.test.js'), "require('node:test')('bad', () => { throw new Error('nope'); });\n");
+    const r = await sparehand(['run', '--quiet', '--', 'npm test'], { env: wh.env, cwd: proj });
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout).toMatch(/# fail 1/);
+    const s = await sparehand(['run', '--quiet', '--', 'kill -TERM $$'], { env: wh.env, cwd: proj });
+    expect(s.exitCode).toBe(143);
+    const e = await sparehand(['run', '--quiet', '--', 'printf "%s|%s" "$SPAREHAND_RUN" "${HOME_SECRET-unset}"; exit 3'], {
+      env: { ...wh.env, HOME_SECRET: 'x' },
+      cwd: proj,
+    });
+    expect(e.exitCode).toBe(3);
+    expect(e.stdout).toBe('1|unset');
+  });
+
+  it('runs in the same relative folder', async () => {
+    const proj = nodeProject();
+    const r = await sparehand(['run', '--quiet', '--', 'pwd'], { env: wh.env, cwd: join(proj, 'src') });
+    expect(r.stdout).toBe(`${join(remoteCopy(proj), 'src')}\n`);
+  });
+
+  it('npm run build: dist/ comes back; deletions and changes come back; a file edited here meanwhile is kept', async () => {
+    const proj = nodeProject();
+    writeFileSync(join(proj, 'old.txt'), 'to be deleted by the command\n');
+    writeFileSync(join(proj, 'notes.txt'), 'v1\n');
+    const cmd = 'npm run build && rm old.txt && echo formatted > src/math.js && sleep 1.5 && echo worker > notes.txt';
+    const run = sparehand(['run', '--', cmd], { env: wh.env, cwd: proj });
+    // Edit notes.txt here while the command runs (after the sync up, before it finishes).
+    await new Promise((r) => setTimeout(r, 1500));
+    writeFileSync(join(proj, 'notes.txt'), 'mine\n');
+    const r = await run;
+    expect(r.exitCode).toBe(0);
+    expect(readFileSync(join(proj, 'dist', 'out.js'), 'utf8')).toContain("CONST { DOUBLE } = REQUIRE('TINY');");
+    expect(existsSync(join(proj, 'old.txt'))).toBe(false);
+    expect(readFileSync(join(proj, 'src', 'math.js'), 'utf8')).toBe('formatted\n');
+    expect(readFileSync(join(proj, 'notes.txt'), 'utf8')).toBe('mine\n');
+    expect(r.stderr).toContain('sparehand: conflict: notes.txt changed here while the command ran');
+    expect(r.stderr).toMatch(/ran on w0: .*, 3 files back, 1 conflict\n/);
+    expect(readdirSync(join(proj, 'node_modules')).sort()).toEqual(['.package-lock.json', 'LOCAL_ONLY', 'tiny']);
+  });
+
+  it('--no-sync-back leaves the local tree alone', async () => {
+    const proj = nodeProject();
+    const r = await sparehand(['run', '--no-sync-back', '--quiet', '--', 'npm run build'], { env: wh.env, cwd: proj });
+    expect(r.exitCode).toBe(0);
+    expect(existsSync(join(proj, 'dist'))).toBe(false);
+  });
+});
