@@ -105,6 +105,26 @@ describe('agent install all, in a HOME that holds the user\'s settings', () => {
   });
 });
 
+describe('installing again after sparehand moved', () => {
+  it('replaces the old entry in place (one entry, the user\'s hooks kept) and refreshes the note', async () => {
+    const home = tempDir('sparehand-home-');
+    const e = env(home);
+    expect((await sparehand(['agent', 'install', 'gemini-cli'], { env: e })).exitCode).toBe(0);
+    const file = join(home, '.gemini', 'settings.json');
+    const note = join(home, '.gemini', 'GEMINI.md');
+    const fresh = readFileSync(file, 'utf8');
+    const freshNote = readFileSync(note, 'utf8');
+    const self = JSON.parse(fresh).hooks.BeforeTool[0].hooks[0].command.match(/"([^"]*sparehand\.js)"/)[1] as string;
+    const moved = (t: string) => t.replaceAll(self, '/old/place/bin/sparehand.js');
+    writeFileSync(file, moved(fresh).replace('"BeforeTool": [', `"BeforeTool": [\n      ${JSON.stringify(userHook)},`));
+    writeFileSync(note, moved(freshNote));
+    expect((await sparehand(['agent', 'install', 'gemini-cli'], { env: e })).exitCode).toBe(0);
+    const now = parse(readFileSync(file, 'utf8')) as { hooks: { BeforeTool: unknown[] } };
+    expect(now.hooks.BeforeTool).toEqual([userHook, JSON.parse(fresh).hooks.BeforeTool[0]]);
+    expect(readFileSync(note, 'utf8')).toBe(freshNote);
+  });
+});
+
 describe('agent install into an empty HOME', () => {
   it('creates the files, and uninstall leaves nothing but backups', async () => {
     const home = tempDir('sparehand-home-');

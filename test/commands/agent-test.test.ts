@@ -104,6 +104,20 @@ describe('agent test reports broken connections with the fix', () => {
     expect(r.stdout).toContain('fix: sparehand agent install gemini-cli');
   });
 
+  it(`a tool whose rewrites call the bare \`sparehand\`, with none on PATH`, async () => {
+    const bare = hooked.filter((a) => a.sparehandName === 'bare');
+    expect(bare.length).toBeGreaterThan(0);
+    const home = tempDir('sparehand-home-');
+    const env = { HOME: home, PATH: '/usr/bin:/bin', npm_config_update_notifier: 'false' };
+    for (const a of bare) {
+      const i = await sparehand(['agent', 'install', a.id], { env });
+      expect(i.stdout).toContain('no `sparehand` is on your PATH');
+      const r = await sparehand(['agent', 'test', a.id], { env, cwd: home });
+      expect(r.exitCode).toBe(1);
+      expect(r.stdout).toContain(heavyKnown ? 'fix: this tool\'s rewrites call the bare `sparehand`, which is not on PATH' : 'was left alone');
+    }
+  });
+
   it('a hook that prints something that is not an answer', async () => {
     const { home, env } = await installedHome();
     const fake = join(home, 'fake-sparehand.js');
