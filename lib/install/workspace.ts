@@ -27,6 +27,8 @@ export interface Workspace {
   read(path: string): Promise<string | undefined>;
   write(path: string, text: string | undefined, opts?: { mode?: number; backup?: boolean }): void;
   changes(): Change[];
+  /** Remembers the edits so far; the function it returns undoes every edit made after it. */
+  checkpoint(): () => void;
 }
 
 /** Reads a file, undefined when it does not exist. */
@@ -56,6 +58,12 @@ export function workspace(): Workspace {
       known.after = text;
       if (opts.mode !== undefined) known.mode = opts.mode;
       if (opts.backup === false) known.backup = false;
+    },
+    checkpoint() {
+      const saved = new Map([...files].map(([path, e]) => [path, { ...e }]));
+      return () => {
+        for (const [path, e] of files) files.set(path, saved.get(path) ?? { ...e, after: e.before, backup: true });
+      };
     },
     changes() {
       return [...files]
