@@ -96,6 +96,14 @@ export function installJson(target: JsonHookTarget, path: string, text: string |
   let out = text ?? seedText(target);
   const root = parseSettings(path, out, target.comments);
   const entry = target.entry(command);
+  for (let depth = 1; depth < target.arrayPath.length; depth++) {
+    const v = at(root, target.arrayPath.slice(0, depth));
+    if (v !== undefined && (typeof v !== 'object' || v === null || Array.isArray(v))) {
+      throw new SparehandError('PARSE', `${path}: ${target.arrayPath.slice(0, depth).join('.')} is not an object; it was left untouched`, {
+        hint: 'fix the file and run the command again',
+      });
+    }
+  }
   const list = at(root, target.arrayPath);
   if (list !== undefined && !Array.isArray(list)) {
     throw new SparehandError('PARSE', `${path}: ${target.arrayPath.join('.')} is not a list; it was left untouched`, {

@@ -81,6 +81,7 @@ describe('installJson / uninstallJson', () => {
     expect(() => installJson({ ...target, comments: false }, '/x/s.json', '{ // c\n}', HOOK)).toThrow(/cannot parse/);
     expect(() => installJson(target, '/x/s.json', '[]', HOOK)).toThrow(/not a JSON object/);
     expect(() => installJson(target, '/x/s.json', '{"hooks":{"PreToolUse":{}}}', HOOK)).toThrow(/is not a list/);
+    expect(() => installJson(target, '/x/s.json', '{"hooks":"none"}', HOOK)).toThrow('/x/s.json: hooks is not an object; it was left untouched');
   });
 
   it('keeps strict JSON files strict, in the user\'s key order and indentation', () => {
