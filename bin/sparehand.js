@@ -12,6 +12,10 @@ if (args[0] === 'agent' && args[1] === 'hook') {
     process.exitCode = 0;
   }
 } else {
+  // `sparehand agent status | head`: a reader that goes away is not an error.
+  process.stdout.on('error', (e) => {
+    if (e && e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  });
   import('../dist/cli.js').then(
     async ({ main }) => {
       process.exitCode = await main(process.argv);

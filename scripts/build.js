@@ -32,7 +32,7 @@ const common = {
 const fullPathExternal = {
   name: 'full-path-external',
   setup(build) {
-    build.onResolve({ filter: /^\.\/(answer\.js|hook-answer\.bundle\.cjs)$/ }, () => ({
+    build.onResolve({ filter: /^\.\/answer\.js$/ }, () => ({
       path: './hook-answer.bundle.cjs',
       external: true,
     }));

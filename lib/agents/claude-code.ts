@@ -35,7 +35,8 @@ export const claudeCode: AgentSpec<Payload> = {
       package: '@anthropic-ai/claude-code',
       version: '2.1.332',
       date: '2026-11-29',
-      how: 'claude -p against a fake Anthropic Messages server on 127.0.0.1; updatedInput honoured, deny honoured',
+      how:
+        'claude -p against a fake Anthropic Messages server on 127.0.0.1; updatedInput honoured, deny honoured; re-checked through sparehand agent install by test/e2e/agents/claude-code.test.ts',
     },
   ],
   documented: '2.1.240 (docs of 2026-08-22)',

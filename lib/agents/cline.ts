@@ -39,7 +39,8 @@ export const cline: AgentSpec<Payload> = {
       package: 'cline',
       version: '3.0.65',
       date: '2026-11-29',
-      how: 'cline --auto-approve against a fake chat-completions server on 127.0.0.1; overrideInput honoured',
+      how:
+        'cline --auto-approve against a fake chat-completions server on 127.0.0.1; overrideInput honoured; re-checked through sparehand agent install by test/e2e/agents/cline.test.ts',
     },
   ],
   documented: 'docs.cline.bot (2026-11-29); sdk 3.83.0',

@@ -1,9 +1,13 @@
 // Codex runs a non-managed hook only once it is trusted by hash (REAL-TOOLS.md §3, Codex 0.171, read 2026-11-29):
 // `[hooks.state."<real path of hooks.json>:pre_tool_use:<group>:<handler>"] trusted_hash = "sha256:…"` in
 // `$CODEX_HOME/config.toml`; the hash is what `codex app-server` reports as `currentHash` in `hooks/list`.
-import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { HashTrust } from './types.js';
+
+/** SHA-256 in hex; node:crypto is loaded on first use, since this module sits on the hook's path (~30 ms). */
+const sha256 = (text: string): string =>
+  (createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto')).createHash('sha256').update(text).digest('hex');
 
 /** JSON with keys sorted at every level and no spaces, as Codex (serde_json over a BTreeMap) writes it. */
 export function canonicalJson(v: unknown): string {
@@ -27,7 +31,7 @@ export function codexHookHash(group: Record<string, unknown>, handler: number): 
     hooks: [{ async: false, command: h.command, timeout: h.timeout ?? 600, type: 'command' }],
     matcher: group.matcher,
   };
-  return `sha256:${createHash('sha256').update(canonicalJson(identity)).digest('hex')}`;
+  return `sha256:${sha256(canonicalJson(identity))}`;
 }
 
 const keyOf = (hooksRealPath: string, group: number, handler: number) => `${hooksRealPath}:pre_tool_use:${group}:${handler}`;

@@ -41,7 +41,8 @@ export const codex: AgentSpec<Payload> = {
       package: '@openai/codex',
       version: '0.171.0',
       date: '2026-11-29',
-      how: 'codex exec against a fake Responses server on 127.0.0.1; deny reason reaches the model; allow+updatedInput honoured; trust entry honoured',
+      how:
+        'codex exec against a fake Responses server on 127.0.0.1; deny reason reaches the model; allow+updatedInput honoured; trust entry honoured; re-checked through sparehand agent install by test/e2e/agents/codex.test.ts',
     },
   ],
   documented: 'codex-rs hooks schema (commits bde5e187 / 6fff509b)',

@@ -68,7 +68,8 @@ export const copilotCli: AgentSpec<Payload> = {
       package: '@github/copilot',
       version: '1.0.102',
       date: '2026-11-29',
-      how: 'copilot -p --allow-all-tools against a fake chat-completions server on 127.0.0.1; modifiedArgs honoured',
+      how:
+        'copilot -p --allow-all-tools against a fake chat-completions server on 127.0.0.1; modifiedArgs honoured; re-checked through sparehand agent install by test/e2e/agents/copilot-cli.test.ts',
     },
   ],
   documented: 'hooks-reference.md commit 05da5bc3',

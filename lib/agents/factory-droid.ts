@@ -34,7 +34,8 @@ export const factoryDroid: AgentSpec<Payload> = {
       package: 'droid',
       version: '0.215.0',
       date: '2026-11-29',
-      how: 'droid exec --auto high against a fake chat-completions server on 127.0.0.1; updatedInput honoured',
+      how:
+        'droid exec --auto high against a fake chat-completions server on 127.0.0.1; updatedInput honoured; re-checked through sparehand agent install by test/e2e/agents/factory-droid.test.ts',
     },
   ],
   documented: 'docs.factory.ai (two revisions)',

@@ -44,7 +44,8 @@ export const geminiCli: AgentSpec<Payload> = {
       package: '@google/gemini-cli',
       version: '0.61.0',
       date: '2026-11-29',
-      how: 'gemini -p --approval-mode yolo against a fake streamGenerateContent server on 127.0.0.1; tool_input rewrite honoured',
+      how:
+        'gemini -p --approval-mode yolo against a fake streamGenerateContent server on 127.0.0.1; tool_input rewrite honoured; re-checked through sparehand agent install by test/e2e/agents/gemini-cli.test.ts',
     },
   ],
   documented: '0.56.0-nightly.20260806',

@@ -42,7 +42,8 @@ export const opencode: AgentSpec<Payload> = {
       package: 'opencode-ai',
       version: '1.18.33',
       date: '2026-11-29',
-      how: 'opencode run against a fake chat-completions server on 127.0.0.1; a plugin changing output.args.command was honoured',
+      how:
+        'opencode run against a fake chat-completions server on 127.0.0.1; a plugin changing output.args.command was honoured; re-checked through sparehand agent install by test/e2e/agents/opencode.test.ts',
     },
   ],
   documented: 'plugin API v1 + v2 sources',

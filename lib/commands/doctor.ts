@@ -1,8 +1,11 @@
 // `sparehand doctor`: is everything sparehand needs here and on the workers?
 import type { Command } from 'commander';
+import { allAgents } from '../agents/index.js';
 import { loadConfig } from '../config.js';
 import type { Context } from '../context.js';
 import { isSparehandError } from '../errors.js';
+import { checkAgent } from '../install/check.js';
+import { projectDir } from '../install/project-dir.js';
 import { type WorkerReport, checkWorker } from '../remote/check.js';
 import { capture } from '../remote/connection.js';
 import { formatReport } from './worker.js';
@@ -14,12 +17,29 @@ export interface DoctorCheck {
 }
 
 /**
- * INSTALLED HOOKS — placeholder for the lead to wire to the agent registry (lib/agents): one check per coding
- * tool whose hook is installed (is it still in the settings file, does its command still point at this
- * sparehand). Returns an empty list until then.
+ * One check per coding tool and level where a hook is installed: the installed command is run as the tool
+ * would run it (agent test), with a heavy command that must come back rewritten or refused.
  */
-export async function installedHookChecks(_ctx: Context): Promise<DoctorCheck[]> {
-  return [];
+export async function installedHookChecks(ctx: Context): Promise<DoctorCheck[]> {
+  const project = projectDir(ctx.cwd);
+  const checks: DoctorCheck[] = [];
+  const seen = new Set<string>();
+  for (const agent of allAgents()) {
+    for (const scope of ['user', 'project'] as const) {
+      const base = { home: ctx.home, env: ctx.env, ...(scope === 'project' ? { project } : {}) };
+      const r = await checkAgent(agent, base, scope, { cwd: ctx.cwd, commands: ['npm test'], heavyFirst: true });
+      // In HOME itself the project's files are the user's: check each file once.
+      if (r.status === 'not-installed' || seen.has(`${agent.id} ${r.file}`)) continue;
+      seen.add(`${agent.id} ${r.file}`);
+      const name = `hook: ${agent.id} (${scope})`;
+      checks.push(
+        r.status === 'working'
+          ? { name, ok: true, detail: `${r.file}: working` }
+          : { name, ok: false, detail: `${r.file}: ${r.problem ?? r.status}${r.fix ? `; fix: ${r.fix}` : ''}` },
+      );
+    }
+  }
+  return checks;
 }
 
 /** A local program and its version line. */

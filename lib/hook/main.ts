@@ -1,10 +1,14 @@
-// The hook's hot path: stdin → off switches → is any command in the payload heavy? Most calls end here,
-// without loading the registry or zod (docs/performance.md). The rest goes to ./answer.js. Fails open here.
+// The hook's hot path: stdin → off switches → does the payload name any program that could be heavy? Most
+// calls end here, without loading the classifier, the registry or zod (docs/performance.md). The rest goes to ./answer.js. Fails open here.
 import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { WireAnswer } from '../agents/types.js';
-import { classify, type RuleChanges } from '../classify/index.js';
+import type { RuleChanges } from '../classify/types.js';
+import { mayNameHeavy, ruleWords } from '../classify/vocabulary.js';
 import type { Context } from '../context.js';
-import { configPath } from '../paths.js';
+import { cacheDir, configPath } from '../paths.js';
+import { requireWithCodeCache } from './code-cache.js';
 import { logLine, readPayload, writeOut } from './io.js';
 
 /** Per tool, what "leave alone" prints; set at build time from the registry (scripts/build.js). */
@@ -28,12 +32,12 @@ function rawRules(ctx: Pick<Context, 'home' | 'env'>): RuleChanges {
   }
 }
 
-/** True when some string in the payload (the command among them) could be heavy. */
-export function mayBeHeavy(value: unknown, rules: RuleChanges, depth = 0): boolean {
-  if (typeof value === 'string') return value.length < 100_000 && classify(value, rules).heavy;
+/** True when some string in the payload (the command among them) names a program that could make it heavy. */
+export function mayBeHeavy(value: unknown, words: ReadonlySet<string>, depth = 0): boolean {
+  if (typeof value === 'string') return mayNameHeavy(value, words);
   if (depth > 5 || typeof value !== 'object' || value === null) return false;
   const items = Array.isArray(value) ? value : Object.values(value);
-  return items.some((v) => mayBeHeavy(v, rules, depth + 1));
+  return items.some((v) => mayBeHeavy(v, words, depth + 1));
 }
 
 /** The answer for one payload text. Throws only on internal errors. */
@@ -47,10 +51,12 @@ export async function answerText(ctx: Context, agent: string, text: string): Pro
     logLine(ctx, `${agent}: payload is not JSON (${text.length} bytes): left alone`);
     return leave();
   }
-  if (!mayBeHeavy(raw, rawRules(ctx))) return leave();
-  // In the bundle the full path is a CommonJS file beside it: require() skips the ES module loader (~6 ms).
+  if (!mayBeHeavy(raw, ruleWords(rawRules(ctx).heavy))) return leave();
+  // In the bundle the full path is a CommonJS file beside it, loaded with V8's code cache (no ES module loader).
   const { answerFor } = (
-    typeof __SPAREHAND_LEAVE__ !== 'undefined' ? require('./hook-answer.bundle.cjs') : await import('./answer.js')
+    typeof __SPAREHAND_LEAVE__ !== 'undefined'
+      ? requireWithCodeCache(join(dirname(fileURLToPath(import.meta.url)), 'hook-answer.bundle.cjs'), join(cacheDir(ctx), 'v8'))
+      : await import('./answer.js')
   ) as typeof import('./answer.js');
   return answerFor(ctx, agent, text);
 }
