@@ -153,7 +153,8 @@ describe('codex', () => {
 
 describe('copilot-cli names sparehand bare', () => {
   it('leaves the command alone when no `sparehand` is on PATH', () => {
-    const r = run('copilot-cli', fixture('copilot-cli', 'captured.json'), { PATH: '/usr/bin:/bin' });
+    // A PATH with nothing on it (a machine may have sparehand in /usr/bin after `npm link`).
+    const r = run('copilot-cli', fixture('copilot-cli', 'captured.json'), { PATH: tempDir('sparehand-empty-path-') });
     expect([r.stdout, r.exitCode]).toEqual([null, 0]);
   });
 });
