@@ -1,6 +1,7 @@
 // How sparehand names itself in hook commands and rewrites: this node binary and this installation's script.
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { quote } from 'shell-quote';
 
 export interface Self {
   node: string;
@@ -17,4 +18,9 @@ export function self(): Self {
     // keep the unresolved path
   }
   return { node: process.execPath, script: real };
+}
+
+/** How a rewrite (or a note) names sparehand: the bare name on the tool's PATH, or node + script by absolute path. */
+export function sparehandInvocation(name: 'absolute' | 'bare', c: Self): string {
+  return name === 'bare' ? 'sparehand' : quote([c.node, c.script]);
 }

@@ -111,7 +111,9 @@ export const copilotCli: AgentSpec<Payload> = {
     { scope: 'project', path: inProject('.github', 'copilot-instructions.md') },
   ],
   afterInstall: [
-    'Copilot CLI checks its permissions against the rewritten command: allow it with --allow-tool \'shell(sparehand run)\' (or --allow-all-tools).',
+    // Copilot CLI 1.0.102 matches shell(NAME) on the program name: `shell(sparehand run)` matched nothing
+    // (test/e2e/agents/copilot-cli.test.ts).
+    'Copilot CLI checks its permissions against the rewritten command: allow it with --allow-tool \'shell(sparehand:*)\' (or --allow-all-tools). That rule approves every command run through `sparehand run`, including ones the model writes itself.',
   ],
   failMode: 'Closed on a crash or any non-zero exit (the call is denied); open on a timeout and on unparsable output (hooks-reference), so the installed command exits 0 when sparehand is gone.',
   quirks: [

@@ -58,7 +58,9 @@ export const factoryDroid: AgentSpec<Payload> = {
   }),
   install: [target('user', inHome('.factory', 'hooks.json')), target('project', inProject('.factory', 'hooks.json'))],
   afterInstall: [
-    'Droid checks its command allowlist against the rewritten command: under --auto low/medium add "sparehand run" to commandAllowlist in ~/.factory/settings.json.',
+    // Its allowlist matches the command's start, and the rewrite names sparehand by absolute path (seen in
+    // droid 0.215 by test/e2e/agents/factory-droid.test.ts).
+    'Droid checks its command allowlist against the rewritten command: under --auto low/medium add "{sparehand} run" to commandAllowlist in ~/.factory/settings.json.',
   ],
   failMode: 'A non-zero exit other than 2 is a non-blocking error (third-party adapters).',
   quirks: [

@@ -207,7 +207,10 @@ export interface AgentSpec<P = unknown> {
   trust?: HashTrust;
   /** A payload in the tool's own form for one shell call (`agent test` feeds it to the installed hook). */
   samplePayload?: (command: string, cwd: string) => unknown;
-  /** What the user must still do after install (a trust step, a permission rule). */
+  /**
+   * What the user must still do after install (a trust step, a permission rule). `{sparehand}` stands for
+   * sparehand as this tool's rewrites name it (node + script by absolute path, or the bare name).
+   */
   afterInstall?: readonly string[];
   /** What the tool does when the hook fails, times out or prints nonsense (docs/agents.md). */
   failMode?: string;

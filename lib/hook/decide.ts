@@ -1,13 +1,12 @@
 // The agent-neutral decision: leave, rewrite or refuse one shell call. Never names a tool; reads the spec.
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { quote } from 'shell-quote';
 import { agentEnvVar } from '../agents/index.js';
 import type { AgentSpec, HookAnswer, ShellCall } from '../agents/types.js';
 import { classify, rewriteCommand } from '../classify/index.js';
 import { loadConfig } from '../config.js';
 import type { Context } from '../context.js';
-import { type Self, self } from '../self.js';
+import { type Self, self, sparehandInvocation } from '../self.js';
 import { seenBefore } from './redirects.js';
 
 const FIVE_MINUTES = 5 * 60_000;
@@ -37,9 +36,8 @@ export function onPath(env: NodeJS.ProcessEnv, name = 'sparehand'): boolean {
 
 /** How the rewrite names sparehand for this tool, or null when it cannot (bare name not on PATH). */
 export function invocationFor(spec: AgentSpec<unknown>, ctx: DecideContext): string | null {
-  if (spec.sparehandName === 'bare') return onPath(ctx.env) ? 'sparehand' : null;
-  const me = ctx.self ?? self();
-  return quote([me.node, me.script]);
+  if (spec.sparehandName === 'bare' && !onPath(ctx.env)) return null;
+  return sparehandInvocation(spec.sparehandName, ctx.self ?? self());
 }
 
 /** The connection in effect: the tool's own, or rewrite where the user opted in (SPAREHAND_AGENT_<ID>=rewrite). */

@@ -7,6 +7,7 @@ import { SparehandError, isSparehandError } from '../errors.js';
 import { resolvesTo, which } from './binary.js';
 import { type Planned, hookInstalled, notesAt, planInstall, planUninstall, targetsAt } from './engine.js';
 import { setTomlString } from './toml-trust.js';
+import { sparehandInvocation } from '../self.js';
 import { confirmTrust } from './trust-confirm.js';
 import { type Change, applyChanges, readIfExists, unifiedDiff, workspace } from './workspace.js';
 
@@ -93,7 +94,8 @@ export async function installAgents(ctx: Context, agents: readonly AgentSpec[], 
       const advice = bareNameAdvice(ctx, p.command.script);
       if (advice) out(a, `  then: ${advice}`);
     }
-    for (const t of a.afterInstall ?? []) out(a, `  then: ${t}`);
+    const invocation = sparehandInvocation(a.sparehandName, p.command);
+    for (const t of a.afterInstall ?? []) out(a, `  then: ${t.replaceAll('{sparehand}', invocation)}`);
   }
   for (const l of lines.values()) for (const s of l) ctx.stdout.write(`${s}\n`);
   fail(failures, 'install');

@@ -1,5 +1,4 @@
 // The command a coding tool runs as its hook: absolute node + absolute script, because tools run hooks with a bare PATH.
-import { quote } from 'shell-quote';
 import { hookShell } from '../agents/shapes.js';
 import type { AgentId, HookCommand } from '../agents/types.js';
 import { self } from '../self.js';
@@ -12,7 +11,4 @@ export function hookCommand(agent: AgentId, opts: { node?: string; script?: stri
   return { node, script, agent, shell: hookShell(node, script, agent) };
 }
 
-/** How the note names sparehand for a tool, as the hook's rewrites do: bare on PATH, or node + script. */
-export function sparehandInvocation(name: 'absolute' | 'bare', c: Pick<HookCommand, 'node' | 'script'>): string {
-  return name === 'bare' ? 'sparehand' : quote([c.node, c.script]);
-}
+export { sparehandInvocation } from '../self.js';
