@@ -11,10 +11,12 @@ export interface ScenarioOptions {
   installArgs?: string[];
   /** Run `sparehand agent uninstall <tool>` after the install. */
   uninstall?: boolean;
+  /** false: the run's PATH has no `sparehand` (the sandbox's bin/ is left out). */
+  sparehandOnPath?: boolean;
   /** Extra environment for the run (e.g. SPAREHAND_AGENT_CODEX=rewrite). */
   env?: Record<string, string>;
   /** Extra arguments for the CLI, replacing the driver's own. */
-  command?: (box: Sandbox, toolBin: string) => [string, string[]];
+  command?: (box: Sandbox, toolBin: string, installOutput: string) => [string, string[]];
   /** Changes to the tool's configuration after install (e.g. a deny rule). */
   afterInstall?: (box: Sandbox) => void;
   timeoutMs?: number;
@@ -44,6 +46,7 @@ export async function runScenario(driver: ToolDriver, skip: Skip, opts: Scenario
   try {
     await driver.configure(box, toolBin);
     const env = { ...driver.env(box, toolBin), ...opts.env };
+    if (opts.sparehandOnPath === false) env.PATH = env.PATH!.split(':').filter((d) => d !== box.binDir).join(':');
     let install = await installSparehand(box, driver.id, env, opts.installArgs);
     expect(install.exitCode ?? 0, `${install.how} failed:\n${install.output}`).toBe(0);
     if (opts.uninstall) {
@@ -52,7 +55,7 @@ export async function runScenario(driver: ToolDriver, skip: Skip, opts: Scenario
       install = { how: `${install.how}, then ${undo.how}`, output: `${install.output}${undo.output}` };
     }
     opts.afterInstall?.(box);
-    const [file, args] = (opts.command ?? driver.command)(box, toolBin);
+    const [file, args] = (opts.command ?? driver.command)(box, toolBin, install.output);
     const run = await runTool(box, file, args, env, { knownDaemons: driver.knownDaemons, timeoutMs: opts.timeoutMs });
     const why = `${install.how}${install.output ? `:\n${install.output.trim()}` : ''}\n${explain(box, run)}`;
     if (process.env.SPAREHAND_E2E_VERBOSE) console.log(`--- ${driver.id}\n${why}`);
