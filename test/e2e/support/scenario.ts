@@ -124,7 +124,7 @@ export function expectLeftAlone(s: Scenario): void {
 /** Denied: the user's deny rule held — no tool result shows the command ran, through sparehand or not. */
 export function expectDenied(s: Scenario): void {
   expect(s.box.fake.asked[0], `the model never asked for npm test:\n${s.why}`).toBe('npm test');
-  expect(s.box.fake.results[0]?.text, `the tool result is not a denial:\n${s.why}`).toMatch(/denied|not allowed|permission/i);
+  expect(s.box.fake.results[0]?.text, `the tool result is not a denial:\n${s.why}`).toMatch(/denied|not allowed|permission|requires approval/i);
   expect(ran(s), `the denied command ran through sparehand:\n${s.why}`).toEqual([]);
   expect(ranOutside(s), `the denied command ran:\n${s.why}`).toEqual([]);
   expectCleanRun(s);
