@@ -23,7 +23,8 @@ function print(ctx: Context, list: AgentStatus[], project: string): void {
     w(`${a.id} (${a.name}): ${a.connection}`);
     if (a.connection === 'none') continue;
     w(`  user:     ${scopeLine(ctx, a.user)}`);
-    w(`  project:  ${scopeLine(ctx, a.project)}`);
+    const same = a.project.files.length > 0 && a.project.files.every((f, i) => f === a.user.files[i]);
+    w(`  project:  ${same ? 'the same files as user level' : scopeLine(ctx, a.project)}`);
     if (a.binary) w(`  program:  ${a.binary.path ? `${a.binary.path}${a.binary.version ? ` (${a.binary.version})` : ''}` : `${a.binary.name} not on PATH`}`);
     w(`  checked:  against ${a.documented ?? 'documentation'}, sources read ${a.sourcesRead ?? '?'}`);
     w(`  confirmed: ${a.confirmed.length ? a.confirmed.map((c) => `${c.package}@${c.version} (${c.date})`).join(', ') : 'documentation only, not seen in the real program'}`);

@@ -32,14 +32,16 @@ export function decodeWire(wire: WireAnswer, original: string): Outcome {
   }
   if (typeof json !== 'object' || json === null || Array.isArray(json)) return { kind: 'invalid', why: 'stdout is not a JSON object' };
   let denied = false;
-  let reason: string | undefined;
+  const reasons: string[] = [];
   let command: string | undefined;
   walk(json, '', (k, v) => {
     if (typeof v === 'string' && DENY.has(v) && /decision|permission/i.test(k)) denied = true;
     if (k === 'cancel' && v === true) denied = true;
-    if (typeof v === 'string' && REASON_KEY.test(k)) reason ??= v;
+    if (typeof v === 'string' && REASON_KEY.test(k)) reasons.push(v);
     else if (typeof v === 'string' && v !== original && /\bsparehand\b/.test(v) && /\brun\b/.test(v)) command ??= v;
   });
+  // The reason meant for the model names the replacement; a message for the user may come first.
+  const reason = reasons.find((r) => /\bsparehand\b.*\brun\b/.test(r)) ?? reasons[0];
   if (denied) return reason ? { kind: 'refuse', reason } : { kind: 'invalid', why: 'a refusal without a reason' };
   if (command !== undefined) return { kind: 'rewrite', command };
   return { kind: 'leave' };

@@ -93,7 +93,9 @@ async function runChecks(
       const hook = installedCommands(target, path, text)[0];
       if (hook === undefined) continue;
       Object.assign(res, { file: path, hook });
-      runner = { kind: 'exec', file: 'bash', args: ['-c', hook], opts: runOpts };
+      // As the tools run it: bash -c (sh -c where there is no bash).
+      const shell = which('bash', env.PATH) ?? (existsSync('/bin/bash') ? '/bin/bash' : '/bin/sh');
+      runner = { kind: 'exec', file: shell, args: ['-c', hook], opts: runOpts };
     } else {
       const hook = target.commandOf(text);
       if (hook === undefined) continue;

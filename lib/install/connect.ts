@@ -64,10 +64,12 @@ export async function installAgents(ctx: Context, agents: readonly AgentSpec[], 
       out(agent, `${agent.id}: nothing to install at ${scope} level`);
       continue;
     }
+    const undo = ws.checkpoint();
     try {
       planned.push(await planInstall(ws, agent, { base, scope, trust: Boolean(opts.trust) }));
     } catch (e) {
       if (!isSparehandError(e)) throw e;
+      undo();
       failures.push({ agent, error: e });
       out(agent, `${agent.id}: not installed: ${e.message}`);
     }
@@ -134,10 +136,12 @@ export async function uninstallAgents(ctx: Context, agents: readonly AgentSpec[]
   const planned: Planned[] = [];
   const failures: { agent: AgentSpec; error: SparehandError }[] = [];
   for (const agent of agents) {
+    const undo = ws.checkpoint();
     try {
       planned.push(await planUninstall(ws, agent, { base, scope }, keep));
     } catch (e) {
       if (!isSparehandError(e)) throw e;
+      undo();
       failures.push({ agent, error: e });
     }
   }

@@ -81,7 +81,7 @@ export async function planInstall(ws: Workspace, agent: AgentSpec, opts: PlanOpt
       }
       if (trust) planned.trust = trust;
     } else {
-      ws.write(path, installOwnFile(target, path, text, command), target.mode);
+      ws.write(path, installOwnFile(target, path, text, command), { ...(target.mode === undefined ? {} : { mode: target.mode }), backup: false });
     }
     planned.files.push(path);
   }
@@ -118,7 +118,7 @@ export async function planUninstall(ws: Workspace, agent: AgentSpec, opts: PlanO
     } else {
       const next = uninstallOwnFile(target, text);
       if (next === text) continue;
-      ws.write(path, next);
+      ws.write(path, next, { backup: false });
     }
     planned.files.push(path);
   }

@@ -20,13 +20,14 @@ export function rpcSession(file: string, args: readonly string[], opts: { env: N
     while ((nl = rest.indexOf('\n')) >= 0) {
       const line = rest.slice(0, nl);
       rest = rest.slice(nl + 1);
-      let msg: { id?: unknown; result?: unknown; error?: { message?: string } };
+      let msg: { id?: unknown; method?: unknown; result?: unknown; error?: { message?: string } };
       try {
         msg = JSON.parse(line) as typeof msg;
       } catch {
         continue;
       }
-      const w = typeof msg.id === 'number' ? waiting.get(msg.id) : undefined;
+      // Requests and notifications from the server carry a method; only answers settle our calls.
+      const w = typeof msg.id === 'number' && msg.method === undefined ? waiting.get(msg.id) : undefined;
       if (!w) continue;
       waiting.delete(msg.id as number);
       if (msg.error) w.reject(new SparehandError('INSTALL', `${file}: ${msg.error.message ?? 'error'}`));

@@ -1,6 +1,6 @@
 // Adds, replaces and removes sparehand's hook entry in a JSON (or JSON-with-comments) settings file, editing the
 // text in place with jsonc-parser so the user's comments, key order and layout survive.
-import { type FormattingOptions, type ParseError, applyEdits, modify, parse, printParseErrorCode } from 'jsonc-parser';
+import { type FormattingOptions, type ParseError, applyEdits, findNodeAtLocation, format, modify, parse, parseTree, printParseErrorCode } from 'jsonc-parser';
 import { isDeepStrictEqual } from 'node:util';
 import type { HookCommand, JsonHookTarget } from '../agents/types.js';
 import { SparehandError } from '../errors.js';
@@ -44,8 +44,39 @@ function at(root: unknown, path: readonly (string | number)[]): unknown {
   return v;
 }
 
-function edit(text: string, path: (string | number)[], value: unknown, insert = false): string {
-  return applyEdits(text, modify(text, path, value, { formattingOptions: formatting(text), isArrayInsertion: insert }));
+/**
+ * Sets (or inserts into an array) the value at `path`, formatting only the inserted text, so the user's
+ * neighbouring lines keep their layout (jsonc-parser's own formatting would reflow the whole line before).
+ */
+function put(text: string, path: (string | number)[], value: unknown, insert = false): string {
+  let out = text;
+  for (const e of modify(text, path, value, { isArrayInsertion: insert })) {
+    out = applyEdits(out, [e]);
+    if (e.content.length > 0) {
+      out = applyEdits(out, format(out, { offset: e.offset, length: e.content.length }, { ...formatting(text), keepLines: false }));
+    }
+  }
+  return out;
+}
+
+/**
+ * Removes the value at `path` as exactly as it can: an array element with the comma and whitespace that came with
+ * it (so removing what `put` appended gives back the old bytes), a property through jsonc-parser.
+ */
+function remove(text: string, path: (string | number)[]): string {
+  const index = path.at(-1);
+  if (typeof index !== 'number') return applyEdits(text, modify(text, path, undefined, {}));
+  const list = findNodeAtLocation(parseTree(text, [], { allowTrailingComma: true })!, path.slice(0, -1));
+  const items = list?.children ?? [];
+  const item = items[index];
+  if (!list || !item) return text;
+  const [from, to] =
+    items.length === 1
+      ? [list.offset + 1, list.offset + list.length - 1]
+      : index === items.length - 1
+        ? [items[index - 1]!.offset + items[index - 1]!.length, item.offset + item.length]
+        : [item.offset, items[index + 1]!.offset];
+  return text.slice(0, from) + text.slice(to);
 }
 
 /** The text a new file starts as. */
@@ -65,17 +96,25 @@ export function installJson(target: JsonHookTarget, path: string, text: string |
   let out = text ?? seedText(target);
   const root = parseSettings(path, out, target.comments);
   const entry = target.entry(command);
+  for (let depth = 1; depth < target.arrayPath.length; depth++) {
+    const v = at(root, target.arrayPath.slice(0, depth));
+    if (v !== undefined && (typeof v !== 'object' || v === null || Array.isArray(v))) {
+      throw new SparehandError('PARSE', `${path}: ${target.arrayPath.slice(0, depth).join('.')} is not an object; it was left untouched`, {
+        hint: 'fix the file and run the command again',
+      });
+    }
+  }
   const list = at(root, target.arrayPath);
   if (list !== undefined && !Array.isArray(list)) {
     throw new SparehandError('PARSE', `${path}: ${target.arrayPath.join('.')} is not a list; it was left untouched`, {
       hint: 'fix the file and run the command again',
     });
   }
-  if (list === undefined) return edit(out, [...target.arrayPath], [entry]);
+  if (list === undefined) return put(out, [...target.arrayPath], [entry]);
   const ours = ourIndices(target, root);
   if (ours.length === 1 && isDeepStrictEqual(list[ours[0]!], entry)) return out;
-  for (const i of ours.slice(1).reverse()) out = edit(out, [...target.arrayPath, i], undefined);
-  return ours.length > 0 ? edit(out, [...target.arrayPath, ours[0]!], entry) : edit(out, [...target.arrayPath, -1], entry, true);
+  for (const i of ours.slice(1).reverse()) out = remove(out, [...target.arrayPath, i]);
+  return ours.length > 0 ? put(out, [...target.arrayPath, ours[0]!], entry) : put(out, [...target.arrayPath, -1], entry, true);
 }
 
 /**
@@ -87,13 +126,13 @@ export function uninstallJson(target: JsonHookTarget, path: string, text: string
   const ours = ourIndices(target, root);
   if (ours.length === 0) return text;
   let out = text;
-  for (const i of [...ours].reverse()) out = edit(out, [...target.arrayPath, i], undefined);
+  for (const i of [...ours].reverse()) out = remove(out, [...target.arrayPath, i]);
   for (let depth = target.arrayPath.length; depth > 0; depth--) {
     const path_ = target.arrayPath.slice(0, depth);
     const v = at(parseSettings(path, out, target.comments), path_);
     const empty = Array.isArray(v) ? v.length === 0 : typeof v === 'object' && v !== null && Object.keys(v).length === 0;
     if (!empty) break;
-    out = edit(out, [...path_], undefined);
+    out = remove(out, [...path_]);
   }
   return isDeepStrictEqual(parseSettings(path, out, target.comments), target.seed ?? {}) ? undefined : out;
 }

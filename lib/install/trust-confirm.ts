@@ -1,5 +1,4 @@
 // Asks the real program which hash it expects for the installed hook, so `--trust` writes what it will accept.
-import { dirname } from 'node:path';
 import type { AgentSpec, InstallBase } from '../agents/types.js';
 import type { TrustEntry } from './engine.js';
 import { which } from './binary.js';
@@ -17,7 +16,7 @@ export async function confirmTrust(agent: AgentSpec, base: InstallBase, entry: T
   const confirm = agent.trust?.confirm;
   const program = agent.binary ? which(agent.binary.name, base.env.PATH) : undefined;
   if (!confirm || !program) return { kind: 'no-program' };
-  const cwd = base.project ?? dirname(entry.hooksRealPath);
+  const cwd = base.project ?? base.home;
   const rpc = rpcSession(program, confirm.args, { env: base.env, cwd, timeoutMs: 15_000 });
   try {
     const reported = await confirm.currentHash(rpc, { cwd, hooksRealPath: entry.hooksRealPath, group: entry.group, handler: entry.handler });

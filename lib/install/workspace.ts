@@ -9,6 +9,7 @@ interface Entry {
   before: string | undefined;
   after: string | undefined;
   mode?: number;
+  backup: boolean;
 }
 
 export interface Change {
@@ -17,13 +18,17 @@ export interface Change {
   /** undefined: the file is removed. */
   after: string | undefined;
   mode?: number;
+  /** Keep the previous content in `<file>.bak` (not for sparehand's own files: a stray copy could be run). */
+  backup?: boolean;
 }
 
 export interface Workspace {
   /** Current (edited) text of a file; undefined when it does not exist. */
   read(path: string): Promise<string | undefined>;
-  write(path: string, text: string | undefined, mode?: number): void;
+  write(path: string, text: string | undefined, opts?: { mode?: number; backup?: boolean }): void;
   changes(): Change[];
+  /** Remembers the edits so far; the function it returns undoes every edit made after it. */
+  checkpoint(): () => void;
 }
 
 /** Reads a file, undefined when it does not exist. */
@@ -44,19 +49,26 @@ export function workspace(): Workspace {
       const known = files.get(path);
       if (known) return known.after;
       const before = await readIfExists(path);
-      files.set(path, { before, after: before });
+      files.set(path, { before, after: before, backup: true });
       return before;
     },
-    write(path, text, mode) {
+    write(path, text, opts = {}) {
       const known = files.get(path);
       if (!known) throw new SparehandError('INTERNAL', `write before read: ${path}`);
       known.after = text;
-      if (mode !== undefined) known.mode = mode;
+      if (opts.mode !== undefined) known.mode = opts.mode;
+      if (opts.backup === false) known.backup = false;
+    },
+    checkpoint() {
+      const saved = new Map([...files].map(([path, e]) => [path, { ...e }]));
+      return () => {
+        for (const [path, e] of files) files.set(path, saved.get(path) ?? { ...e, after: e.before, backup: true });
+      };
     },
     changes() {
       return [...files]
         .filter(([, e]) => e.before !== e.after)
-        .map(([path, e]) => ({ path, before: e.before, after: e.after, ...(e.mode === undefined ? {} : { mode: e.mode }) }));
+        .map(([path, e]) => ({ path, before: e.before, after: e.after, backup: e.backup, ...(e.mode === undefined ? {} : { mode: e.mode }) }));
     },
   };
 }
@@ -64,7 +76,7 @@ export function workspace(): Workspace {
 /** Writes the changes: `.bak` of the previous content first, then an atomic replace (or removal). */
 export async function applyChanges(changes: readonly Change[]): Promise<void> {
   for (const c of changes) {
-    if (c.before !== undefined) await writeFileAtomically(`${c.path}.bak`, c.before);
+    if (c.before !== undefined && c.backup !== false) await writeFileAtomically(`${c.path}.bak`, c.before);
     if (c.after === undefined) {
       await rm(c.path, { force: true });
     } else {
@@ -78,5 +90,6 @@ export async function applyChanges(changes: readonly Change[]): Promise<void> {
 export function unifiedDiff(c: Change): string {
   const from = c.before === undefined ? '/dev/null' : c.path;
   const to = c.after === undefined ? '/dev/null' : c.path;
-  return createTwoFilesPatch(from, to, c.before ?? '', c.after ?? '', undefined, undefined, { context: 3 });
+  const patch = createTwoFilesPatch(from, to, c.before ?? '', c.after ?? '', undefined, undefined, { context: 3 });
+  return patch.slice(patch.indexOf('--- '));
 }

@@ -96,10 +96,32 @@ describe('agent install all, in a HOME that holds the user\'s settings', () => {
     const after = tree(home);
     const files = Object.keys(after).filter((f) => !f.endsWith('.bak'));
     expect(files.sort()).toEqual(Object.keys(before).sort());
-    for (const f of files) {
-      if (f.endsWith('.json')) expect(parse(after[f]!)).toEqual(parse(before[f]!));
-      else expect(after[f]).toBe(before[f]);
-    }
+    // Byte for byte: the entry's text is removed with exactly the comma and whitespace install added.
+    for (const f of files) expect([f, after[f]]).toEqual([f, before[f]]);
+    // No copy of sparehand's own files is left behind (a tool that runs every file in its hook folder would run it).
+    const own = agents.flatMap((a) => a.install.filter((t) => t.kind === 'file' && t.scope === 'user').map((t) => t.path(baseOf(home))));
+    expect(own.length).toBeGreaterThan(0);
+    for (const p of own) expect(Object.keys(after)).not.toContain(`${p.slice(home.length + 1)}.bak`);
+  });
+});
+
+describe('installing again after sparehand moved', () => {
+  it('replaces the old entry in place (one entry, the user\'s hooks kept) and refreshes the note', async () => {
+    const home = tempDir('sparehand-home-');
+    const e = env(home);
+    expect((await sparehand(['agent', 'install', 'gemini-cli'], { env: e })).exitCode).toBe(0);
+    const file = join(home, '.gemini', 'settings.json');
+    const note = join(home, '.gemini', 'GEMINI.md');
+    const fresh = readFileSync(file, 'utf8');
+    const freshNote = readFileSync(note, 'utf8');
+    const self = JSON.parse(fresh).hooks.BeforeTool[0].hooks[0].command.match(/"([^"]*sparehand\.js)"/)[1] as string;
+    const moved = (t: string) => t.replaceAll(self, '/old/place/bin/sparehand.js');
+    writeFileSync(file, moved(fresh).replace('"BeforeTool": [', `"BeforeTool": [\n      ${JSON.stringify(userHook)},`));
+    writeFileSync(note, moved(freshNote));
+    expect((await sparehand(['agent', 'install', 'gemini-cli'], { env: e })).exitCode).toBe(0);
+    const now = parse(readFileSync(file, 'utf8')) as { hooks: { BeforeTool: unknown[] } };
+    expect(now.hooks.BeforeTool).toEqual([userHook, JSON.parse(fresh).hooks.BeforeTool[0]]);
+    expect(readFileSync(note, 'utf8')).toBe(freshNote);
   });
 });
 

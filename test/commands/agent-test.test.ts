@@ -70,6 +70,21 @@ describe('agent test all after agent install all', () => {
   });
 });
 
+describe('agent test at project level', () => {
+  it('tests the hook installed in the current project (its git top level)', async () => {
+    const home = tempDir('sparehand-home-');
+    const project = join(home, 'app');
+    mkdirSync(join(project, '.git'), { recursive: true });
+    mkdirSync(join(project, 'src'));
+    const env = { HOME: home, PATH: process.env.PATH!, npm_config_update_notifier: 'false' };
+    expect((await sparehand(['agent', 'install', 'gemini-cli', '--project', project], { env })).exitCode).toBe(0);
+    const r = await sparehand(['agent', 'test', 'gemini-cli', '--command', 'ls', '--json'], { env, cwd: join(project, 'src') });
+    const doc = JSON.parse(r.stdout) as { results: CheckResult[] };
+    expect(doc.results.map((x) => [x.scope, x.status, x.file])).toEqual([['project', 'working', join(project, '.gemini', 'settings.json')]]);
+    expect(r.exitCode).toBe(0);
+  });
+});
+
 describe('agent test reports broken connections with the fix', () => {
   it('a tool that is not installed', async () => {
     const home = tempDir('sparehand-home-');
@@ -87,6 +102,20 @@ describe('agent test reports broken connections with the fix', () => {
     expect(r.exitCode).toBe(1);
     expect(r.stdout).toContain('problem: the hook names /nowhere/bin/sparehand.js, which no longer exists');
     expect(r.stdout).toContain('fix: sparehand agent install gemini-cli');
+  });
+
+  it(`a tool whose rewrites call the bare \`sparehand\`, with none on PATH`, async () => {
+    const bare = hooked.filter((a) => a.sparehandName === 'bare');
+    expect(bare.length).toBeGreaterThan(0);
+    const home = tempDir('sparehand-home-');
+    const env = { HOME: home, PATH: '/usr/bin:/bin', npm_config_update_notifier: 'false' };
+    for (const a of bare) {
+      const i = await sparehand(['agent', 'install', a.id], { env });
+      expect(i.stdout).toContain('no `sparehand` is on your PATH');
+      const r = await sparehand(['agent', 'test', a.id], { env, cwd: home });
+      expect(r.exitCode).toBe(1);
+      expect(r.stdout).toContain(heavyKnown ? 'fix: this tool\'s rewrites call the bare `sparehand`, which is not on PATH' : 'was left alone');
+    }
   });
 
   it('a hook that prints something that is not an answer', async () => {

@@ -66,11 +66,22 @@ describe('installJson / uninstallJson', () => {
     expect(uninstallJson(target, 'f', created)).toBeUndefined();
   });
 
+  it('leaves the user\'s lines as they were, and uninstall gives back the same bytes', () => {
+    const compact = '{\n  // mine\n  "ui": { "theme": "dark" },\n  "hooks": {\n    "PreToolUse": [\n      { "matcher": "Edit", "hooks": [ { "type": "command", "command": "lint" } ] }\n    ]\n  }\n}\n';
+    const out = installJson(target, 'f', compact, HOOK);
+    expect(out).toContain('      { "matcher": "Edit", "hooks": [ { "type": "command", "command": "lint" } ] },\n      {\n        "matcher": "Bash",');
+    expect(uninstallJson(target, 'f', out)).toBe(compact);
+    for (const text of ['{\n  "a": 1\n}\n', '{\n  "hooks": {\n    "PostToolUse": []\n  }\n}\n', '{\n\t"a": [1, 2]\n}']) {
+      expect(uninstallJson(target, 'f', installJson(target, 'f', text, HOOK))).toBe(text);
+    }
+  });
+
   it('refuses a file it cannot parse, naming it', () => {
     expect(() => installJson(target, '/x/settings.json', '{ "a": ', HOOK)).toThrow(/cannot parse \/x\/settings.json/);
     expect(() => installJson({ ...target, comments: false }, '/x/s.json', '{ // c\n}', HOOK)).toThrow(/cannot parse/);
     expect(() => installJson(target, '/x/s.json', '[]', HOOK)).toThrow(/not a JSON object/);
     expect(() => installJson(target, '/x/s.json', '{"hooks":{"PreToolUse":{}}}', HOOK)).toThrow(/is not a list/);
+    expect(() => installJson(target, '/x/s.json', '{"hooks":"none"}', HOOK)).toThrow('/x/s.json: hooks is not an object; it was left untouched');
   });
 
   it('keeps strict JSON files strict, in the user\'s key order and indentation', () => {

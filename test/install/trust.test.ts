@@ -103,3 +103,18 @@ describe('agent install codex --trust', () => {
     expect(r2.stdout).toContain(`(confirmed by ${join(home2, 'bin', 'codex')})`);
   });
 });
+
+describe('a tool is installed whole or not at all', () => {
+  it('an unparsable config.toml stops --trust before hooks.json is written', async () => {
+    const home = tempDir('sparehand-home-');
+    const env = { HOME: home, PATH: '/usr/bin:/bin' };
+    mkdirSync(join(home, '.codex'));
+    writeFileSync(join(home, '.codex', 'config.toml'), 'model = \n');
+    const r = await sparehand(['agent', 'install', 'codex', '--trust'], { env });
+    expect(r.exitCode).not.toBe(0);
+    expect(r.stderr).toContain(`cannot parse ${join(home, '.codex', 'config.toml')}`);
+    expect(readFileSync(join(home, '.codex', 'config.toml'), 'utf8')).toBe('model = \n');
+    expect(() => readFileSync(join(home, '.codex', 'hooks.json'))).toThrow();
+    expect(() => readFileSync(join(home, '.codex', 'AGENTS.md'))).toThrow();
+  });
+});
