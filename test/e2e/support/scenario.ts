@@ -1,5 +1,7 @@
 // One scenario = sandbox + the tool's own config + `sparehand agent install` + one non-interactive run, and the
 // checks every tool shares: what the fake model received proves how the real program ran the command.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, expect } from 'vitest';
 import { disposeSandbox, explain, makeSandbox, type RunResult, runTool, type Sandbox, toolInstall } from './harness.js';
 import type { FakeModelOptions } from '../fake-model/server.js';
@@ -46,7 +48,12 @@ export async function runScenario(driver: ToolDriver, skip: Skip, opts: Scenario
   try {
     await driver.configure(box, toolBin);
     const env = { ...driver.env(box, toolBin), ...opts.env };
-    if (opts.sparehandOnPath === false) env.PATH = env.PATH!.split(':').filter((d) => d !== box.binDir).join(':');
+    if (opts.sparehandOnPath === false) {
+      env.PATH = env.PATH!.split(':').filter((d) => d !== box.binDir).join(':');
+      // Another installation on the machine's PATH (a global npm install) would be found: nothing to test here.
+      const other = env.PATH.split(':').map((d) => join(d, 'sparehand')).find((f) => existsSync(f));
+      if (other) return skip(`this machine has another sparehand on PATH (${other})`);
+    }
     let install = await installSparehand(box, driver.id, env, opts.installArgs);
     expect(install.exitCode ?? 0, `${install.how} failed:\n${install.output}`).toBe(0);
     if (opts.uninstall) {
