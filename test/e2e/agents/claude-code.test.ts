@@ -34,6 +34,11 @@ describe('Claude Code (real CLI)', () => {
     expectDenied(await run(claudeCode, skip, { afterInstall: (box) => addPermissions(box, { deny: ['Bash(npm test)'] }) }));
   });
 
+  test('no rule allows npm test (no --allowedTools): the rewrite is not approved either', async ({ skip }) => {
+    const noRules = (_box: Sandbox, bin: string): [string, string[]] => [join(bin, 'claude'), ['-p', PROMPT, '--output-format', 'text']];
+    expectDenied(await run(claudeCode, skip, { command: noRules }));
+  });
+
   test('after agent uninstall claude-code, npm test runs as written again', async ({ skip }) => {
     expectLeftAlone(await run(claudeCode, skip, { uninstall: true }));
   });

@@ -1,5 +1,7 @@
 // One scenario = sandbox + the tool's own config + `sparehand agent install` + one non-interactive run, and the
 // checks every tool shares: what the fake model received proves how the real program ran the command.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, expect } from 'vitest';
 import { disposeSandbox, explain, makeSandbox, type RunResult, runTool, type Sandbox, toolInstall } from './harness.js';
 import type { FakeModelOptions } from '../fake-model/server.js';
@@ -11,10 +13,12 @@ export interface ScenarioOptions {
   installArgs?: string[];
   /** Run `sparehand agent uninstall <tool>` after the install. */
   uninstall?: boolean;
+  /** false: the run's PATH has no `sparehand` (the sandbox's bin/ is left out). */
+  sparehandOnPath?: boolean;
   /** Extra environment for the run (e.g. SPAREHAND_AGENT_CODEX=rewrite). */
   env?: Record<string, string>;
   /** Extra arguments for the CLI, replacing the driver's own. */
-  command?: (box: Sandbox, toolBin: string) => [string, string[]];
+  command?: (box: Sandbox, toolBin: string, installOutput: string) => [string, string[]];
   /** Changes to the tool's configuration after install (e.g. a deny rule). */
   afterInstall?: (box: Sandbox) => void;
   timeoutMs?: number;
@@ -44,6 +48,12 @@ export async function runScenario(driver: ToolDriver, skip: Skip, opts: Scenario
   try {
     await driver.configure(box, toolBin);
     const env = { ...driver.env(box, toolBin), ...opts.env };
+    if (opts.sparehandOnPath === false) {
+      env.PATH = env.PATH!.split(':').filter((d) => d !== box.binDir).join(':');
+      // Another installation on the machine's PATH (a global npm install) would be found: nothing to test here.
+      const other = env.PATH.split(':').map((d) => join(d, 'sparehand')).find((f) => existsSync(f));
+      if (other) return skip(`this machine has another sparehand on PATH (${other})`);
+    }
     let install = await installSparehand(box, driver.id, env, opts.installArgs);
     expect(install.exitCode ?? 0, `${install.how} failed:\n${install.output}`).toBe(0);
     if (opts.uninstall) {
@@ -52,7 +62,7 @@ export async function runScenario(driver: ToolDriver, skip: Skip, opts: Scenario
       install = { how: `${install.how}, then ${undo.how}`, output: `${install.output}${undo.output}` };
     }
     opts.afterInstall?.(box);
-    const [file, args] = (opts.command ?? driver.command)(box, toolBin);
+    const [file, args] = (opts.command ?? driver.command)(box, toolBin, install.output);
     const run = await runTool(box, file, args, env, { knownDaemons: driver.knownDaemons, timeoutMs: opts.timeoutMs });
     const why = `${install.how}${install.output ? `:\n${install.output.trim()}` : ''}\n${explain(box, run)}`;
     if (process.env.SPAREHAND_E2E_VERBOSE) console.log(`--- ${driver.id}\n${why}`);
@@ -121,7 +131,7 @@ export function expectLeftAlone(s: Scenario): void {
 /** Denied: the user's deny rule held — no tool result shows the command ran, through sparehand or not. */
 export function expectDenied(s: Scenario): void {
   expect(s.box.fake.asked[0], `the model never asked for npm test:\n${s.why}`).toBe('npm test');
-  expect(s.box.fake.results[0]?.text, `the tool result is not a denial:\n${s.why}`).toMatch(/denied|not allowed|permission/i);
+  expect(s.box.fake.results[0]?.text, `the tool result is not a denial:\n${s.why}`).toMatch(/denied|not allowed|permission|requires approval/i);
   expect(ran(s), `the denied command ran through sparehand:\n${s.why}`).toEqual([]);
   expect(ranOutside(s), `the denied command ran:\n${s.why}`).toEqual([]);
   expectCleanRun(s);
