@@ -19,8 +19,9 @@ function runBatch(lines: (invocation: (id: number) => string) => string[]): { go
   writeFileSync(fake, `#!/bin/sh\nid=$1; shift\nprintf '%s %s %s %s' "$#" "$1" "$2" "$3" > "${rec}/$id.meta"\nprintf '%s' "$4" > "${rec}/$id"\n`);
   chmodSync(fake, 0o755);
   const script = lines((id) => `${bashQuote(fake)} ${id}`);
-  // Each case in its own subshell so a `cd` or an `exit` in one cannot disturb the next.
-  const body = script.map((l) => `(\n${l}\n) </dev/null >/dev/null 2>&1\n`).join('') + 'wait\n';
+  // Each case in its own subshell so a `cd` or an `exit` in one cannot disturb the next; the subshell waits
+  // for a case that ends in `&` (the outer `wait` does not see its grandchildren: flaky on a loaded machine).
+  const body = script.map((l) => `(\n${l}\nwait\n) </dev/null >/dev/null 2>&1\n`).join('') + 'wait\n';
   writeFileSync(join(dir, 'script.sh'), body);
   execFileSync('/bin/bash', [join(dir, 'script.sh')], { cwd: join(dir, 'work'), stdio: 'ignore', timeout: 120_000 });
   const got = new Map<number, string>();
