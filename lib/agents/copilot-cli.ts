@@ -3,8 +3,8 @@
 // 2026-11-29 (REAL-TOOLS.md, fact 5).
 import { join } from 'node:path';
 import * as z from 'zod/mini';
-import { claudeStyleAnswer, guardedShell, inProject, isObject, isSparehandCommand, json, rewrittenInput, once } from './shapes.js';
-import type { AgentSpec, InstallBase, JsonHookTarget } from './types.js';
+import { claudeStyleAnswer, flatTarget, guardedShell, inProject, isObject, json, once, rewrittenInput } from './shapes.js';
+import type { AgentSpec, InstallBase } from './types.js';
 
 // camelCase form (event `preToolUse`); toolArgs is an object in the real program, a JSON string in the docs.
 const payload = once(() =>
@@ -42,18 +42,17 @@ function args(p: Payload): Record<string, unknown> | undefined {
 /** `$COPILOT_HOME`, default `~/.copilot`. */
 const copilotHome = (b: InstallBase): string => b.env.COPILOT_HOME || join(b.home, '.copilot');
 
-const target = (scope: 'user' | 'project', path: (b: InstallBase) => string): JsonHookTarget => ({
-  kind: 'json',
-  scope,
-  path,
-  comments: false,
-  seed: { version: 1 },
-  arrayPath: ['hooks', 'preToolUse'],
-  // A hook that exits non-zero blocks the call: the command exits 0 when sparehand is gone.
-  entry: (hook) => ({ type: 'command', matcher: 'bash', bash: guardedShell(hook), timeoutSec: 10 }),
-  isOurs: (e) => isObject(e) && isSparehandCommand(e.bash, 'copilot-cli'),
-  commandOf: (e) => (isObject(e) && typeof e.bash === 'string' ? e.bash : undefined),
-});
+const target = (scope: 'user' | 'project', path: (b: InstallBase) => string) =>
+  flatTarget({
+    agent: 'copilot-cli',
+    scope,
+    path,
+    seed: { version: 1 },
+    arrayPath: ['hooks', 'preToolUse'],
+    // A hook that exits non-zero blocks the call: the command exits 0 when sparehand is gone.
+    entry: (hook) => ({ type: 'command', matcher: 'bash', bash: guardedShell(hook), timeoutSec: 10 }),
+    commandAt: (e) => e.bash,
+  });
 
 export const copilotCli: AgentSpec<Payload> = {
   id: 'copilot-cli',

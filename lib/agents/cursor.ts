@@ -2,8 +2,8 @@
 // 2026-11-10 and third-party adapters (rtk hooks/cursor, agent-hooks-bridge, prisma-airs-cursor-hooks),
 // read 2026-11-29. Not confirmed in the real program (no CLI on npm).
 import * as z from 'zod/mini';
-import { inHome, inProject, isObject, isSparehandCommand, json, looseInput, rewrittenInput, once } from './shapes.js';
-import type { AgentSpec, InstallBase, JsonHookTarget } from './types.js';
+import { flatTarget, inHome, inProject, json, looseInput, once, rewrittenInput } from './shapes.js';
+import type { AgentSpec, InstallBase } from './types.js';
 
 const payload = once(() =>
   z.looseObject({
@@ -16,18 +16,17 @@ const payload = once(() =>
 );
 type Payload = z.infer<ReturnType<typeof payload>>;
 
-const target = (scope: 'user' | 'project', path: (b: InstallBase) => string): JsonHookTarget => ({
-  kind: 'json',
-  scope,
-  path,
-  comments: false,
-  seed: { version: 1 },
-  arrayPath: ['hooks', 'preToolUse'],
-  // No timeout: its unit is contested (seconds per the survey, milliseconds per a third party).
-  entry: (hook) => ({ command: hook.shell, matcher: 'Shell' }),
-  isOurs: (e) => isObject(e) && isSparehandCommand(e.command, 'cursor'),
-  commandOf: (e) => (isObject(e) && typeof e.command === 'string' ? e.command : undefined),
-});
+const target = (scope: 'user' | 'project', path: (b: InstallBase) => string) =>
+  flatTarget({
+    agent: 'cursor',
+    scope,
+    path,
+    seed: { version: 1 },
+    arrayPath: ['hooks', 'preToolUse'],
+    // No timeout: its unit is contested (seconds per the survey, milliseconds per a third party).
+    entry: (hook) => ({ command: hook.shell, matcher: 'Shell' }),
+    commandAt: (e) => e.command,
+  });
 
 export const cursor: AgentSpec<Payload> = {
   id: 'cursor',

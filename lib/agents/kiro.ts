@@ -1,8 +1,8 @@
 // Kiro CLI. Sources: kiro.dev/docs/cli/hooks (2.x), kiro.dev/docs/cli/v3/hooks, kiro.dev/changelog/cli/3-4
 // (search excerpts), read 2026-11-29. Not confirmed in the real program (no CLI on npm).
 import * as z from 'zod/mini';
-import { exit2, inHome, inProject, isObject, isSparehandCommand, looseInput, once } from './shapes.js';
-import type { AgentSpec, InstallBase, JsonHookTarget } from './types.js';
+import { exit2, flatTarget, inHome, inProject, isObject, looseInput, once } from './shapes.js';
+import type { AgentSpec, InstallBase } from './types.js';
 
 const payload = once(() =>
   z.looseObject({
@@ -16,24 +16,23 @@ const payload = once(() =>
 type Payload = z.infer<ReturnType<typeof payload>>;
 
 // Kiro CLI 3 standalone hook file: {"version":"v1","hooks":[{name, trigger, matcher, action, timeout, enabled}]}.
-const target = (scope: 'user' | 'project', path: (b: InstallBase) => string): JsonHookTarget => ({
-  kind: 'json',
-  scope,
-  path,
-  comments: false,
-  seed: { version: 'v1' },
-  arrayPath: ['hooks'],
-  entry: (hook) => ({
-    name: 'sparehand',
-    trigger: 'PreToolUse',
-    matcher: 'shell',
-    action: { type: 'command', command: hook.shell },
-    timeout: 30,
-    enabled: true,
-  }),
-  isOurs: (e) => isObject(e) && isObject(e.action) && isSparehandCommand(e.action.command, 'kiro'),
-  commandOf: (e) => (isObject(e) && isObject(e.action) && typeof e.action.command === 'string' ? e.action.command : undefined),
-});
+const target = (scope: 'user' | 'project', path: (b: InstallBase) => string) =>
+  flatTarget({
+    agent: 'kiro',
+    scope,
+    path,
+    seed: { version: 'v1' },
+    arrayPath: ['hooks'],
+    entry: (hook) => ({
+      name: 'sparehand',
+      trigger: 'PreToolUse',
+      matcher: 'shell',
+      action: { type: 'command', command: hook.shell },
+      timeout: 30,
+      enabled: true,
+    }),
+    commandAt: (e) => (isObject(e.action) ? e.action.command : undefined),
+  });
 
 export const kiro: AgentSpec<Payload> = {
   id: 'kiro',
@@ -51,7 +50,11 @@ export const kiro: AgentSpec<Payload> = {
   shellTools: ['execute_bash', 'shell'],
   sparehandName: 'absolute',
   payload,
-  recognise: (raw) => /^[Pp]reToolUse$/.test(String(raw.hook_event_name)) && ['execute_bash', 'shell'].includes(String(raw.tool_name)),
+  recognise: (raw) =>
+    typeof raw.hook_event_name === 'string' &&
+    /^[Pp]reToolUse$/.test(raw.hook_event_name) &&
+    typeof raw.tool_name === 'string' &&
+    ['execute_bash', 'shell'].includes(raw.tool_name),
   read: (p) =>
     ['execute_bash', 'shell'].includes(p.tool_name)
       ? { command: p.tool_input.command, cwd: p.cwd, sessionId: p.session_id }

@@ -98,6 +98,36 @@ export function claudeStyleTarget(o: {
   };
 }
 
+/**
+ * A flat hook entry inside `arrayPath` whose command sits in one field, read by `commandAt` (Copilot's `bash`,
+ * Cursor's `command`, Kiro's `action.command`).
+ */
+export function flatTarget(o: {
+  agent: string;
+  scope: Scope;
+  path: (base: InstallBase) => string;
+  seed?: Record<string, unknown>;
+  arrayPath: readonly string[];
+  entry: (hook: HookCommand) => Record<string, unknown>;
+  commandAt: (entry: Record<string, unknown>) => unknown;
+}): JsonHookTarget {
+  const commandOf = (entry: unknown): string | undefined => {
+    const c = isObject(entry) ? o.commandAt(entry) : undefined;
+    return typeof c === 'string' ? c : undefined;
+  };
+  return {
+    kind: 'json',
+    scope: o.scope,
+    path: o.path,
+    comments: false,
+    ...(o.seed ? { seed: o.seed } : {}),
+    arrayPath: o.arrayPath,
+    entry: o.entry,
+    isOurs: (entry) => isSparehandCommand(commandOf(entry), o.agent),
+    commandOf,
+  };
+}
+
 /** Reads a string field or nothing. */
 export const strField = (o: Record<string, unknown>, key: string): string | undefined =>
   typeof o[key] === 'string' ? (o[key] as string) : undefined;

@@ -19,8 +19,14 @@ export const leaveFor = (spec: AgentSpec<unknown> | undefined): WireAnswer => ({
  * tools read the same settings file, see shared/agents/README.md "One hook, many callers").
  */
 export function callerOf(named: AgentSpec<unknown>, raw: Record<string, unknown>): AgentSpec<unknown> | undefined {
-  if (named.recognise?.(raw)) return named;
-  return allAgents().find((a) => a !== named && a.recognise?.(raw));
+  const fits = (a: AgentSpec<unknown>): boolean => {
+    try {
+      return a.recognise?.(raw) === true;
+    } catch {
+      return false; // a shape test that trips on odd input ({"toString": 0}) is a "no"
+    }
+  };
+  return fits(named) ? named : allAgents().find((a) => a !== named && fits(a));
 }
 
 /** The whole answer for one payload text; throws only on internal errors (the caller fails open). */
