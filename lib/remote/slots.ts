@@ -99,9 +99,13 @@ export function freeSlots(c: Env, worker: Worker): number {
   return free;
 }
 
-/** First free slot among `workers`, in config order. */
+/** A free slot on the least busy worker (most free slots; config order breaks ties): runs are spread out. */
 export function lockAny(c: Env, workers: readonly Worker[]): SlotLock | undefined {
-  for (const w of workers) {
+  const byLoad = workers
+    .map((w, i) => ({ w, i, free: freeSlots(c, w) }))
+    .filter((x) => x.free > 0)
+    .sort((a, b) => b.free - a.free || a.i - b.i);
+  for (const { w } of byLoad) {
     for (let s = 0; s < workerSlots(w); s++) {
       const lock = tryLock(c, w, s);
       if (lock) return lock;
