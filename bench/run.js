@@ -18,7 +18,7 @@ const { sshArgs, rsyncRsh } = await import(join(root, 'dist/remote/ssh-args.js')
 const { rsyncUpArgs, rsyncBackListArgs } = await import(join(root, 'dist/remote/rsync-args.js'));
 const { remoteRoot } = await import(join(root, 'dist/run/project.js'));
 const { syncUp } = await import(join(root, 'dist/remote/sync.js'));
-const RUNS = Number(process.env.BENCH_RUNS || 9);
+const RUNS = Number(process.env.BENCH_RUNS || 11);
 
 const tmp = (p) => mkdtempSync(join(tmpdir(), p));
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];

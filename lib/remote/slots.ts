@@ -1,6 +1,6 @@
-// Slot locks: one lock file per (worker, slot) on this machine, created with O_EXCL, holding the owner's pid.
+// Slot locks: one lock file per (worker, slot) on this machine, created atomically (link), holding the owner's pid.
 // A crashed run leaves its file behind; the next run sees the pid is gone and takes the slot over.
-import { mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync, closeSync } from 'node:fs';
+import { linkSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { Worker } from '../config.js';
@@ -47,10 +47,20 @@ export function tryLock(c: Env, worker: Worker, slot: number): SlotLock | undefi
   mkdirSync(lockDir(c), { recursive: true });
   const path = lockFile(c, worker.name, slot);
   for (let attempt = 0; attempt < 3; attempt++) {
+    // Written in full to a private file, then linked into place: the lock never exists without its pid
+    // (an empty lock file read by another run would look stale and be taken over).
+    const mine = `${path}.${process.pid}.${attempt}`;
+    writeFileSync(mine, `${process.pid}\n${hostname()}\n${new Date().toISOString()}\n`, { mode: 0o600 });
+    let won = false;
     try {
-      const fd = openSync(path, 'wx', 0o600);
-      writeSync(fd, `${process.pid}\n${hostname()}\n${new Date().toISOString()}\n`);
-      closeSync(fd);
+      linkSync(mine, path);
+      won = true;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    } finally {
+      unlinkSync(mine);
+    }
+    if (won) {
       let released = false;
       return {
         worker,
@@ -65,8 +75,6 @@ export function tryLock(c: Env, worker: Worker, slot: number): SlotLock | undefi
           }
         },
       };
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
     }
     const before = safeRead(path);
     if (before === undefined) continue;
@@ -99,9 +107,13 @@ export function freeSlots(c: Env, worker: Worker): number {
   return free;
 }
 
-/** First free slot among `workers`, in config order. */
+/** A free slot on the least busy worker (most free slots; config order breaks ties): runs are spread out. */
 export function lockAny(c: Env, workers: readonly Worker[]): SlotLock | undefined {
-  for (const w of workers) {
+  const byLoad = workers
+    .map((w, i) => ({ w, i, free: freeSlots(c, w) }))
+    .filter((x) => x.free > 0)
+    .sort((a, b) => b.free - a.free || a.i - b.i);
+  for (const { w } of byLoad) {
     for (let s = 0; s < workerSlots(w); s++) {
       const lock = tryLock(c, w, s);
       if (lock) return lock;

@@ -9,7 +9,7 @@ import { testContext } from '../helpers/context.js';
 describe('slot locks', () => {
   const w = { name: 'b', destination: 'b', slots: 2 };
 
-  it('a slot is held once; released slots are free again; first free slot in config order', () => {
+  it('a slot is held once; released slots are free again; the worker with most free slots first, then config order', () => {
     const ctx = testContext();
     const a = tryLock(ctx, w, 0);
     expect(a?.slot).toBe(0);
@@ -21,6 +21,15 @@ describe('slot locks', () => {
     expect(lockAny(ctx, [w, second])).toBeUndefined();
     a?.release();
     expect(lockAny(ctx, [w, second])).toMatchObject({ worker: w, slot: 0 });
+  });
+
+  it('spreads runs: an idle worker is preferred to a busy one even when it comes later', () => {
+    const ctx = testContext();
+    const big = { name: 'big', destination: 'big', slots: 2 };
+    const other = { name: 'other', destination: 'other', slots: 2 };
+    expect(lockAny(ctx, [big, other])).toMatchObject({ worker: big, slot: 0 });
+    expect(lockAny(ctx, [big, other])).toMatchObject({ worker: other, slot: 0 });
+    expect(lockAny(ctx, [big, other])).toMatchObject({ worker: big, slot: 1 });
   });
 
   it('a lock left by a crashed run (its pid is gone) is taken over', () => {

@@ -60,11 +60,11 @@ describe('many runs at once', () => {
       else e.spans.push([e.s as number, Number(BigInt(t) / 1000n)]);
     }
     // One slot folder never runs two commands at once.
-    for (const { spans } of byDir.values()) expect(maxOverlap(spans)).toBe(1);
+    for (const [dir, { spans }] of byDir) expect(maxOverlap(spans), `two runs at once in ${dir}`).toBe(1);
     for (const sshd of [a, b]) {
       const spans = [...byDir.entries()].filter(([d]) => d.startsWith(sshd.remoteDir)).flatMap(([, v]) => v.spans);
       expect(spans.length).toBeGreaterThan(0);
-      expect(maxOverlap(spans)).toBeLessThanOrEqual(2);
+      expect(maxOverlap(spans), `more than 2 runs at once on ${sshd.remoteDir}`).toBeLessThanOrEqual(2);
     }
     expect(results.filter((r) => r.stderr.includes('busy; waiting')).length).toBeGreaterThan(0);
   });

@@ -38,10 +38,14 @@ describe('sparehand run on a real worker over ssh', () => {
     expect(existsSync(join(remote, '.git'))).toBe(false);
     expect(r.stderr).toMatch(/^sparehand: ran on w0: sync \d+\.\ds, run \d+\.\ds, 0 files back, 0 conflicts\n$/m);
 
-    // Second run: the lock file has not changed, so nothing is installed again.
+    // Second run: the lock file has not changed, so nothing is installed again; what the worker made and the
+    // sync excludes (node_modules, an ignored cache) survives the mirror's --delete.
+    writeFileSync(join(remote, 'cache.log'), 'made on the worker\n');
     const again = await sparehand(['run', '--quiet', '--', 'npm test'], { env: wh.env, cwd: proj });
     expect(again.exitCode).toBe(0);
     expect(again.stderr).toBe('');
+    expect(existsSync(join(remote, 'node_modules', 'tiny', 'index.js'))).toBe(true);
+    expect(existsSync(join(remote, 'cache.log'))).toBe(true);
   });
 
   it('passes a failing exit status through, and a remote signal as 128+N', async () => {
