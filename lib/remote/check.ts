@@ -48,7 +48,7 @@ export async function checkWorker(ctx: Context, worker: Worker): Promise<WorkerR
   const conn = connectionFor(ctx, worker);
   let connectMs: number;
   try {
-    connectMs = await connect(ctx, worker, conn);
+    connectMs = await connect(ctx, worker, conn, { verify: true });
   } catch (e) {
     if (!isSparehandError(e)) throw e;
     return { ...base, ok: false, problems: [e.message], ...(e.hint ? { hint: e.hint } : {}) };

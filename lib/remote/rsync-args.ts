@@ -34,6 +34,9 @@ export function filterArgs(config: Config, direction: 'up' | 'back'): string[] {
 
 const COMMON = ['-a', '--delete-delay', '--protect-args'];
 
+/** One line per changed item: `%i|%M|%l|%n` (change, mtime, size, name). */
+export const ITEM_FORMAT = '--out-format=%i|%M|%l|%n';
+
 /** Local project root → the slot folder on the worker. */
 export function rsyncUpArgs(worker: Worker, conn: Connection, config: Config, localRoot: string, remoteRoot: string): string[] {
   return [
@@ -51,7 +54,7 @@ export function rsyncBackListArgs(worker: Worker, conn: Connection, config: Conf
   return [
     ...COMMON,
     '--dry-run',
-    '--out-format=%i|%M|%l|%n',
+    ITEM_FORMAT,
     '-e', rsyncRsh(worker, conn),
     ...filterArgs(config, 'back'),
     `${worker.destination}:${remoteRoot}/`,

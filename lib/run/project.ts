@@ -1,19 +1,18 @@
 // Where the project is here (git top level, else the current folder) and where its copy lives on a worker.
-import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { hostname } from 'node:os';
-import { basename, relative, sep } from 'node:path';
+import { basename, dirname, join, relative, sep } from 'node:path';
 import type { Worker } from '../config.js';
 import { remotePath } from '../remote/ssh-args.js';
 import { workerDir } from '../remote/workers.js';
 
-/** The git top level of `cwd`, or `cwd` itself when it is not in a git work tree (or git is missing). */
+/** The git top level of `cwd` (the nearest folder holding `.git`, as git finds it), or `cwd` itself. */
 export function projectRoot(cwd: string): string {
-  try {
-    const top = execFileSync('git', ['rev-parse', '--show-toplevel'], { cwd, stdio: ['ignore', 'pipe', 'ignore'], encoding: 'utf8' }).trim();
-    return top || cwd;
-  } catch {
-    return cwd;
+  // Walking up costs a few stats; `git rev-parse --show-toplevel` costs a process on every run.
+  for (let dir = cwd; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, '.git'))) return dir;
+    if (dirname(dir) === dir) return cwd;
   }
 }
 

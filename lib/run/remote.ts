@@ -15,7 +15,6 @@ import { depsPlan } from './deps.js';
 import { forwardedEnv } from './env.js';
 import { runLocal } from './local.js';
 import { projectRoot, relativeCwd, remoteRoot } from './project.js';
-import { snapshot } from './snapshot.js';
 import { parseItems, planBack } from './sync-back.js';
 
 export interface RemoteRunOptions {
@@ -94,8 +93,6 @@ async function runInSlot(ctx: Context, config: Config, command: string, opts: Re
   const t0 = performance.now();
   const startedMs = Date.now();
   progress(ctx, `syncing to ${worker.name}…`);
-  const before = snapshot(root);
-  before.catch(() => undefined);
   try {
     await syncUp(t);
   } catch (e) {
@@ -128,12 +125,19 @@ async function runInSlot(ctx: Context, config: Config, command: string, opts: Re
   let conflicts: string[] = [];
   const t2 = performance.now();
   if (opts.syncBack !== false && (result.stoppedBy === undefined || result.stoppedBy === 'timeout')) {
-    const plan = await planBack(parseItems(await listBack(t)), root, await before, startedMs);
-    await fetchBack(t, plan.fetch);
-    for (const p of plan.remove) await rm(join(root, p), { force: true });
-    for (const d of plan.removeDirs.reverse()) await rmdir(join(root, d)).catch(() => undefined);
-    back = plan.fetch.length + plan.remove.length;
-    conflicts = plan.conflicts;
+    try {
+      const plan = await planBack(parseItems(await listBack(t)), root, startedMs);
+      await fetchBack(t, plan.fetch);
+      for (const p of plan.remove) await rm(join(root, p), { force: true });
+      for (const d of plan.removeDirs.reverse()) await rmdir(join(root, d)).catch(() => undefined);
+      back = plan.fetch.length + plan.remove.length;
+      conflicts = plan.conflicts;
+    } catch (e) {
+      // The command ran: its status stands when it failed; a success whose files did not come back is not one.
+      if (!isSparehandError(e)) throw e;
+      say(ctx, `the command ran on ${worker.name}, but its files could not be brought back: ${e.message}`);
+      return result.status === 0 ? 125 : result.status;
+    }
     for (const c of conflicts) say(ctx, `conflict: ${c} changed here while the command ran; kept the local file (the worker's copy was not brought back)`);
   }
   const backMs = performance.now() - t2;

@@ -1,6 +1,6 @@
 // Deciding what comes back from the worker: the command's changes, except where the local file changed too.
-import { join } from 'node:path';
-import { type FileStamp, type Snapshot, sameStamp, stampOf } from './snapshot.js';
+import { dirname, join } from 'node:path';
+import { stampOf } from './stamp.js';
 
 export interface Item {
   /** rsync's %i: `>f+++++++++`, `*deleting`, `cd+++++++++`, … */
@@ -13,25 +13,42 @@ export interface Item {
 
 /** rsync escapes odd bytes in names as `\#ooo` (octal). */
 function unescapeName(s: string): string {
-  return s.replace(/\\#([0-7]{3})/g, (_, o: string) => String.fromCharCode(parseInt(o, 8)));
+  return s.includes('\\#') ? s.replace(/\\#([0-7]{3})/g, (_, o: string) => String.fromCharCode(parseInt(o, 8))) : s;
 }
 
-/** `%M` is `YYYY/MM/DD-HH:MM:SS` in local time. */
-function parseMtime(s: string): number | undefined {
-  const m = /^(\d{4})\/(\d\d)\/(\d\d)-(\d\d):(\d\d):(\d\d)$/.exec(s);
-  if (!m) return undefined;
-  const [y, mo, d, h, mi, se] = m.slice(1).map(Number) as [number, number, number, number, number, number];
-  return new Date(y, mo - 1, d, h, mi, se).getTime() / 1000;
+/** `%M` is `YYYY/MM/DD-HH:MM:SS` in local time; many files share one, so each distinct value is parsed once. */
+function mtimeParser(): (s: string) => number | undefined {
+  const seen = new Map<string, number | undefined>();
+  return (s) => {
+    if (seen.has(s)) return seen.get(s);
+    const m = /^(\d{4})\/(\d\d)\/(\d\d)-(\d\d):(\d\d):(\d\d)$/.exec(s);
+    const [y, mo, d, h, mi, se] = (m ? m.slice(1).map(Number) : []) as [number, number, number, number, number, number];
+    const v = m ? new Date(y, mo - 1, d, h, mi, se).getTime() / 1000 : undefined;
+    seen.set(s, v);
+    return v;
+  };
 }
 
-/** Parses the `--out-format=%i|%M|%l|%n` lines of a dry run. */
+/** Parses `--out-format=%i|%M|%l|%n` lines (a 20,000-file listing is on the hot path: no regex per line). */
 export function parseItems(text: string): Item[] {
   const items: Item[] = [];
-  for (const line of text.split('\n')) {
-    const parts = line.split('|');
-    if (parts.length < 4) continue;
-    const [change, mtime, size] = parts as [string, string, string];
-    items.push({ change: change.trim(), mtime: parseMtime(mtime), size: Number(size) || 0, path: unescapeName(parts.slice(3).join('|')) });
+  const mtime = mtimeParser();
+  let at = 0;
+  while (at < text.length) {
+    let end = text.indexOf('\n', at);
+    if (end < 0) end = text.length;
+    const a = text.indexOf('|', at);
+    const b = a < 0 ? -1 : text.indexOf('|', a + 1);
+    const c = b < 0 ? -1 : text.indexOf('|', b + 1);
+    if (c >= 0 && c < end) {
+      items.push({
+        change: text.slice(at, a).trim(),
+        mtime: mtime(text.slice(a + 1, b)),
+        size: Number(text.slice(b + 1, c)) || 0,
+        path: unescapeName(text.slice(c + 1, end)),
+      });
+    }
+    at = end + 1;
   }
   return items;
 }
@@ -47,13 +64,38 @@ export interface BackPlan {
   conflicts: string[];
 }
 
-/** The command left this file as it was sent (same size, same whole-second mtime as at the start). */
-function untouchedByCommand(item: Item, before: FileStamp | undefined): boolean {
-  return before !== undefined && item.mtime !== undefined && item.size === before.size && item.mtime === Math.floor(before.mtimeMs / 1000);
+/** Tolerated difference between the worker's clock and this one. */
+const SKEW_MS = 60_000;
+
+/** The worker's copy is well older than the run: the command did not write it (worker clock, whole seconds). */
+function untouchedByCommand(item: Item, startedMs: number): boolean {
+  return item.mtime !== undefined && item.mtime * 1000 < startedMs - SKEW_MS;
 }
 
-/** Splits the dry run's items into what to fetch, delete, and what conflicts with a change made here. */
-export async function planBack(items: readonly Item[], root: string, before: Snapshot, startedMs: number): Promise<BackPlan> {
+/** The nearest folder of `rel` that still exists here, and whether it changed since the run started. */
+async function folderChangedHere(root: string, rel: string, startedMs: number): Promise<boolean> {
+  for (let dir = dirname(rel); ; dir = dirname(dir)) {
+    const st = await stampOf(join(root, dir));
+    if (st) return writtenSince(st.mtimeMs, startedMs);
+    if (dir === '.' || dir === '') return false;
+  }
+}
+
+/** File times come from a coarse kernel clock that lags Date.now() by a few ms; whole-second times may be truncated. */
+const CLOCK_SLACK_MS = 50;
+
+/** Written here since the run started (or too close to its start to tell: then it counts as written). */
+export function writtenSince(mtimeMs: number, startedMs: number): boolean {
+  if (mtimeMs % 1000 === 0) return mtimeMs >= Math.floor(startedMs / 1000) * 1000 - CLOCK_SLACK_MS;
+  return mtimeMs >= startedMs - CLOCK_SLACK_MS;
+}
+
+/**
+ * Splits the dry run's items into what to fetch, delete, and what conflicts with a change made here. "Changed
+ * here" is judged by this machine's clock alone: a file (or, for a missing file, its folder) written since the
+ * run started. No listing of the whole tree is needed.
+ */
+export async function planBack(items: readonly Item[], root: string, startedMs: number): Promise<BackPlan> {
   const plan: BackPlan = { fetch: [], remove: [], removeDirs: [], conflicts: [] };
   await Promise.all(
     items.map(async (item) => {
@@ -65,16 +107,24 @@ export async function planBack(items: readonly Item[], root: string, before: Sna
       }
       const kind = item.change.slice(1, 2);
       if (!deleting && kind !== 'f' && kind !== 'L') return;
-      const was = before.get(item.path);
       const now = await stampOf(join(root, item.path));
-      const unchangedHere = sameStamp(was, now) && (now === undefined || now.mtimeMs < startedMs);
       if (deleting) {
-        if (unchangedHere && now !== undefined) plan.remove.push(item.path);
-        else if (was !== undefined && now !== undefined) plan.conflicts.push(item.path);
+        // The command deleted it. Not written here since the run started: delete it here too. Otherwise keep it;
+        // a file made here during the run (born after the start) is simply kept, an edited one is a conflict.
+        if (now === undefined) return;
+        if (!writtenSince(now.mtimeMs, startedMs)) plan.remove.push(item.path);
+        else if (!(now.birthtimeMs > 0 && writtenSince(now.birthtimeMs, startedMs))) plan.conflicts.push(item.path);
         return;
       }
-      if (unchangedHere) plan.fetch.push(item.path);
-      else if (!untouchedByCommand(item, was)) plan.conflicts.push(item.path);
+      if (now !== undefined) {
+        // Present here: take the worker's version unless this one was written during the run.
+        if (!writtenSince(now.mtimeMs, startedMs)) plan.fetch.push(item.path);
+        else if (!untouchedByCommand(item, startedMs)) plan.conflicts.push(item.path);
+        return;
+      }
+      // Absent here: the command made it, or it was deleted here. Deleted here during the run (its folder changed)
+      // and not written by the command: stays deleted. Otherwise it comes back (at worst, a deleted file returns).
+      if (!(untouchedByCommand(item, startedMs) && (await folderChangedHere(root, item.path, startedMs)))) plan.fetch.push(item.path);
     }),
   );
   for (const list of [plan.fetch, plan.remove, plan.removeDirs, plan.conflicts]) list.sort();

@@ -71,7 +71,7 @@ describe('rsync argument arrays', () => {
   it('up: mirror with deletions, secrets/dependencies/caches excluded, .gitignore honoured', () => {
     const args = rsyncUpArgs(w, c, {}, '/p', 'w/p/0');
     expect(args.slice(0, 5)).toEqual(['-a', '--delete-delay', '--protect-args', '-e', rsh]);
-    expect(args[5]).toBe("--rsync-path=mkdir -p -- w/p/0 && rsync");
+    expect(args[5]).toBe('--rsync-path=mkdir -p -- w/p/0 && rsync');
     expect(args.slice(-2)).toEqual(['/p/', 'b:w/p/0/']);
     const filters = fixed({});
     expect(filters).toContain('--filter=- .env');

@@ -171,11 +171,27 @@ describe('sparehand run when the worker cannot be used', () => {
     expect(existsSync(marker)).toBe(false);
   });
 
-  it('--worker names an unknown worker: 125 with the list', async () => {
+  it('--worker (or SPAREHAND_WORKER) names an unknown worker: 125 with the list', async () => {
     const h = home([sshd]);
     const r = await sparehand(['run', '--worker', 'nope', '--', 'true'], { env: h.env });
     expect(r.exitCode).toBe(125);
     expect(r.stderr).toBe('sparehand: no worker named "nope"\nsparehand: configured workers: w0\n');
+    const e = await sparehand(['run', '--', 'true'], { env: { ...h.env, SPAREHAND_WORKER: 'nope2' } });
+    expect(e.stderr).toContain('no worker named "nope2"');
+  });
+
+  it('rsync missing on the worker: the project cannot be sent, so --or-local runs here; without it, 125', async () => {
+    const h = home([noRsync]);
+    const proj = tempDir('sparehand-proj-');
+    const r = await sparehand(['run', '--or-local', '--', 'echo here'], { env: h.env, cwd: proj });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toBe('here\n');
+    expect(r.stderr).toMatch(/^sparehand: running locally: sending the project to worker "w0" failed \(rsync exit \d+\): .*rsync: (command )?not found/);
+    expect(r.stderr.split('\n').filter(Boolean)).toHaveLength(1);
+    const n = await sparehand(['run', '--', 'echo here'], { env: h.env, cwd: proj });
+    expect(n.exitCode).toBe(125);
+    expect(n.stdout).toBe('');
+    expect(n.stderr).toContain('is rsync installed on the worker?');
   });
 });
 

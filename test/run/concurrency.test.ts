@@ -41,12 +41,12 @@ describe('many runs at once', () => {
     const log = join(mkdtempSync(join(tmpdir(), 'sparehand-log-')), 'runs.log');
     const projects = [project(), project()];
     const cmd = (i: number) =>
-      `echo "S $(date +%s%N) $PWD" >> ${log}; sleep 0.7; echo "E $(date +%s%N) $PWD" >> ${log}; echo "run ${i} $(cat README)"; exit ${i}`;
+      `echo "S $(date +%s%N) $PWD" >> ${log}; sleep 1.2; echo "E $(date +%s%N) $PWD" >> ${log}; echo "run ${i} $(cat README)"; exit ${i}`;
     const results = await Promise.all(
       Array.from({ length: 8 }, (_, i) => sparehand(['run', '--', cmd(i)], { env: h.env, cwd: projects[i % 2] })),
     );
     results.forEach((r, i) => {
-      expect(r.exitCode).toBe(i);
+      expect(r.exitCode, r.stderr).toBe(i);
       expect(r.stdout).toBe(`run ${i} hi\n`);
       expect(r.stderr).toMatch(/sparehand: ran on w[01]: /);
     });

@@ -2,7 +2,8 @@ import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectKey } from '../../lib/run/project.js';
-import { sparehand } from '../helpers/cli.js';
+import { execa } from 'execa';
+import { BIN, sparehand } from '../helpers/cli.js';
 import { nodeProject } from '../helpers/node-project.js';
 import { type Sshd, startSshd } from '../helpers/sshd.js';
 import { type WorkerHome, workerHome } from '../helpers/worker-env.js';
@@ -83,6 +84,17 @@ describe('sparehand run on a real worker over ssh', () => {
     expect(r.stderr).toContain('sparehand: conflict: notes.txt changed here while the command ran');
     expect(r.stderr).toMatch(/ran on w0: .*, 3 files back, 1 conflict\n/);
     expect(readdirSync(join(proj, 'node_modules')).sort()).toEqual(['.package-lock.json', 'LOCAL_ONLY', 'tiny']);
+  });
+
+  it('with a terminal here, the command gets one there (ssh -tt), and TERM is forwarded', async () => {
+    const proj = nodeProject();
+    // `script` gives sparehand a pseudo-terminal for stdin and stdout, as an interactive shell would.
+    const line = `${process.execPath} ${BIN} run --quiet -- 'test -t 0 && test -t 1 && echo "tty $TERM"'`;
+    const r = await execa('script', ['-qec', line, '/dev/null'], { cwd: proj, env: { ...wh.env, TERM: 'xterm-test' }, extendEnv: false, reject: false });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout.replace(/\r/g, '')).toContain('tty xterm-test');
+    const plain = await sparehand(['run', '--quiet', '--', 'test -t 0 || test -t 1 || echo "no tty"'], { env: wh.env, cwd: proj });
+    expect(plain.stdout).toBe('no tty\n');
   });
 
   it('--no-sync-back leaves the local tree alone', async () => {

@@ -1,9 +1,8 @@
-import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseDuration } from '../../lib/run/duration.js';
-import { snapshot } from '../../lib/run/snapshot.js';
-import { parseItems, planBack } from '../../lib/run/sync-back.js';
+import { parseItems, planBack, writtenSince } from '../../lib/run/sync-back.js';
 import { tempDir } from '../helpers/context.js';
 
 describe('reading rsync\'s dry run', () => {
@@ -22,38 +21,51 @@ describe('deciding what comes back', () => {
   it('fetches and deletes what only the command changed; keeps what changed here; reports real conflicts only', async () => {
     const root = tempDir();
     const old = new Date('2026-01-01T00:00:00Z');
+    const touchOld = (p: string) => utimesSync(join(root, p), old, old);
     for (const f of ['kept.txt', 'gone.txt', 'edited-both.txt', 'edited-here-only.txt', 'deleted-here.txt']) {
       writeFileSync(join(root, f), 'v1\n');
-      utimesSync(join(root, f), old, old);
+      touchOld(f);
     }
-    mkdirSync(join(root, 'node_modules'));
-    writeFileSync(join(root, 'node_modules', 'x.js'), '');
-    const before = await snapshot(root);
-    expect([...before.keys()].sort()).toEqual(['deleted-here.txt', 'edited-both.txt', 'edited-here-only.txt', 'gone.txt', 'kept.txt']);
+    mkdirSync(join(root, 'dist'));
+    writeFileSync(join(root, 'dist', 'old-build.js'), 'old\n');
+    touchOld('dist/old-build.js');
+    touchOld('dist');
+    touchOld('.');
     const startedMs = Date.now();
+    // While the command runs, here:
     writeFileSync(join(root, 'edited-both.txt'), 'mine\n');
     writeFileSync(join(root, 'edited-here-only.txt'), 'mine\n');
     writeFileSync(join(root, 'new-here.txt'), 'mine\n');
-    await import('node:fs/promises').then((f) => f.rm(join(root, 'deleted-here.txt')));
+    rmSync(join(root, 'deleted-here.txt'));
     const oldSec = old.getTime() / 1000;
     const now = Math.floor(Date.now() / 1000);
     const items = [
       { change: '>f+++++++++', mtime: now, size: 5, path: 'dist/new.js' },
+      { change: '>f.st......', mtime: now, size: 5, path: 'dist/old-build.js' },
       { change: '>f.st......', mtime: now, size: 6, path: 'kept.txt' },
       { change: '*deleting', mtime: undefined, size: 0, path: 'gone.txt' },
       { change: '>f.st......', mtime: now, size: 9, path: 'edited-both.txt' },
       { change: '>f.st......', mtime: oldSec, size: 3, path: 'edited-here-only.txt' },
       { change: '>f+++++++++', mtime: oldSec, size: 3, path: 'deleted-here.txt' },
+      { change: '>f+++++++++', mtime: now, size: 3, path: 'made-by-command.txt' },
       { change: '*deleting', mtime: undefined, size: 0, path: 'new-here.txt' },
       { change: 'cd+++++++++', mtime: now, size: 0, path: 'dist/' },
       { change: '*deleting', mtime: undefined, size: 0, path: 'olddir/' },
     ];
-    expect(await planBack(items, root, before, startedMs)).toEqual({
-      fetch: ['dist/new.js', 'kept.txt'],
+    expect(await planBack(items, root, startedMs)).toEqual({
+      fetch: ['dist/new.js', 'dist/old-build.js', 'kept.txt', 'made-by-command.txt'],
       remove: ['gone.txt'],
       removeDirs: ['olddir'],
       conflicts: ['edited-both.txt'],
     });
+  });
+});
+
+describe('written since the run started', () => {
+  it('counts times just before the start (coarse clocks) and whole-second times in the same second', () => {
+    const start = 1_000_000_500;
+    expect([writtenSince(start + 1, start), writtenSince(start - 10, start), writtenSince(start - 400, start)]).toEqual([true, true, false]);
+    expect([writtenSince(1_000_000_000, start), writtenSince(999_999_000, start)]).toEqual([true, false]);
   });
 });
 

@@ -4,7 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'vitest';
 import { PROMPT, type Sandbox } from '../support/harness.js';
-import { expectDenied, expectRewritten, scenarios } from '../support/scenario.js';
+import { expectDenied, expectLeftAlone, expectRewritten, scenarios } from '../support/scenario.js';
 import { claudeCode } from '../support/tools.js';
 
 const run = scenarios();
@@ -32,5 +32,9 @@ describe('Claude Code (real CLI)', () => {
 
   test('a deny rule for npm test in ~/.claude/settings.json stays a denial: nothing runs', async ({ skip }) => {
     expectDenied(await run(claudeCode, skip, { afterInstall: (box) => addPermissions(box, { deny: ['Bash(npm test)'] }) }));
+  });
+
+  test('after agent uninstall claude-code, npm test runs as written again', async ({ skip }) => {
+    expectLeftAlone(await run(claudeCode, skip, { uninstall: true }));
   });
 });

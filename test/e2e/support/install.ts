@@ -76,7 +76,12 @@ export async function installSparehand(box: Sandbox, tool: string, env: Record<s
     await writeRegistryEntries(box, tool, env);
     return { how: "the registry's entries written by hand (SPAREHAND_E2E_HOOK=hand)", output: '' };
   }
-  const result = await execa(process.execPath, [BIN, 'agent', 'install', tool, ...args], {
+  return agentCommand(box, env, ['install', tool, ...args]);
+}
+
+/** `sparehand agent <args>` in the sandbox, as the user runs it. */
+export async function agentCommand(box: Sandbox, env: Record<string, string>, args: string[]): Promise<InstallResult> {
+  const result = await execa(process.execPath, [BIN, 'agent', ...args], {
     cwd: box.project,
     env,
     extendEnv: false,
@@ -85,5 +90,5 @@ export async function installSparehand(box: Sandbox, tool: string, env: Record<s
     all: true,
     timeout: 120_000,
   });
-  return { how: `sparehand agent install ${[tool, ...args].join(' ')}`, exitCode: result.exitCode, output: String(result.all ?? '') };
+  return { how: `sparehand agent ${args.join(' ')}`, exitCode: result.exitCode, output: String(result.all ?? '') };
 }

@@ -3,12 +3,14 @@
 import { afterEach, expect } from 'vitest';
 import { disposeSandbox, explain, makeSandbox, type RunResult, runTool, type Sandbox, toolInstall } from './harness.js';
 import type { FakeModelOptions } from '../fake-model/server.js';
-import { type InstallResult, installSparehand } from './install.js';
+import { agentCommand, type InstallResult, installSparehand } from './install.js';
 import type { ToolDriver } from './tools.js';
 
 export interface ScenarioOptions {
   /** Extra arguments to `sparehand agent install`. */
   installArgs?: string[];
+  /** Run `sparehand agent uninstall <tool>` after the install. */
+  uninstall?: boolean;
   /** Extra environment for the run (e.g. SPAREHAND_AGENT_CODEX=rewrite). */
   env?: Record<string, string>;
   /** Extra arguments for the CLI, replacing the driver's own. */
@@ -42,8 +44,13 @@ export async function runScenario(driver: ToolDriver, skip: Skip, opts: Scenario
   try {
     await driver.configure(box, toolBin);
     const env = { ...driver.env(box, toolBin), ...opts.env };
-    const install = await installSparehand(box, driver.id, env, opts.installArgs);
+    let install = await installSparehand(box, driver.id, env, opts.installArgs);
     expect(install.exitCode ?? 0, `${install.how} failed:\n${install.output}`).toBe(0);
+    if (opts.uninstall) {
+      const undo = await agentCommand(box, env, ['uninstall', driver.id]);
+      expect(undo.exitCode, `${undo.how} failed:\n${undo.output}`).toBe(0);
+      install = { how: `${install.how}, then ${undo.how}`, output: `${install.output}${undo.output}` };
+    }
     opts.afterInstall?.(box);
     const [file, args] = (opts.command ?? driver.command)(box, toolBin);
     const run = await runTool(box, file, args, env, { knownDaemons: driver.knownDaemons, timeoutMs: opts.timeoutMs });
@@ -100,6 +107,14 @@ export function expectRedirected(s: Scenario): void {
   expect(asked[1], `the replacement is not a sparehand run command:\n${s.why}`).toMatch(/sparehand(\.js)?'?"?\s+run\b.*npm test/);
   expect(results[0]?.text, `the first tool result does not name the replacement:\n${s.why}`).toContain(asked[1]);
   expect(ran(s).length, `the replacement did not run through sparehand:\n${s.why}`).toBeGreaterThan(0);
+  expectCleanRun(s);
+}
+
+/** Left alone: the command ran exactly as the model sent it, outside sparehand (e.g. after uninstall). */
+export function expectLeftAlone(s: Scenario): void {
+  expect(s.box.fake.asked, `the model did not ask for npm test once:\n${s.why}`).toEqual(['npm test']);
+  expect(ran(s), `npm test still ran through sparehand:\n${s.why}`).toEqual([]);
+  expect(ranOutside(s).length, `npm test did not run as written:\n${s.why}`).toBe(1);
   expectCleanRun(s);
 }
 

@@ -1,0 +1,147 @@
+#!/usr/bin/env node
+// Benchmarks `sparehand run` against bare ssh/rsync doing the same job with the same options, in the same run,
+// on a real sshd on 127.0.0.1 (needs root, sshd and rsync: see .ci/run). Prints medians and ratios.
+//   1. warm `sparehand run -- true` on a small project  vs  rsync up + ssh + rsync back (dry run), by hand
+//   2. a no-change sync of a 20,000-file tree: sparehand's sync step  vs  plain `rsync -a --delete`
+//   3. warm `sparehand run -- true` on that 20,000-file tree  vs  the same three steps by hand
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const BIN = join(root, 'bin', 'sparehand.js');
+const { connectionFor, closeConnections } = await import(join(root, 'dist/remote/connection.js'));
+const { sshArgs, rsyncRsh } = await import(join(root, 'dist/remote/ssh-args.js'));
+const { rsyncUpArgs, rsyncBackListArgs } = await import(join(root, 'dist/remote/rsync-args.js'));
+const { remoteRoot } = await import(join(root, 'dist/run/project.js'));
+const { syncUp } = await import(join(root, 'dist/remote/sync.js'));
+const RUNS = Number(process.env.BENCH_RUNS || 9);
+
+const tmp = (p) => mkdtempSync(join(tmpdir(), p));
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const time = (fn) => {
+  const t = performance.now();
+  fn();
+  return performance.now() - t;
+};
+const must = (cmd, args, opts = {}) => {
+  const r = spawnSync(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'], ...opts });
+  if (r.status !== 0) throw new Error(`${cmd} failed (${r.status}): ${r.stderr}`);
+};
+
+// A throwaway sshd (the same set-up as test/helpers/sshd.ts, kept short here: bench/ is plain JS).
+async function sshd() {
+  const dir = tmp('sparehand-bench-sshd-');
+  mkdirSync('/run/sshd', { recursive: true });
+  for (const k of ['host_key', 'user_key']) execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', join(dir, k)]);
+  writeFileSync(join(dir, 'authorized_keys'), readFileSync(join(dir, 'user_key.pub')));
+  const port = await new Promise((res) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const p = s.address().port;
+      s.close(() => res(p));
+    });
+  });
+  const cfg = [`Port ${port}`, 'ListenAddress 127.0.0.1', `HostKey ${dir}/host_key`, `AuthorizedKeysFile ${dir}/authorized_keys`,
+    `PidFile ${dir}/pid`, 'StrictModes no', 'UsePAM no', 'PasswordAuthentication no', 'LogLevel ERROR'].join('\n');
+  writeFileSync(join(dir, 'cfg'), `${cfg}\n`);
+  const proc = spawn('/usr/sbin/sshd', ['-D', '-e', '-f', join(dir, 'cfg')], { stdio: 'ignore' });
+  for (let i = 0; i < 200; i++) {
+    const up = await new Promise((res) => connect(port, '127.0.0.1').once('connect', function () { this.destroy(); res(true); }).once('error', () => res(false)));
+    if (up) break;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  const hostKey = readFileSync(join(dir, 'host_key.pub'), 'utf8').split(' ').slice(0, 2).join(' ');
+  return { dir, port, proc, identity: join(dir, 'user_key'), hostKey };
+}
+
+function tree(files) {
+  const dir = tmp('sparehand-bench-proj-');
+  for (let i = 0; i < files; i++) {
+    const sub = join(dir, 'src', `d${Math.floor(i / 100)}`);
+    if (i % 100 === 0) mkdirSync(sub, { recursive: true });
+    writeFileSync(join(sub, `f${i}.js`), `export const v${i} = ${i};\n`);
+  }
+  writeFileSync(join(dir, '.gitignore'), 'dist/\n');
+  execFileSync('git', ['init', '-q'], { cwd: dir });
+  return dir;
+}
+
+const s = await sshd();
+const home = tmp('sparehand-bench-home-');
+mkdirSync(join(home, '.ssh'), { recursive: true });
+appendFileSync(join(home, '.ssh', 'known_hosts'), `[127.0.0.1]:${s.port} ${s.hostKey}\n`);
+const worker = { name: 'bench', destination: 'root@127.0.0.1', port: s.port, identity: s.identity, dir: join(s.dir, 'remote'), slots: 1 };
+mkdirSync(join(home, '.config', 'sparehand'), { recursive: true });
+writeFileSync(join(home, '.config', 'sparehand', 'config.json'), JSON.stringify({ workers: [worker] }));
+const env = { PATH: process.env.PATH, HOME: home };
+const c = { home, env };
+const conn = connectionFor(c, worker);
+
+/** The same job by hand: rsync up, ssh, rsync back (dry run), with sparehand's options. */
+function byHand(proj, filters) {
+  const dest = `${join(s.dir, 'remote-hand')}/${proj.split('/').pop()}`;
+  const up = filters ? rsyncUpArgs(worker, conn, {}, proj, dest) : ['-a', '--delete', '-e', rsyncRsh(worker, conn), `--rsync-path=mkdir -p ${dest} && rsync`, `${proj}/`, `${worker.destination}:${dest}/`];
+  return {
+    up: () => must('rsync', up, { env }),
+    run: () => must('ssh', sshArgs(worker, conn, `cd ${dest} && bash -c true`), { env }),
+    back: () => must('rsync', rsyncBackListArgs(worker, conn, {}, proj, dest), { env }),
+  };
+}
+
+function compare(label, a, b, target) {
+  const ta = [];
+  const tb = [];
+  for (let i = 0; i < RUNS; i++) {
+    ta.push(time(a));
+    tb.push(time(b));
+  }
+  const ma = median(ta);
+  const mb = median(tb);
+  const ratio = ma / mb;
+  console.log(`${label}: sparehand ${ma.toFixed(0)} ms, bare ${mb.toFixed(0)} ms, ratio ${ratio.toFixed(2)}x (target <= ${target}x)`);
+  return ratio;
+}
+
+async function compareAsync(label, a, b, target) {
+  const ta = [];
+  const tb = [];
+  for (let i = 0; i < RUNS; i++) {
+    let t = performance.now();
+    await a();
+    ta.push(performance.now() - t);
+    t = performance.now();
+    b();
+    tb.push(performance.now() - t);
+  }
+  const ratio = median(ta) / median(tb);
+  console.log(`${label}: sparehand ${median(ta).toFixed(0)} ms, bare ${median(tb).toFixed(0)} ms, ratio ${ratio.toFixed(2)}x (target <= ${target}x)`);
+}
+
+try {
+  const small = tree(20);
+  const sparehand = (proj) => () => must(process.execPath, [BIN, 'run', '--quiet', '--', 'true'], { env, cwd: proj });
+  sparehand(small)(); // warm: connection, first copy
+  const h1 = byHand(small, true);
+  h1.up();
+  compare('warm `run -- true` (20 files)', sparehand(small), () => (h1.up(), h1.run(), h1.back()), 1.2);
+
+  const big = tree(20_000);
+  // sparehand's sync step as `run` does it (lib/remote/sync.ts, in this process) against plain
+  // `rsync -a --delete` with the same ssh options: what sparehand's filters and way of calling rsync cost.
+  const t = { worker, conn, config: {}, localRoot: big, remoteRoot: remoteRoot(worker, big, 0), env };
+  await syncUp(t);
+  const plain = byHand(big, false);
+  plain.up();
+  await compareAsync('no-change sync, 20,000 files', () => syncUp(t), plain.up, 1.0);
+
+  sparehand(big)();
+  const h3 = byHand(big, true);
+  h3.up();
+  compare('warm `run -- true` (20,000 files)', sparehand(big), () => (h3.up(), h3.run(), h3.back()), 1.2);
+} finally {
+  await closeConnections(c);
+  s.proc.kill();
+}
