@@ -93,11 +93,15 @@ describe('agent install codex --trust', () => {
     const codexHome = join(home, 'ch');
     fakeCodex(join(home, 'bin'));
     const env = { HOME: home, CODEX_HOME: codexHome, PATH: `${join(home, 'bin')}:/usr/bin:/bin`, FAKE_HASH: 'sha256:reported-by-codex' };
+    mkdirSync(codexHome);
+    writeFileSync(join(codexHome, 'config.toml'), 'model = "mine"\n');
     const r = await sparehand(['agent', 'install', 'codex', '--trust'], { env });
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toContain('reports sha256:reported-by-codex');
     const key = `${realpathSync(join(codexHome, 'hooks.json'))}:pre_tool_use:0:0`;
-    expect(parse(readFileSync(join(codexHome, 'config.toml'), 'utf8'))).toEqual({ hooks: { state: { [key]: { trusted_hash: 'sha256:reported-by-codex' } } } });
+    expect(parse(readFileSync(join(codexHome, 'config.toml'), 'utf8'))).toEqual({ model: 'mine', hooks: { state: { [key]: { trusted_hash: 'sha256:reported-by-codex' } } } });
+    // The backup still holds the user's file from before install, not sparehand's first write.
+    expect(readFileSync(join(codexHome, 'config.toml.bak'), 'utf8')).toBe('model = "mine"\n');
 
     const group = (JSON.parse(readFileSync(join(codexHome, 'hooks.json'), 'utf8')) as { hooks: { PreToolUse: Record<string, unknown>[] } }).hooks.PreToolUse[0]!;
     const home2 = tempDir('sparehand-home-');
