@@ -102,6 +102,11 @@ describe('agent install codex --trust', () => {
     expect(parse(readFileSync(join(codexHome, 'config.toml'), 'utf8'))).toEqual({ model: 'mine', hooks: { state: { [key]: { trusted_hash: 'sha256:reported-by-codex' } } } });
     // The backup still holds the user's file from before install, not sparehand's first write.
     expect(readFileSync(join(codexHome, 'config.toml.bak'), 'utf8')).toBe('model = "mine"\n');
+    // Status asks the program too, so the hash it reported counts as trusted (and another one does not).
+    const trustOf = async (e: NodeJS.ProcessEnv) =>
+      (JSON.parse((await sparehand(['agent', 'status', '--json'], { env: e, cwd: home })).stdout) as { agents: { id: string; user: { trust?: string } }[] }).agents.find((a) => a.id === 'codex')!.user.trust;
+    expect(await trustOf(env)).toBe('trusted');
+    expect(await trustOf({ ...env, FAKE_HASH: 'sha256:something-else' })).toBe('changed');
 
     const group = (JSON.parse(readFileSync(join(codexHome, 'hooks.json'), 'utf8')) as { hooks: { PreToolUse: Record<string, unknown>[] } }).hooks.PreToolUse[0]!;
     const home2 = tempDir('sparehand-home-');
