@@ -113,7 +113,8 @@ async function confirm(ctx: Context, p: Planned, base: InstallBase): Promise<str
     case 'differs': {
       const table = trust.table(entry.hooksRealPath, entry.group, entry.handler);
       const text = await readIfExists(entry.file);
-      await applyChanges([{ path: entry.file, before: text, after: setTomlString(entry.file, text, table, trust.field, c.reported) }]);
+      // The .bak already holds the user's content from before install: keep it.
+      await applyChanges([{ path: entry.file, before: text, after: setTomlString(entry.file, text, table, trust.field, c.reported), backup: false }]);
       return [`${where}: ${c.program} reports ${c.reported} (computed ${entry.hash}); the reported hash was written`];
     }
     case 'no-program':

@@ -4,6 +4,7 @@ import type { AgentSpec, Confirmed, InstallBase, Scope } from '../agents/types.j
 import { which, versionOf } from './binary.js';
 import { hookInstalled, notesAt, targetsAt, trustEntryOf } from './engine.js';
 import { hasNote } from './note-block.js';
+import { confirmTrust } from './trust-confirm.js';
 import { parseToml, tomlAt } from './toml-trust.js';
 import { readIfExists, workspace } from './workspace.js';
 
@@ -45,7 +46,10 @@ async function trustState(agent: AgentSpec, base: InstallBase, scope: Scope): Pr
       const toml = await readIfExists(entry.file);
       const stored = toml === undefined ? undefined : tomlAt(parseToml(entry.file, toml), [...agent.trust.table(entry.hooksRealPath, entry.group, entry.handler), agent.trust.field]);
       if (stored === undefined) return 'untrusted';
-      return stored === entry.hash ? 'trusted' : 'changed';
+      if (stored === entry.hash) return 'trusted';
+      // Another hash: --trust may have written the one the program itself reported; ask it when it is there.
+      const c = await confirmTrust(agent, base, entry);
+      return c.kind === 'differs' && c.reported === stored ? 'trusted' : 'changed';
     } catch {
       return 'unknown';
     }

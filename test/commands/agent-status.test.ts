@@ -26,7 +26,7 @@ describe('agent status', () => {
     mkdirSync(bin);
     writeFileSync(join(bin, 'gemini'), '#!/bin/sh\necho 0.61.0\n');
     chmodSync(join(bin, 'gemini'), 0o755);
-    const env = { HOME: home, PATH: `${bin}:/usr/bin:/bin` };
+    const env = { HOME: home, PATH: bin };
     expect((await sparehand(['agent', 'install', 'gemini-cli'], { env })).exitCode).toBe(0);
     expect((await sparehand(['agent', 'install', 'claude-code', '--project', project], { env })).exitCode).toBe(0);
     const r = await sparehand(['agent', 'status', '--json'], { env, cwd: join(project, 'src') });

@@ -10,7 +10,7 @@ import { decodeWire } from '../../lib/install/answer.js';
 import type { CheckResult } from '../../lib/install/check.js';
 import { installedCommands } from '../../lib/install/json-target.js';
 import { BIN, sparehand } from '../helpers/cli.js';
-import { tempDir, pathWithShellsOnly } from '../helpers/context.js';
+import { tempDir } from '../helpers/context.js';
 
 const hooked = allAgents().filter((a) => a.install.length > 0);
 const HEAVY = 'npm test';
@@ -108,7 +108,10 @@ describe('agent test reports broken connections with the fix', () => {
     const bare = hooked.filter((a) => a.sparehandName === 'bare');
     expect(bare.length).toBeGreaterThan(0);
     const home = tempDir('sparehand-home-');
-    const env = { HOME: home, PATH: pathWithShellsOnly(), npm_config_update_notifier: 'false' };
+    // An empty PATH folder: a sparehand installed globally on this machine must not count.
+    const empty = join(home, 'empty-bin');
+    mkdirSync(empty);
+    const env = { HOME: home, PATH: empty, npm_config_update_notifier: 'false' };
     for (const a of bare) {
       const i = await sparehand(['agent', 'install', a.id], { env });
       expect(i.stdout).toContain('no `sparehand` is on your PATH');

@@ -1,5 +1,5 @@
 // A throwaway context for tests: its own HOME, env and captured streams, so tests run in parallel.
-import { mkdtempSync, symlinkSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
@@ -36,12 +36,3 @@ export function testContext(opts: { home?: string; cwd?: string; env?: NodeJS.Pr
   };
 }
 
-/**
- * A PATH with only bash and sh on it: "no `sparehand` on PATH" even on a machine where `npm link` put one in
- * /usr/bin (README's first command does).
- */
-export function pathWithShellsOnly(): string {
-  const dir = tempDir('sparehand-path-');
-  for (const name of ['bash', 'sh']) symlinkSync(`/bin/${name}`, join(dir, name));
-  return dir;
-}

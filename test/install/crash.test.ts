@@ -11,9 +11,9 @@ it('SIGKILL in the middle of install/uninstall leaves the old or the new setting
   const env = { HOME: home, PATH: process.env.PATH! };
   const file = join(home, '.claude', 'settings.json');
   mkdirSync(join(home, '.claude'));
-  // A large file (about 4 MB) so that writing it takes a while.
+  // A large file (about 1.5 MB) so that writing it takes a while.
   const big: Record<string, unknown> = { hooks: { PreToolUse: [] } };
-  for (let i = 0; i < 40_000; i++) big[`user-key-${i}`] = { note: 'x'.repeat(64), i };
+  for (let i = 0; i < 15_000; i++) big[`user-key-${i}`] = { note: 'x'.repeat(64), i };
   writeFileSync(file, JSON.stringify(big, null, 2));
   const without = JSON.parse(readFileSync(file, 'utf8')) as unknown;
   expect((await sparehand(['agent', 'install', 'claude-code'], { env })).exitCode).toBe(0);
@@ -21,15 +21,15 @@ it('SIGKILL in the middle of install/uninstall leaves the old or the new setting
   expect(withHook).not.toEqual(without);
 
   let killed = 0;
-  for (let i = 0; i < 16; i++) {
+  for (let i = 0; i < 12; i++) {
     const verb = i % 2 === 0 ? 'uninstall' : 'install';
     const child = execa(process.execPath, [BIN, 'agent', verb, 'claude-code'], { env, extendEnv: false, reject: false });
-    setTimeout(() => child.kill('SIGKILL'), 60 + Math.floor(Math.random() * 1000));
+    setTimeout(() => child.kill('SIGKILL'), 40 + Math.floor(Math.random() * 500));
     const r = await child;
     if (r.signal === 'SIGKILL') killed++;
     const now = JSON.parse(readFileSync(file, 'utf8')) as unknown;
     expect([now].filter((v) => JSON.stringify(v) === JSON.stringify(without) || JSON.stringify(v) === JSON.stringify(withHook))).toHaveLength(1);
   }
   // The test only means something if most runs were really cut short.
-  expect(killed).toBeGreaterThan(4);
+  expect(killed).toBeGreaterThan(3);
 });

@@ -20,6 +20,12 @@ describe('Codex hook hash', () => {
   });
 });
 
+/** A PATH with nothing on it: what this machine has installed globally must not matter. */
+const emptyPath = (home: string): string => {
+  mkdirSync(join(home, 'empty-bin'), { recursive: true });
+  return join(home, 'empty-bin');
+};
+
 /** A stand-in `codex` on PATH whose app-server lists hooks with the hash given in FAKE_HASH (or the expected one). */
 function fakeCodex(dir: string): void {
   mkdirSync(dir, { recursive: true });
@@ -49,7 +55,7 @@ rl.on('line', (line) => {
 describe('agent install codex --trust', () => {
   it('without Codex: writes the computed hash, keeps the user\'s config, says it is not confirmed; uninstall removes it', async () => {
     const home = tempDir('sparehand-home-');
-    const env = { HOME: home, PATH: '/usr/bin:/bin' };
+    const env = { HOME: home, PATH: emptyPath(home) };
     mkdirSync(join(home, '.codex'));
     const user = '# mine\nmodel = "gpt-5.5" # best\n\n[features]\nhooks = true\n';
     writeFileSync(join(home, '.codex', 'config.toml'), user);
@@ -75,7 +81,7 @@ describe('agent install codex --trust', () => {
 
   it('without --trust: says how to trust it, and status says untrusted', async () => {
     const home = tempDir('sparehand-home-');
-    const env = { HOME: home, PATH: '/usr/bin:/bin' };
+    const env = { HOME: home, PATH: emptyPath(home) };
     const r = await sparehand(['agent', 'install', 'codex'], { env });
     expect(r.stdout).toContain('then: trust the hook: open Codex, type /hooks');
     const status = JSON.parse((await sparehand(['agent', 'status', '--json'], { env, cwd: home })).stdout) as { agents: { id: string; user: { trust?: string } }[] };
@@ -87,11 +93,20 @@ describe('agent install codex --trust', () => {
     const codexHome = join(home, 'ch');
     fakeCodex(join(home, 'bin'));
     const env = { HOME: home, CODEX_HOME: codexHome, PATH: `${join(home, 'bin')}:/usr/bin:/bin`, FAKE_HASH: 'sha256:reported-by-codex' };
+    mkdirSync(codexHome);
+    writeFileSync(join(codexHome, 'config.toml'), 'model = "mine"\n');
     const r = await sparehand(['agent', 'install', 'codex', '--trust'], { env });
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toContain('reports sha256:reported-by-codex');
     const key = `${realpathSync(join(codexHome, 'hooks.json'))}:pre_tool_use:0:0`;
-    expect(parse(readFileSync(join(codexHome, 'config.toml'), 'utf8'))).toEqual({ hooks: { state: { [key]: { trusted_hash: 'sha256:reported-by-codex' } } } });
+    expect(parse(readFileSync(join(codexHome, 'config.toml'), 'utf8'))).toEqual({ model: 'mine', hooks: { state: { [key]: { trusted_hash: 'sha256:reported-by-codex' } } } });
+    // The backup still holds the user's file from before install, not sparehand's first write.
+    expect(readFileSync(join(codexHome, 'config.toml.bak'), 'utf8')).toBe('model = "mine"\n');
+    // Status asks the program too, so the hash it reported counts as trusted (and another one does not).
+    const trustOf = async (e: NodeJS.ProcessEnv) =>
+      (JSON.parse((await sparehand(['agent', 'status', '--json'], { env: e, cwd: home })).stdout) as { agents: { id: string; user: { trust?: string } }[] }).agents.find((a) => a.id === 'codex')!.user.trust;
+    expect(await trustOf(env)).toBe('trusted');
+    expect(await trustOf({ ...env, FAKE_HASH: 'sha256:something-else' })).toBe('changed');
 
     const group = (JSON.parse(readFileSync(join(codexHome, 'hooks.json'), 'utf8')) as { hooks: { PreToolUse: Record<string, unknown>[] } }).hooks.PreToolUse[0]!;
     const home2 = tempDir('sparehand-home-');
@@ -107,7 +122,7 @@ describe('agent install codex --trust', () => {
 describe('a tool is installed whole or not at all', () => {
   it('an unparsable config.toml stops --trust before hooks.json is written', async () => {
     const home = tempDir('sparehand-home-');
-    const env = { HOME: home, PATH: '/usr/bin:/bin' };
+    const env = { HOME: home, PATH: emptyPath(home) };
     mkdirSync(join(home, '.codex'));
     writeFileSync(join(home, '.codex', 'config.toml'), 'model = \n');
     const r = await sparehand(['agent', 'install', 'codex', '--trust'], { env });

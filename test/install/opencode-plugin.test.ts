@@ -1,0 +1,84 @@
+// The OpenCode plugin install writes: loaded as OpenCode loads it (no import from OpenCode), through the v1 and v2
+// hook APIs, and harmless when sparehand is gone.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { describe, expect, it } from 'vitest';
+import { pluginSource } from '../../lib/agents/opencode-plugin.js';
+import { classify } from '../../lib/classify/index.js';
+import { hookCommand } from '../../lib/install/hook-command.js';
+import { tempDir } from '../helpers/context.js';
+
+/** Loads the plugin in a child node (a throwaway HOME), runs `body` with `hooks` and `v2` in scope, prints its result. */
+async function inPlugin(file: string, body: string): Promise<unknown> {
+  const home = tempDir('sparehand-home-');
+  const source = `
+const m = await import(${JSON.stringify(`file://${file}`)});
+let v2;
+const hooks = await m.SparehandPlugin({ directory: ${JSON.stringify(home)}, worktree: ${JSON.stringify(home)}, tool: { hook: (name, fn) => { if (name === 'execute.before') v2 = fn; } } });
+const result = await (async () => { ${body} })();
+process.stdout.write(JSON.stringify(result));
+`;
+  const r = await execa(process.execPath, ['--input-type=module', '-e', source], { env: { HOME: home, PATH: '/usr/bin:/bin' }, extendEnv: false, cwd: home });
+  return JSON.parse(r.stdout);
+}
+
+function plugin(opts: { script?: string } = {}): string {
+  const file = join(tempDir('sparehand-plugin-'), 'sparehand.js');
+  writeFileSync(file, pluginSource(hookCommand('opencode', opts)));
+  return file;
+}
+
+const heavy = classify('npm test').heavy;
+
+describe('OpenCode plugin', () => {
+  it(`v1 tool.execute.before and v2 execute.before ${heavy ? 'rewrite' : 'leave'} \`npm test\` in place and leave \`ls\``, async () => {
+    const out = (await inPlugin(
+      plugin(),
+      `
+      const a = { command: 'npm test', description: 'd', timeout: 120000 };
+      await hooks['tool.execute.before']({ tool: 'bash', sessionID: 's', callID: 'c' }, { args: a });
+      const b = { command: 'ls' };
+      await hooks['tool.execute.before']({ tool: 'bash', sessionID: 's', callID: 'c2' }, { args: b });
+      const event = { tool: 'bash', sessionID: 's', id: 'c3', input: { command: 'npm test' } };
+      await v2(event);
+      return { a, b, v2: event.input };
+      `,
+    )) as { a: { command: string; description: string; timeout: number }; b: { command: string }; v2: { command: string } };
+    expect(out.b).toEqual({ command: 'ls' });
+    if (heavy) {
+      expect(out.a.command).toMatch(/ run --or-local -- 'npm test'$/);
+      expect(out.a.description).toBe('d');
+      expect(out.a.timeout).toBeGreaterThan(120000);
+      expect(out.v2.command).toMatch(/ run --or-local -- 'npm test'$/);
+    } else {
+      expect(out).toEqual({ a: { command: 'npm test', description: 'd', timeout: 120000 }, b: { command: 'ls' }, v2: { command: 'npm test' } });
+    }
+  });
+
+  it('leaves every call alone, without throwing, when sparehand is gone', async () => {
+    const out = await inPlugin(
+      plugin({ script: '/nowhere/bin/sparehand.js' }),
+      `
+      const a = { command: 'npm test' };
+      await hooks['tool.execute.before']({ tool: 'bash', sessionID: 's', callID: 'c' }, { args: a });
+      const event = { tool: 'bash', sessionID: 's', id: 'c3', input: { command: 'npm test' } };
+      await v2(event);
+      await hooks['tool.execute.before']({ tool: 'bash' }, undefined);
+      return { a, v2: event.input };
+      `,
+    );
+    expect(out).toEqual({ a: { command: 'npm test' }, v2: { command: 'npm test' } });
+  });
+
+  it('leaves the call alone when the hook crashes', async () => {
+    const dir = tempDir('sparehand-fake-');
+    const fake = join(dir, 'sparehand.js');
+    writeFileSync(fake, 'process.stdout.write("{not json"); process.exit(3);\n');
+    const out = await inPlugin(
+      plugin({ script: fake }),
+      `const a = { command: 'npm test' }; await hooks['tool.execute.before']({ tool: 'bash' }, { args: a }); return a;`,
+    );
+    expect(out).toEqual({ command: 'npm test' });
+  });
+});
