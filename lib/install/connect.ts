@@ -33,7 +33,7 @@ function fail(failures: { agent: AgentSpec; error: SparehandError }[], verb: str
 
 async function write(ctx: Context, changes: Change[], dryRun: boolean): Promise<void> {
   if (dryRun) {
-    for (const c of changes) ctx.stdout.write(unifiedDiff(c));
+    for (const c of changes) if (!c.internal) ctx.stdout.write(unifiedDiff(c));
     ctx.stdout.write(changes.length ? 'dry run: nothing was written\n' : 'dry run: nothing would change\n');
   } else {
     await applyChanges(changes);

@@ -4,7 +4,8 @@ import { realpathSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { AgentSpec, HookCommand, InstallBase, InstallTarget, JsonHookTarget, Scope } from '../agents/types.js';
 import { hookCommand, sparehandInvocation } from './hook-command.js';
-import { installJson, ourIndices, parseSettings, uninstallJson } from './json-target.js';
+import { createdFrom, recordCreated } from './created.js';
+import { installJson, missingFrom, ourIndices, parseSettings, uninstallJson } from './json-target.js';
 import { hasNote, noteBlock, removeNote, upsertNote } from './note-block.js';
 import { installOwnFile, uninstallOwnFile } from './own-file.js';
 import { removeTomlField, setTomlString } from './toml-trust.js';
@@ -72,6 +73,8 @@ export async function planInstall(ws: Workspace, agent: AgentSpec, opts: PlanOpt
     const path = target.path(opts.base);
     const text = await ws.read(path);
     if (target.kind === 'json') {
+      const missing = missingFrom(target, path, text);
+      if (missing !== undefined) await recordCreated(ws, opts.base, path, target.arrayPath, missing);
       const next = installJson(target, path, text, command);
       ws.write(path, next);
       const trust = trustEntryOf(agent, target, opts.base, path, next);
@@ -108,9 +111,13 @@ export async function planUninstall(ws: Workspace, agent: AgentSpec, opts: PlanO
     if (text === undefined) continue;
     if (target.kind === 'json') {
       const trust = trustEntryOf(agent, target, opts.base, path, text);
-      const next = uninstallJson(target, path, text);
+      // No record (installed by an older sparehand, or the state folder was cleared): prune nothing.
+      const created = (await createdFrom(ws, opts.base, path, target.arrayPath)) ?? target.arrayPath.length + 1;
+      const next = uninstallJson(target, path, text, created);
       if (next === text) continue;
       ws.write(path, next);
+      // Forgotten once what install created is gone (another tool's entry may still hold the list).
+      if (next === undefined || missingFrom(target, path, next) !== undefined) await recordCreated(ws, opts.base, path, target.arrayPath, undefined);
       if (trust && agent.trust) {
         const toml = await ws.read(trust.file);
         ws.write(trust.file, removeTomlField(trust.file, toml, agent.trust.table(trust.hooksRealPath, trust.group, trust.handler), agent.trust.field));

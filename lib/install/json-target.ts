@@ -118,16 +118,30 @@ export function installJson(target: JsonHookTarget, path: string, text: string |
 }
 
 /**
- * `text` without sparehand's entries, pruning the objects that became empty; undefined when nothing of the user's
- * is left (the file equals its seed) so the file can go.
+ * The depth (1 = the top key) from which `arrayPath` is missing in this file, i.e. what install will create;
+ * undefined when the hook list is already there.
  */
-export function uninstallJson(target: JsonHookTarget, path: string, text: string): string | undefined {
+export function missingFrom(target: JsonHookTarget, path: string, text: string | undefined): number | undefined {
+  if (text === undefined) return 1;
+  const root = parseSettings(path, text, target.comments);
+  for (let depth = 1; depth <= target.arrayPath.length; depth++) {
+    if (at(root, target.arrayPath.slice(0, depth)) === undefined) return depth;
+  }
+  return undefined;
+}
+
+/**
+ * `text` without sparehand's entries, pruning the containers that became empty from depth `createdFrom` down
+ * (what install created; the user's own empty `"PreToolUse": []` stays); undefined when nothing of the user's is
+ * left (the file equals its seed) so the file can go.
+ */
+export function uninstallJson(target: JsonHookTarget, path: string, text: string, createdFrom = 1): string | undefined {
   const root = parseSettings(path, text, target.comments);
   const ours = ourIndices(target, root);
   if (ours.length === 0) return text;
   let out = text;
   for (const i of [...ours].reverse()) out = remove(out, [...target.arrayPath, i]);
-  for (let depth = target.arrayPath.length; depth > 0; depth--) {
+  for (let depth = target.arrayPath.length; depth >= createdFrom; depth--) {
     const path_ = target.arrayPath.slice(0, depth);
     const v = at(parseSettings(path, out, target.comments), path_);
     const empty = Array.isArray(v) ? v.length === 0 : typeof v === 'object' && v !== null && Object.keys(v).length === 0;

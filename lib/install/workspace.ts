@@ -10,6 +10,7 @@ interface Entry {
   after: string | undefined;
   mode?: number;
   backup: boolean;
+  internal?: boolean;
 }
 
 export interface Change {
@@ -20,12 +21,14 @@ export interface Change {
   mode?: number;
   /** Keep the previous content in `<file>.bak` (not for sparehand's own files: a stray copy could be run). */
   backup?: boolean;
+  /** sparehand's own bookkeeping (not shown by --dry-run). */
+  internal?: boolean;
 }
 
 export interface Workspace {
   /** Current (edited) text of a file; undefined when it does not exist. */
   read(path: string): Promise<string | undefined>;
-  write(path: string, text: string | undefined, opts?: { mode?: number; backup?: boolean }): void;
+  write(path: string, text: string | undefined, opts?: { mode?: number; backup?: boolean; internal?: boolean }): void;
   changes(): Change[];
   /** Remembers the edits so far; the function it returns undoes every edit made after it. */
   checkpoint(): () => void;
@@ -58,6 +61,7 @@ export function workspace(): Workspace {
       known.after = text;
       if (opts.mode !== undefined) known.mode = opts.mode;
       if (opts.backup === false) known.backup = false;
+      if (opts.internal) known.internal = true;
     },
     checkpoint() {
       const saved = new Map([...files].map(([path, e]) => [path, { ...e }]));
@@ -68,7 +72,14 @@ export function workspace(): Workspace {
     changes() {
       return [...files]
         .filter(([, e]) => e.before !== e.after)
-        .map(([path, e]) => ({ path, before: e.before, after: e.after, backup: e.backup, ...(e.mode === undefined ? {} : { mode: e.mode }) }));
+        .map(([path, e]) => ({
+          path,
+          before: e.before,
+          after: e.after,
+          backup: e.backup,
+          ...(e.mode === undefined ? {} : { mode: e.mode }),
+          ...(e.internal ? { internal: true } : {}),
+        }));
     },
   };
 }

@@ -182,7 +182,8 @@ describe('agent install all --project', () => {
     const project = tempDir('sparehand-project-');
     const r = await sparehand(['agent', 'install', 'all', '--project', project], { env: env(home) });
     expect(r.exitCode).toBe(0);
-    expect(tree(home)).toEqual({});
+    // Only sparehand's own record of what install created (so uninstall removes exactly that) is in HOME.
+    expect(Object.keys(tree(home))).toEqual(['.local/state/sparehand/created.json']);
     const base = baseOf(home, project);
     for (const a of agents) {
       for (const t of a.install.filter((t) => t.scope === 'project')) {
@@ -231,5 +232,24 @@ describe('tools that cannot be connected', () => {
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('unknown tool "nope"');
     expect(r.stderr).toContain('claude-code');
+  });
+});
+
+describe('what install created, and only that, goes on uninstall', () => {
+  it("keeps the user's own empty hook list, and removes the containers install made", async () => {
+    const home = tempDir('sparehand-home-');
+    const file = join(home, '.claude', 'settings.json');
+    mkdirSync(join(home, '.claude'), { recursive: true });
+    const mine = '{\n  "hooks": {\n    "PreToolUse": []\n  },\n  "model": "x"\n}\n';
+    writeFileSync(file, mine);
+    expect((await sparehand(['agent', 'install', 'claude-code'], { env: env(home) })).exitCode).toBe(0);
+    expect((await sparehand(['agent', 'uninstall', 'claude-code'], { env: env(home) })).exitCode).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe(mine);
+
+    writeFileSync(file, '{\n  "model": "x"\n}\n');
+    expect((await sparehand(['agent', 'install', 'claude-code'], { env: env(home) })).exitCode).toBe(0);
+    expect(JSON.parse(readFileSync(file, 'utf8')).hooks.PreToolUse).toHaveLength(1);
+    expect((await sparehand(['agent', 'uninstall', 'claude-code'], { env: env(home) })).exitCode).toBe(0);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ model: 'x' });
   });
 });
