@@ -16,13 +16,12 @@ if (args[0] === 'agent' && args[1] === 'hook') {
   process.stdout.on('error', (e) => {
     if (e && e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
   });
-  import('../dist/cli.js').then(
-    async ({ main }) => {
-      process.exitCode = await main(process.argv);
-    },
-    (e) => {
-      process.stderr.write(`sparehand: cannot load (${e && e.message}); run \`npm run build\` in ${__dirname}/..\n`);
-      process.exitCode = 125;
-    },
-  );
+  let cli;
+  try {
+    cli = require('../dist/cli-loader.cjs').loadCli();
+  } catch (e) {
+    process.stderr.write(`sparehand: cannot load (${e && e.message}); run \`npm run build\` in ${__dirname}/..\n`);
+    process.exitCode = 125;
+  }
+  if (cli) cli.main(process.argv).then((code) => (process.exitCode = code));
 }

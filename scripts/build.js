@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Builds dist/: tsc for the CLI, plus two bundled, minified CommonJS files for the hook: the hot path
-// (classifier only) and the full path (registry, zod), so a light command never loads the second.
+// Builds dist/: tsc (types and the modules tests import), plus bundled, minified CommonJS files that bin/
+// loads: the hook's hot path (no classifier), its full path (registry, zod), and the CLI with its loader.
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -51,3 +51,7 @@ await esbuild.build({
   entryPoints: [join(root, 'lib/hook/answer.ts')],
   outfile: join(root, 'dist/hook-answer.bundle.cjs'),
 });
+// The CLI: one bundle (ES module packages prefer their "module" build: jsonc-parser's UMD one requires files
+// at run time), loaded through a small loader that keeps V8's code cache.
+await esbuild.build({ ...common, entryPoints: [join(root, 'lib/cli.ts')], outfile: join(root, 'dist/cli.bundle.cjs'), mainFields: ['module', 'main'] });
+await esbuild.build({ ...common, entryPoints: [join(root, 'lib/cli-loader.ts')], outfile: join(root, 'dist/cli-loader.cjs') });

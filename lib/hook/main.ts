@@ -8,7 +8,7 @@ import type { RuleChanges } from '../classify/types.js';
 import { mayNameHeavy, ruleWords } from '../classify/vocabulary.js';
 import type { Context } from '../context.js';
 import { cacheDir, configPath } from '../paths.js';
-import { requireWithCodeCache } from './code-cache.js';
+import { requireWithCodeCache } from '../code-cache.js';
 import { logLine, readPayload, writeOut } from './io.js';
 
 /** Per tool, what "leave alone" prints; set at build time from the registry (scripts/build.js). */

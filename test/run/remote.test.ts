@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, writeFileSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectKey } from '../../lib/run/project.js';
@@ -74,6 +74,9 @@ describe('sparehand run on a real worker over ssh', () => {
     const proj = nodeProject();
     writeFileSync(join(proj, 'old.txt'), 'to be deleted by the command\n');
     writeFileSync(join(proj, 'notes.txt'), 'v1\n');
+    // Files that were there before the run (a file written within 50 ms of the start counts as written during it).
+    const before = Date.now() / 1000 - 10;
+    for (const f of ['old.txt', 'notes.txt', 'src/math.js']) utimesSync(join(proj, f), before, before);
     const cmd = 'npm run build && rm old.txt && echo formatted > src/math.js && sleep 1.5 && echo worker > notes.txt';
     const run = sparehand(['run', '--', cmd], { env: wh.env, cwd: proj });
     // Edit notes.txt here while the command runs (after the sync up, before it finishes).

@@ -1,4 +1,4 @@
-// Loads a CommonJS bundle with V8's code cache kept in the user's cache folder. The hook's full path is
+// Loads a CommonJS bundle with V8's code cache kept in the user's cache folder. The CLI and the hook's full path are
 // compiled anew by every hook process otherwise; with the cache it starts in about half the time
 // (docs/performance.md). Node 20 has no module compile cache of its own (that came in 22.1).
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
