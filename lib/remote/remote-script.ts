@@ -60,10 +60,16 @@ export interface RemoteJob {
   env: Readonly<Record<string, string>>;
 }
 
-/** The remote command line: every value is one quoted word, so the worker's shell cannot reinterpret it. */
+/**
+ * The remote command line: every value is one quoted word, so the worker's shell cannot reinterpret it.
+ * `env -u SSH_CLIENT -u SSH2_CLIENT`: bash reads ~/.bashrc again in any shell it thinks sshd started (SSH_CLIENT
+ * set, stdin a socket), and the login shell has already read it; on a worker with pyenv or nvm in ~/.bashrc that
+ * second read cost ~80 ms per run (bench/run.js).
+ */
 export function remoteCommand(job: RemoteJob): string {
   const env = Object.entries(job.env).map(([k, v]) => `${k}=${v}`);
   return quote([
+    'env', '-u', 'SSH_CLIENT', '-u', 'SSH2_CLIENT',
     'bash', '-c', WRAPPER, 'sparehand',
     job.tty ? 'tty' : 'pipe', job.root, job.rel, job.stamp, job.depsHash, job.depsCommand, job.command, ...env,
   ]);

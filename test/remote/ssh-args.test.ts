@@ -112,6 +112,7 @@ describe('the one remote command string', () => {
         // The worker's login shell parses the line; here bash parses it and prints the words it got.
         const got = execFileSync('bash', ['-c', `printf '%s\\0' ${remoteCommand(job(cmd, env))}`]).toString();
         expect(got.split('\0').slice(0, -1)).toEqual([
+          'env', '-u', 'SSH_CLIENT', '-u', 'SSH2_CLIENT',
           'bash', '-c', WRAPPER, 'sparehand', 'pipe', 'w/p/0', 'src', '../0.deps', '', '', cmd, ...values.map((v, i) => `V${i}=${v}`),
         ]);
       }),
