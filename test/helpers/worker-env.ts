@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { closeConnections } from '../../lib/remote/connection.js';
 import type { Config } from '../../lib/config.js';
 import { tempDir } from './context.js';
-import { type Sshd, trustHostKey } from './sshd.js';
+import { afterAll, beforeAll } from 'vitest';
+import { type Sshd, startSshd, trustHostKey } from './sshd.js';
 
 export interface WorkerHome {
   home: string;
@@ -34,4 +35,25 @@ export function workerHome(sshds: readonly Sshd[], extra: Partial<Config> & { sl
   writeFileSync(join(home, '.config', 'sparehand', 'config.json'), JSON.stringify(config, null, 2));
   const env = { PATH: process.env.PATH, HOME: home, npm_config_update_notifier: 'false' };
   return { home, env, close: () => closeConnections({ home, env }) };
+}
+
+/** One test sshd and a HOME using it as worker `w0`, for a whole test file (started once, stopped after). */
+export function sharedWorker(): { readonly sshd: Sshd; readonly wh: WorkerHome } {
+  const state: { sshd?: Sshd; wh?: WorkerHome } = {};
+  beforeAll(async () => {
+    state.sshd = await startSshd();
+    state.wh = workerHome([state.sshd]);
+  });
+  afterAll(async () => {
+    await state.wh?.close();
+    await state.sshd?.stop();
+  });
+  return {
+    get sshd() {
+      return state.sshd as Sshd;
+    },
+    get wh() {
+      return state.wh as WorkerHome;
+    },
+  };
 }

@@ -3,21 +3,11 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BIN } from '../helpers/cli.js';
-import { type Sshd, startSshd } from '../helpers/sshd.js';
-import { type WorkerHome, workerHome } from '../helpers/worker-env.js';
+import { sharedWorker } from '../helpers/worker-env.js';
 
-let sshd: Sshd;
-let wh: WorkerHome;
-beforeAll(async () => {
-  sshd = await startSshd();
-  wh = workerHome([sshd]);
-});
-afterAll(async () => {
-  await wh?.close();
-  await sshd?.stop();
-});
+const w = sharedWorker();
 
 /** Processes on the worker (this machine) whose command line starts with `marker`. */
 function running(marker: string): string[] {
@@ -45,7 +35,7 @@ function longCommand(): { cmd: string; marker: string } {
 
 function start(cmd: string, extra: string[] = []) {
   const proj = mkdtempSync(join(tmpdir(), 'sparehand-proj-'));
-  return execa(process.execPath, [BIN, 'run', ...extra, '--', cmd], { env: wh.env, extendEnv: false, cwd: proj, reject: false });
+  return execa(process.execPath, [BIN, 'run', ...extra, '--', cmd], { env: w.wh.env, extendEnv: false, cwd: proj, reject: false });
 }
 
 describe('stopping a remote command', () => {

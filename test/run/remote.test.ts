@@ -1,32 +1,21 @@
 import { existsSync, readFileSync, readdirSync, writeFileSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { projectKey } from '../../lib/run/project.js';
 import { execa } from 'execa';
 import { BIN, sparehand } from '../helpers/cli.js';
 import { nodeProject } from '../helpers/node-project.js';
-import { type Sshd, startSshd } from '../helpers/sshd.js';
-import { type WorkerHome, workerHome } from '../helpers/worker-env.js';
+import { sharedWorker } from '../helpers/worker-env.js';
 
-let sshd: Sshd;
-let wh: WorkerHome;
-
-beforeAll(async () => {
-  sshd = await startSshd();
-  wh = workerHome([sshd]);
-});
-afterAll(async () => {
-  await wh?.close();
-  await sshd?.stop();
-});
+const w = sharedWorker();
 
 /** The slot folder on the worker for `proj` (slot 0 unless said). */
-const remoteCopy = (proj: string, slot = 0) => join(sshd.remoteDir, projectKey(proj), String(slot));
+const remoteCopy = (proj: string, slot = 0) => join(w.sshd.remoteDir, projectKey(proj), String(slot));
 
 describe('sparehand run on a real worker over ssh', () => {
   it('runs npm test there: output streamed, exit 0, node_modules installed there and not copied, secrets not sent', async () => {
     const proj = nodeProject();
-    const r = await sparehand(['run', '--', 'npm test && pwd'], { env: wh.env, cwd: proj });
+    const r = await sparehand(['run', '--', 'npm test && pwd'], { env: w.wh.env, cwd: proj });
     expect(r.stderr).toContain('sparehand: installing dependencies on the worker: npm ci');
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toMatch(/# pass 1/);
@@ -41,7 +30,7 @@ describe('sparehand run on a real worker over ssh', () => {
     // Second run: the lock file has not changed, so nothing is installed again; what the worker made and the
     // sync excludes (node_modules, an ignored cache) survives the mirror's --delete.
     writeFileSync(join(remote, 'cache.log'), 'made on the worker\n');
-    const again = await sparehand(['run', '--quiet', '--', 'npm test'], { env: wh.env, cwd: proj });
+    const again = await sparehand(['run', '--quiet', '--', 'npm test'], { env: w.wh.env, cwd: proj });
     expect(again.exitCode).toBe(0);
     expect(again.stderr).toBe('');
     expect(existsSync(join(remote, 'node_modules', 'tiny', 'index.js'))).toBe(true);
@@ -51,13 +40,13 @@ describe('sparehand run on a real worker over ssh', () => {
   it('passes a failing exit status through, and a remote signal as 128+N', async () => {
     const proj = nodeProject();
     writeFileSync(join(proj, 'test', 'math.test.js'), "require('node:test')('bad', () => { throw new Error('nope'); });\n");
-    const r = await sparehand(['run', '--quiet', '--', 'npm test'], { env: wh.env, cwd: proj });
+    const r = await sparehand(['run', '--quiet', '--', 'npm test'], { env: w.wh.env, cwd: proj });
     expect(r.exitCode).toBe(1);
     expect(r.stdout).toMatch(/# fail 1/);
-    const s = await sparehand(['run', '--quiet', '--', 'kill -TERM $$'], { env: wh.env, cwd: proj });
+    const s = await sparehand(['run', '--quiet', '--', 'kill -TERM $$'], { env: w.wh.env, cwd: proj });
     expect(s.exitCode).toBe(143);
     const e = await sparehand(['run', '--quiet', '--', 'printf "%s|%s" "$SPAREHAND_RUN" "${HOME_SECRET-unset}"; exit 3'], {
-      env: { ...wh.env, HOME_SECRET: 'x' },
+      env: { ...w.wh.env, HOME_SECRET: 'x' },
       cwd: proj,
     });
     expect(e.exitCode).toBe(3);
@@ -66,7 +55,7 @@ describe('sparehand run on a real worker over ssh', () => {
 
   it('runs in the same relative folder', async () => {
     const proj = nodeProject();
-    const r = await sparehand(['run', '--quiet', '--', 'pwd'], { env: wh.env, cwd: join(proj, 'src') });
+    const r = await sparehand(['run', '--quiet', '--', 'pwd'], { env: w.wh.env, cwd: join(proj, 'src') });
     expect(r.stdout).toBe(`${join(remoteCopy(proj), 'src')}\n`);
   });
 
@@ -78,7 +67,7 @@ describe('sparehand run on a real worker over ssh', () => {
     const before = Date.now() / 1000 - 10;
     for (const f of ['old.txt', 'notes.txt', 'src/math.js']) utimesSync(join(proj, f), before, before);
     const cmd = 'npm run build && rm old.txt && echo formatted > src/math.js && sleep 1.5 && echo worker > notes.txt';
-    const run = sparehand(['run', '--', cmd], { env: wh.env, cwd: proj });
+    const run = sparehand(['run', '--', cmd], { env: w.wh.env, cwd: proj });
     // Edit notes.txt here while the command runs (after the sync up, before it finishes).
     await new Promise((r) => setTimeout(r, 1500));
     writeFileSync(join(proj, 'notes.txt'), 'mine\n');
@@ -97,16 +86,16 @@ describe('sparehand run on a real worker over ssh', () => {
     const proj = nodeProject();
     // `script` gives sparehand a pseudo-terminal for stdin and stdout, as an interactive shell would.
     const line = `${process.execPath} ${BIN} run --quiet -- 'test -t 0 && test -t 1 && echo "tty $TERM"'`;
-    const r = await execa('script', ['-qec', line, '/dev/null'], { cwd: proj, env: { ...wh.env, TERM: 'xterm-test' }, extendEnv: false, reject: false });
+    const r = await execa('script', ['-qec', line, '/dev/null'], { cwd: proj, env: { ...w.wh.env, TERM: 'xterm-test' }, extendEnv: false, reject: false });
     expect(r.exitCode).toBe(0);
     expect(r.stdout.replace(/\r/g, '')).toContain('tty xterm-test');
-    const plain = await sparehand(['run', '--quiet', '--', 'test -t 0 || test -t 1 || echo "no tty"'], { env: wh.env, cwd: proj });
+    const plain = await sparehand(['run', '--quiet', '--', 'test -t 0 || test -t 1 || echo "no tty"'], { env: w.wh.env, cwd: proj });
     expect(plain.stdout).toBe('no tty\n');
   });
 
   it('--no-sync-back leaves the local tree alone', async () => {
     const proj = nodeProject();
-    const r = await sparehand(['run', '--no-sync-back', '--quiet', '--', 'npm run build'], { env: wh.env, cwd: proj });
+    const r = await sparehand(['run', '--no-sync-back', '--quiet', '--', 'npm run build'], { env: w.wh.env, cwd: proj });
     expect(r.exitCode).toBe(0);
     expect(existsSync(join(proj, 'dist'))).toBe(false);
   });
