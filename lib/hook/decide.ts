@@ -1,12 +1,11 @@
 // The agent-neutral decision: leave, rewrite or refuse one shell call. Never names a tool; reads the spec.
-import { accessSync, constants } from 'node:fs';
-import { delimiter, join } from 'node:path';
 import { agentEnvVar } from '../agents/index.js';
 import type { AgentSpec, HookAnswer, ShellCall } from '../agents/types.js';
 import { classify, rewriteCommand } from '../classify/index.js';
 import { loadConfig } from '../config.js';
 import type { Context } from '../context.js';
 import { type Self, self, sparehandInvocation } from '../self.js';
+import { which } from '../which.js';
 import { seenBefore } from './redirects.js';
 
 const FIVE_MINUTES = 5 * 60_000;
@@ -20,23 +19,9 @@ export function raiseTimeout(ms: number | undefined, max = TEN_MINUTES): number 
   return Math.max(ms, Math.min(ms + FIVE_MINUTES, max, TEN_MINUTES));
 }
 
-/** True when an executable `sparehand` is on this PATH. */
-export function onPath(env: NodeJS.ProcessEnv, name = 'sparehand'): boolean {
-  for (const dir of (env.PATH ?? '').split(delimiter)) {
-    if (!dir) continue;
-    try {
-      accessSync(join(dir, name), constants.X_OK);
-      return true;
-    } catch {
-      // next
-    }
-  }
-  return false;
-}
-
 /** How the rewrite names sparehand for this tool, or null when it cannot (bare name not on PATH). */
 export function invocationFor(spec: AgentSpec<unknown>, ctx: DecideContext): string | null {
-  if (spec.sparehandName === 'bare' && !onPath(ctx.env)) return null;
+  if (spec.sparehandName === 'bare' && which('sparehand', ctx.env.PATH) === undefined) return null;
   return sparehandInvocation(spec.sparehandName, ctx.self ?? self());
 }
 

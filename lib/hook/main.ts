@@ -1,5 +1,6 @@
 // The hook's hot path: stdin → off switches → does the payload name any program that could be heavy? Most
-// calls end here, without loading the classifier, the registry or zod (docs/performance.md). The rest goes to ./answer.js. Fails open here.
+// calls end here, without loading the classifier, the registry or zod (docs/performance.md); the rest goes to
+// ./answer.js. The one place that fails open.
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

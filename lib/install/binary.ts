@@ -1,22 +1,8 @@
 // Finds executables on a PATH and asks their version, as `agent status` and `--trust` need (short timeouts).
-import { accessSync, constants, realpathSync, statSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { realpathSync } from 'node:fs';
 import { execa } from 'execa';
 
-/** The first executable named `name` on `path` (a PATH value), or undefined. */
-export function which(name: string, path: string | undefined): string | undefined {
-  for (const dir of (path ?? '').split(delimiter)) {
-    if (!dir) continue;
-    const file = join(dir, name);
-    try {
-      accessSync(file, constants.X_OK);
-      if (statSync(file).isFile()) return file;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
-}
+export { which } from '../which.js';
 
 /** Whether `file` is (a link to) `target`. */
 export function resolvesTo(file: string, target: string): boolean {
