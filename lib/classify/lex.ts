@@ -136,6 +136,14 @@ function word(src: string, s: number): Word {
   let v = '';
   let f = src[s] === '~' ? TILDE : 0;
   let x: string | undefined;
+  // `$…` or a backquote at i, inside double quotes or not: kept as written, its flags noted.
+  const takeExpansion = () => {
+    const r = expansion(src, i);
+    f |= r.f;
+    x ??= r.x;
+    v += src.slice(i, r.e);
+    i = r.e;
+  };
   while (i < n) {
     const c = src[i] as string;
     if (isMeta(c)) break;
@@ -170,11 +178,7 @@ function word(src: string, s: number): Word {
           else if (e !== '\n') v += q + (e ?? '');
           i += 2;
         } else if (q === '$' || q === '`') {
-          const r = expansion(src, i);
-          f |= r.f;
-          x ??= r.x;
-          v += src.slice(i, r.e);
-          i = r.e;
+          takeExpansion();
         } else {
           v += q;
           i++;
@@ -188,11 +192,7 @@ function word(src: string, s: number): Word {
       v += src.slice(i + 2, j);
       i = j + 1;
     } else if (c === '$' || c === '`') {
-      const r = expansion(src, i);
-      f |= r.f;
-      x ??= r.x;
-      v += src.slice(i, r.e);
-      i = r.e;
+      takeExpansion();
     } else {
       let j = i + 1;
       while (j < n) {
