@@ -65,7 +65,7 @@ export const copilotVscode: AgentSpec<Payload> = {
     target('project', inProject('.claude', 'settings.local.json')),
   ],
   afterInstall: [
-    'VS Code runs the rewritten command through its own terminal approval: approve "sparehand run" when asked, or add it to chat.tools.terminal.autoApprove.',
+    'VS Code runs the rewritten command through its own terminal approval: approve it when asked, or add "{sparehand} run" to chat.tools.terminal.autoApprove.',
   ],
   failMode: 'Exit 2 blocks; any other non-zero exit is a warning and the call goes on (vscode-docs hooks.md).',
   quirks: [

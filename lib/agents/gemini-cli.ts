@@ -82,7 +82,7 @@ export const geminiCli: AgentSpec<Payload> = {
     { scope: 'project', path: inProject('GEMINI.md') },
   ],
   afterInstall: [
-    'Gemini CLI checks its policy against the rewritten command: if you approve shell commands one by one, allow "sparehand run" (e.g. tools.allowed: ["run_shell_command(sparehand run)"]) or keep approving it when asked.',
+    'Gemini CLI checks its policy against the rewritten command: if you approve shell commands one by one, allow the rewrite as its hook names sparehand, e.g. tools.allowed: ["run_shell_command({sparehand} run)"], or keep approving it when asked.',
   ],
   failMode: 'Open on a timeout, a spawn error or a crash without output; plain text with an exit status other than 0 or 1 denies the call (hookRunner.ts), so the installed command exits 0 when sparehand is gone.',
   quirks: [

@@ -74,7 +74,7 @@ export const opencode: AgentSpec<Payload> = {
     { scope: 'project', path: inProject('AGENTS.md') },
   ],
   afterInstall: [
-    'OpenCode checks its permission rules against the rewritten command: if you ask before bash commands, allow "sparehand run *" in opencode.json\'s permission.bash.',
+    'OpenCode checks its permission rules against the rewritten command: if you ask before bash commands, allow "{sparehand} run *" in opencode.json\'s permission.bash.',
   ],
   failMode: 'In-process: the plugin catches every failure of the hook (sparehand gone, a crash, a 10 s timeout, bad JSON) and leaves the call alone; only a refusal throws.',
   quirks: [
