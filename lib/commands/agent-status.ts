@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { allAgents } from '../agents/index.js';
 import type { Context } from '../context.js';
 import { tilde } from '../install/connect.js';
-import { projectDir } from '../install/project-dir.js';
+import { projectRoot } from '../project-root.js';
 import { type AgentStatus, type ScopeStatus, agentStatus } from '../install/status.js';
 import { VERSION } from '../version.js';
 
@@ -37,7 +37,7 @@ export function register(agent: Command, ctx: Context, _setExit: (n: number) => 
     .description("per tool: connection, installed where (user and this project), its program and version, what the connection was checked against and when, and trust")
     .option('--json', 'one JSON document')
     .action(async (opts: { json?: boolean }) => {
-      const project = projectDir(ctx.cwd);
+      const project = projectRoot(ctx.cwd);
       const base = { home: ctx.home, env: ctx.env, project };
       const list = await Promise.all(allAgents().map((a) => agentStatus(a, base)));
       if (opts.json) ctx.stdout.write(`${JSON.stringify({ version: VERSION, project, agents: list }, null, 2)}\n`);

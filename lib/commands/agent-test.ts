@@ -4,7 +4,7 @@ import type { Context } from '../context.js';
 import { describeOutcome } from '../install/answer.js';
 import { type CheckResult, checkAgent } from '../install/check.js';
 import { targetsAt } from '../install/engine.js';
-import { projectDir } from '../install/project-dir.js';
+import { projectRoot } from '../project-root.js';
 import { TOOL_CHOICES, selectAgents } from '../install/select.js';
 
 const HEAVY = 'npm test';
@@ -21,7 +21,7 @@ export function register(agent: Command, ctx: Context, setExit: (n: number) => v
     .option('--json', 'one JSON document')
     .action(async (tool: string, opts: { command?: string; json?: boolean }) => {
       const named = tool !== 'all';
-      const project = projectDir(ctx.cwd);
+      const project = projectRoot(ctx.cwd);
       const results: CheckResult[] = [];
       for (const a of selectAgents(tool)) {
         if (a.install.length === 0) continue;

@@ -5,7 +5,7 @@ import { loadConfig } from '../config.js';
 import type { Context } from '../context.js';
 import { isSparehandError } from '../errors.js';
 import { checkAgent } from '../install/check.js';
-import { projectDir } from '../install/project-dir.js';
+import { projectRoot } from '../project-root.js';
 import { type WorkerReport, checkWorker } from '../remote/check.js';
 import { capture } from '../remote/connection.js';
 import { formatReport } from './worker.js';
@@ -21,7 +21,7 @@ export interface DoctorCheck {
  * would run it (agent test), with a heavy command that must come back rewritten or refused.
  */
 export async function installedHookChecks(ctx: Context): Promise<DoctorCheck[]> {
-  const project = projectDir(ctx.cwd);
+  const project = projectRoot(ctx.cwd);
   const checks: DoctorCheck[] = [];
   const seen = new Set<string>();
   for (const agent of allAgents()) {

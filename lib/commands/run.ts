@@ -5,7 +5,7 @@ import { type Context, say } from '../context.js';
 import { SparehandError } from '../errors.js';
 import { commandString } from '../run/command-string.js';
 import { parseDuration } from '../run/duration.js';
-import { runLocal } from '../run/local.js';
+import { runHere, runLocal } from '../run/local.js';
 import { runOnWorker } from '../run/remote.js';
 
 export interface RunOptions {
@@ -47,8 +47,7 @@ export async function run(ctx: Context, command: string, opts: RunOptions): Prom
         hint: 'add one with `sparehand worker add NAME user@host`, or run with --or-local to run here',
       });
     }
-    say(ctx, 'running locally: no worker configured');
-    return runLocal(ctx, command, { timeoutMs });
+    return runHere(ctx, command, 'no worker configured', timeoutMs);
   }
   return runOnWorker(ctx, config, command, {
     orLocal: opts.orLocal,

@@ -2,7 +2,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { constants } from 'node:os';
-import type { Context } from '../context.js';
+import { type Context, say } from '../context.js';
 import { SparehandError } from '../errors.js';
 
 const FORWARDED: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT', 'SIGUSR1', 'SIGUSR2'];
@@ -58,4 +58,10 @@ export async function runLocal(ctx: Context, command: string, opts: { cwd?: stri
     clearTimeout(kill);
     for (const [sig, h] of handlers) process.off(sig, h);
   }
+}
+
+/** Runs here and says why, in the one `sparehand:` line a local run adds. */
+export function runHere(ctx: Context, command: string, why: string, timeoutMs: number | undefined): Promise<number> {
+  say(ctx, `running locally: ${why}`);
+  return runLocal(ctx, command, { timeoutMs });
 }

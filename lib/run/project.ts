@@ -1,20 +1,10 @@
-// Where the project is here (git top level, else the current folder) and where its copy lives on a worker.
-import { existsSync } from 'node:fs';
+// Where the project's copy lives on a worker (the project here: lib/project-root.ts).
 import { createHash } from 'node:crypto';
 import { hostname } from 'node:os';
-import { basename, dirname, join, relative, sep } from 'node:path';
+import { basename, relative, sep } from 'node:path';
 import type { Worker } from '../config.js';
 import { remotePath } from '../remote/ssh-args.js';
 import { workerDir } from '../remote/workers.js';
-
-/** The git top level of `cwd` (the nearest folder holding `.git`, as git finds it), or `cwd` itself. */
-export function projectRoot(cwd: string): string {
-  // Walking up costs a few stats; `git rev-parse --show-toplevel` costs a process on every run.
-  for (let dir = cwd; ; dir = dirname(dir)) {
-    if (existsSync(join(dir, '.git'))) return dir;
-    if (dirname(dir) === dir) return cwd;
-  }
-}
 
 /** One folder per (this machine, project): readable name plus a hash that keeps two checkouts apart. */
 export function projectKey(root: string, host: string = hostname()): string {

@@ -13,8 +13,9 @@ import { fetchBack, listBack, type SyncTarget, syncUp } from '../remote/sync.js'
 import { findWorker } from '../remote/workers.js';
 import { depsPlan } from './deps.js';
 import { forwardedEnv } from './env.js';
-import { runLocal } from './local.js';
-import { projectRoot, relativeCwd, remoteRoot } from './project.js';
+import { runHere } from './local.js';
+import { projectRoot } from '../project-root.js';
+import { relativeCwd, remoteRoot } from './project.js';
 import { parseItems, planBack } from './sync-back.js';
 
 export interface RemoteRunOptions {
@@ -66,10 +67,7 @@ async function claimSlot(ctx: Context, candidates: readonly Worker[], orLocal: b
 export async function runOnWorker(ctx: Context, config: Config, command: string, opts: RemoteRunOptions): Promise<number> {
   const name = opts.worker ?? ctx.env.SPAREHAND_WORKER;
   const candidates = name ? [findWorker(config, name)] : (config.workers ?? []);
-  const local = (why: string) => {
-    say(ctx, `running locally: ${why}`);
-    return runLocal(ctx, command, { timeoutMs: opts.timeoutMs });
-  };
+  const local = (why: string) => runHere(ctx, command, why, opts.timeoutMs);
   const claim = await claimSlot(ctx, candidates, Boolean(opts.orLocal));
   if (!claim.lock) {
     if (claim.busy) return local(`all worker slots are busy`);
@@ -97,10 +95,7 @@ async function runInSlot(ctx: Context, config: Config, command: string, opts: Re
     await syncUp(t);
   } catch (e) {
     progress(ctx, undefined);
-    if (opts.orLocal && isSparehandError(e)) {
-      say(ctx, `running locally: ${e.message}`);
-      return runLocal(ctx, command, { timeoutMs: opts.timeoutMs });
-    }
+    if (opts.orLocal && isSparehandError(e)) return runHere(ctx, command, e.message, opts.timeoutMs);
     throw e;
   }
   progress(ctx, undefined);

@@ -1,0 +1,13 @@
+// The project a command is about: the git top level of the current folder, else the folder itself. `run` syncs
+// it; `agent status`, `agent test` and `doctor` look for project-level hooks there.
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+/** The nearest folder holding `.git` (as git finds the top level), or `cwd` itself. */
+export function projectRoot(cwd: string): string {
+  // Walking up costs a few stats; `git rev-parse --show-toplevel` costs a process on every run.
+  for (let dir = cwd; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, '.git'))) return dir;
+    if (dirname(dir) === dir) return cwd;
+  }
+}
