@@ -9,6 +9,7 @@ import type { Worker } from '../config.js';
 import type { Context } from '../context.js';
 import { SparehandError } from '../errors.js';
 import { cacheDir } from '../paths.js';
+import { exitStatus } from '../run/local.js';
 import { diagnoseSsh } from './ssh-errors.js';
 import { type Connection, sshControlArgs, sshMasterArgs } from './ssh-args.js';
 
@@ -66,7 +67,7 @@ export function capture(cmd: string, args: readonly string[], opts: { input?: st
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     child.once('error', (e) => reject(new SparehandError('IO', `cannot start ${cmd}: ${e.message}`, { cause: e })));
-    child.once('close', (code, signal) => resolve({ code: code ?? 128 + (signal ? 15 : 0), stdout, stderr }));
+    child.once('close', (code, signal) => resolve({ code: exitStatus(code, signal), stdout, stderr }));
     child.stdin.on('error', () => undefined);
     child.stdin.end(opts.input ?? '');
   });
