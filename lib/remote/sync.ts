@@ -21,26 +21,27 @@ function failed(what: string, t: SyncTarget, r: { code: number; stderr: string }
   });
 }
 
+/** Runs rsync; its stdout, or an error saying what failed. */
+async function rsync(t: SyncTarget, what: string, args: string[], input?: string): Promise<string> {
+  const r = await capture('rsync', args, { env: t.env, ...(input === undefined ? {} : { input }) });
+  // 24: some files vanished while being sent (an editor's temp file) — harmless for a test run.
+  if (r.code !== 0 && r.code !== 24) throw failed(what, t, r);
+  return r.stdout;
+}
+
 /** Sends the project: changed files only, deletions mirrored, ignored/excluded files on the worker kept. */
 export async function syncUp(t: SyncTarget): Promise<void> {
-  const r = await capture('rsync', rsyncUpArgs(t.worker, t.conn, t.config, t.localRoot, t.remoteRoot), { env: t.env });
-  // 24: some files vanished while being sent (an editor's temp file) — harmless for a test run.
-  if (r.code !== 0 && r.code !== 24) throw failed('sending the project to', t, r);
+  await rsync(t, 'sending the project to', rsyncUpArgs(t.worker, t.conn, t.config, t.localRoot, t.remoteRoot));
 }
 
 /** Dry run from the worker back: what would change here. */
-export async function listBack(t: SyncTarget): Promise<string> {
-  const r = await capture('rsync', rsyncBackListArgs(t.worker, t.conn, t.config, t.localRoot, t.remoteRoot), { env: t.env });
-  if (r.code !== 0 && r.code !== 24) throw failed('listing changes on', t, r);
-  return r.stdout;
+export function listBack(t: SyncTarget): Promise<string> {
+  return rsync(t, 'listing changes on', rsyncBackListArgs(t.worker, t.conn, t.config, t.localRoot, t.remoteRoot));
 }
 
 /** Fetches exactly `paths` from the worker. */
 export async function fetchBack(t: SyncTarget, paths: readonly string[]): Promise<void> {
   if (paths.length === 0) return;
-  const r = await capture('rsync', rsyncBackArgs(t.worker, t.conn, t.localRoot, t.remoteRoot), {
-    env: t.env,
-    input: paths.map((p) => `${p}\0`).join(''),
-  });
-  if (r.code !== 0 && r.code !== 24) throw failed('bringing files back from', t, r);
+  const list = paths.map((p) => `${p}\0`).join('');
+  await rsync(t, 'bringing files back from', rsyncBackArgs(t.worker, t.conn, t.localRoot, t.remoteRoot), list);
 }
