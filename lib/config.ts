@@ -44,6 +44,11 @@ export type Config = z.infer<typeof ConfigSchema>;
 
 type Env = Pick<Context, 'home' | 'env'>;
 
+/** Validation problems as one line naming each field (`workers.0.port: …`); `top` names the whole value. */
+export function issuesText(issues: readonly { path: readonly PropertyKey[]; message: string }[], top: string): string {
+  return issues.map((i) => `${i.path.length ? i.path.map(String).join('.') : top}: ${i.message}`).join('; ');
+}
+
 /** Reads the config; a missing file is an empty config, a bad one an error naming the file and the field. */
 export function loadConfig(c: Env): Config {
   const path = configPath(c);
@@ -65,10 +70,9 @@ export function loadConfig(c: Env): Config {
   }
   const parsed = ConfigSchema.safeParse(raw);
   if (!parsed.success) {
-    const where = parsed.error.issues
-      .map((i) => `${i.path.length ? i.path.join('.') : '(top level)'}: ${i.message}`)
-      .join('; ');
-    throw new SparehandError('CONFIG', `${path}: ${where}`, { hint: 'see docs/config.md for the fields' });
+    throw new SparehandError('CONFIG', `${path}: ${issuesText(parsed.error.issues, '(top level)')}`, {
+      hint: 'see docs/config.md for the fields',
+    });
   }
   return parsed.data;
 }

@@ -1,5 +1,5 @@
 // The configured workers: defaults, look-up, add and remove (config written atomically).
-import { type Config, type Worker, WorkerSchema, loadConfig, saveConfig } from '../config.js';
+import { type Config, type Worker, WorkerSchema, issuesText, loadConfig, saveConfig } from '../config.js';
 import type { Context } from '../context.js';
 import { SparehandError } from '../errors.js';
 
@@ -25,8 +25,7 @@ export function findWorker(config: Config, name: string): Worker {
 export async function addWorker(c: Env, worker: Worker): Promise<{ replaced: boolean }> {
   const parsed = WorkerSchema.safeParse(worker);
   if (!parsed.success) {
-    const why = parsed.error.issues.map((i) => `${i.path.join('.') || 'worker'}: ${i.message}`).join('; ');
-    throw new SparehandError('USAGE', `invalid worker: ${why}`);
+    throw new SparehandError('USAGE', `invalid worker: ${issuesText(parsed.error.issues, 'worker')}`);
   }
   const config = loadConfig(c);
   const workers = config.workers ?? [];
