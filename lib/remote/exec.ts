@@ -2,7 +2,7 @@
 import { spawn } from 'node:child_process';
 import type { Context } from '../context.js';
 import { SparehandError } from '../errors.js';
-import { exitStatus } from '../run/local.js';
+import { exitStatus } from '../process.js';
 
 export interface ExecOptions {
   /** ssh's argv (sshArgs()). */

@@ -1,7 +1,7 @@
 // rsync between the project here and its slot folder on a worker, over the shared ssh connection.
 import type { Config, Worker } from '../config.js';
 import { SparehandError } from '../errors.js';
-import { capture } from './connection.js';
+import { capture } from '../process.js';
 import { rsyncBackArgs, rsyncBackListArgs, rsyncUpArgs } from './rsync-args.js';
 import type { Connection } from './ssh-args.js';
 
