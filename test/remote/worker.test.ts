@@ -171,13 +171,17 @@ describe('sparehand run when the worker cannot be used', () => {
     expect(existsSync(marker)).toBe(false);
   });
 
-  it('--worker (or SPAREHAND_WORKER) names an unknown worker: 125 with the list', async () => {
+  it('--worker (or SPAREHAND_WORKER) names an unknown worker: 125 naming the option and the list; --or-local runs here', async () => {
     const h = home([sshd]);
     const r = await sparehand(['run', '--worker', 'nope', '--', 'true'], { env: h.env });
     expect(r.exitCode).toBe(125);
-    expect(r.stderr).toBe('sparehand: no worker named "nope"\nsparehand: configured workers: w0\n');
+    expect(r.stderr).toBe('sparehand: no worker named "nope" (--worker)\nsparehand: configured workers: w0; or run with --or-local to run here when no worker can\n');
     const e = await sparehand(['run', '--', 'true'], { env: { ...h.env, SPAREHAND_WORKER: 'nope2' } });
-    expect(e.stderr).toContain('no worker named "nope2"');
+    expect(e.exitCode).toBe(125);
+    expect(e.stderr).toContain('no worker named "nope2" (SPAREHAND_WORKER)');
+    const here = await sparehand(['run', '--or-local', '--', 'echo here'], { env: { ...h.env, SPAREHAND_WORKER: 'nope2' } });
+    expect([here.exitCode, here.stdout]).toEqual([0, 'here\n']);
+    expect(here.stderr).toBe('sparehand: running locally: no worker named "nope2" (SPAREHAND_WORKER)\n');
   });
 
   it('rsync missing on the worker: the project cannot be sent, so --or-local runs here; without it, 125', async () => {

@@ -78,7 +78,7 @@ describe('sparehand run on a real worker over ssh', () => {
     expect(readFileSync(join(proj, 'src', 'math.js'), 'utf8')).toBe('formatted\n');
     expect(readFileSync(join(proj, 'notes.txt'), 'utf8')).toBe('mine\n');
     expect(r.stderr).toContain('sparehand: conflict: notes.txt changed here while the command ran');
-    expect(r.stderr).toMatch(/ran on w0: .*, 3 files back, 1 conflict\n/);
+    expect(r.stderr).toMatch(/ran on w0: .*, 3 files back \(\d+ B\), 1 conflict\n/);
     expect(readdirSync(join(proj, 'node_modules')).sort()).toEqual(['.package-lock.json', 'LOCAL_ONLY', 'tiny']);
   });
 
