@@ -24,7 +24,7 @@ describe('ssh argument arrays', () => {
       '-i', '/k/id key', '-o', 'IdentitiesOnly=yes',
       '-T', '--', 'me@box.lan', 'true',
     ]);
-    expect(sshArgs({ name: 'b', destination: 'b' }, { controlPath: '/c' }, 'x', { tty: true }).slice(-4)).toEqual(['-tt', '--', 'b', 'x']);
+    expect(sshArgs({ name: 'b', destination: 'b' }, { controlPath: '/c' }, 'x', { tty: true }).slice(-5)).toEqual(['-tt', '-q', '--', 'b', 'x']);
     expect(sshMasterArgs({ name: 'b', destination: 'b' }, { controlPath: '/c', configFile: '/h/.ssh/config' })).toEqual([
       '-F', '/h/.ssh/config',
       '-o', 'BatchMode=yes', '-o', 'ConnectTimeout=5', '-o', 'ControlMaster=yes', '-o', 'ControlPath=/c',

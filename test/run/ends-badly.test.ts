@@ -1,10 +1,10 @@
 // A run that does not end normally brings nothing back and leaves nothing running: the connection lost, or
 // sparehand itself killed, at each stage (sending, running, bringing back). Real sshd, real CLI.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, truncateSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { connectionFor } from '../../lib/remote/connection.js';
 import { sshControlArgs } from '../../lib/remote/ssh-args.js';
 import { projectKey } from '../../lib/run/project.js';
@@ -100,6 +100,7 @@ describe('sparehand killed', () => {
       const proj = gitProject({ 'a.txt': 'a\n' });
       truncateSync(join(proj, 'a.txt'), 0);
       execFileSync('truncate', ['-s', '4G', join(proj, 'big.bin')]);
+      onTestFinished(() => rmSync(proj, { recursive: true, force: true }));
       const mark = startMarker();
       const p = start(h, proj, `${mark.touch}`);
       const sending = await until(() => processesNaming(`${proj}/`).some((l) => l.includes('rsync')), 20_000);
