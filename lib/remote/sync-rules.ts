@@ -59,17 +59,51 @@ export function notBroughtBack(config: Config): string[] {
 }
 
 /**
- * rsync patterns as one regular expression (the same in JavaScript and Perl) over a path relative to the
- * project root, where a folder's path ends in `/`. As in rsync: a pattern starting with `/` is anchored at the
- * root, any other matches the end of the path at a name boundary (`.yarn/cache/` also matches
- * `pkg/.yarn/cache/`); a trailing `/` matches folders only; `*` and `?` stop at `/`, `**` does not; `[...]`
- * is a class (`[!…]` negated).
+ * rsync patterns as regular expressions (the same in JavaScript and Perl) over a path relative to the project
+ * root, where a folder's path ends in `/`. As in rsync: a pattern starting with `/` is anchored at the root, any
+ * other matches the end of the path at a name boundary (`.yarn/cache/` also matches `pkg/.yarn/cache/`); a
+ * trailing `/` matches folders only; `*` and `?` stop at `/`, `**` does not; `[...]` is a class (`[!…]`
+ * negated).
+ *
+ * For speed on large trees they come in three parts: `names` is tested against an entry's own name (most
+ * patterns are one name: node_modules/, *.pem); `lasts` against its name too, and only when it matches is
+ * `paths` (the patterns of several parts, such as target/STAR/deps/) tested against the whole path. One regular
+ * expression of fifty alternatives over whole paths cost 37 µs a path in Perl; these cost about 1 µs.
  */
-export function patternsRegex(patterns: readonly string[]): string {
-  return patterns.map(patternRegex).join('|');
+export interface SkipRules {
+  names: string;
+  lasts: string;
+  paths: string;
 }
 
-function patternRegex(pattern: string): string {
+export function skipRules(patterns: readonly string[]): SkipRules {
+  const single = (p: string) => !p.startsWith('/') && !p.slice(0, -1).includes('/') && !p.includes('**');
+  const ones = patterns.filter(single);
+  const many = patterns.filter((p) => !single(p));
+  const lastPart = (p: string) => (p.endsWith('/') ? `${p.slice(0, -1).split('/').at(-1)}/` : (p.split('/').at(-1) as string));
+  return {
+    names: ones.length ? `^(?:${ones.map((p) => globRegex(p, false)).join('|')})$` : '',
+    lasts: many.length ? `^(?:${many.map((p) => (lastPart(p).includes('**') ? '.*' : globRegex(lastPart(p), false))).join('|')})$` : '',
+    paths: many.length ? `(?:${many.map((p) => globRegex(p, true)).join('|')})$` : '',
+  };
+}
+
+/** The rules as one argument for the tree watch: the three parts on three lines. */
+export const skipArgument = (rules: SkipRules): string => `${rules.names}\n${rules.lasts}\n${rules.paths}`;
+
+/** A test for `path` (a folder's ending in `/`): what the tree watch does with `rules`, in JavaScript. */
+export function skipMatcher(rules: SkipRules): (path: string) => boolean {
+  const names = rules.names ? new RegExp(rules.names) : undefined;
+  const lasts = rules.lasts ? new RegExp(rules.lasts) : undefined;
+  const paths = new RegExp(rules.paths || '$^');
+  return (path) => {
+    const name = path.endsWith('/') ? `${path.slice(0, -1).split('/').at(-1)}/` : (path.split('/').at(-1) as string);
+    return Boolean(names?.test(name) || (lasts?.test(name) && paths.test(path)));
+  };
+}
+
+/** One pattern as a regular expression body; `whole`: over the whole path (anchored at the root or a name boundary). */
+function globRegex(pattern: string, whole: boolean): string {
   const dirOnly = pattern.endsWith('/');
   const anchored = pattern.startsWith('/');
   const body = pattern.slice(anchored ? 1 : 0, dirOnly ? -1 : undefined);
@@ -86,7 +120,9 @@ function patternRegex(pattern: string): string {
       const inside = body.slice(i + 1, end);
       re += `[${inside.startsWith('!') ? `^${inside.slice(1)}` : inside}]`;
       i = end;
-    } else re += /[!-/:-@[-`{-~]/.test(c) && c !== '/' ? `\\${c}` : c;
+    } else if (c < ' ' || c === '\x7f') re += `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`;
+    else re += /[!-/:-@[-`{-~]/.test(c) && c !== '/' ? `\\${c}` : c;
   }
-  return `(?:${anchored ? '^' : '(?:^|/)'}${re}${dirOnly ? '/' : '/?'}$)`;
+  const tail = dirOnly ? '/' : '/?';
+  return whole ? `(?:${anchored ? '^' : '(?:^|/)'}${re}${tail})` : `${re}${tail}`;
 }

@@ -4,7 +4,8 @@
 //
 // perl -e TREE_WATCH TREE SKIP NONCE OUT COMMAND...   (in the slot's folder)
 //   TREE   the last record of the tree (beside the slot): a file whose stat is unchanged keeps its hash
-//   SKIP   regular expression of paths never walked or sent (sync-rules.ts), folders with a trailing '/'
+//   SKIP   what is never walked or sent (sync-rules.ts skipRules): three regular expressions on three lines,
+//          over an entry's name, its name again and then its whole path; a folder's name ends in '/'
 //   NONCE  names this run's results block; OUT: '-' for stdout, else a file (terminal mode)
 //   COMMAND...  run with system(); its exit status is reported and is perl's own
 //
@@ -34,7 +35,7 @@ BEGIN {
     exit 125;
   }
 }
-my $skipre = length($skip) ? qr/$skip/ : undef;
+my ($namere, $lastre, $pathre) = map { length($_) ? qr/$_/ : undef } (split(/\n/, $skip, -1), '', '', '')[0 .. 2];
 
 sub md5_file {
   open(my $fh, '<:raw', $_[0]) or return 'unreadable';
@@ -61,7 +62,8 @@ sub walk {
       my @st = Time::HiRes::lstat($p) or next;
       my $fmt = $st[2] & 0170000;
       my $type = $fmt == 0100000 ? 'f' : $fmt == 0040000 ? 'd' : $fmt == 0120000 ? 'l' : next;
-      next if $skipre && ($type eq 'd' ? "$p/" : $p) =~ $skipre;
+      my $probe = $type eq 'd' ? "$name/" : $name;
+      next if ($namere && $probe =~ $namere) || ($lastre && $probe =~ $lastre && ($type eq 'd' ? "$p/" : $p) =~ $pathre);
       if ($type eq 'd') {
         $tree{$p} = 'd';
         push @dirs, $p;

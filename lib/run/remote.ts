@@ -13,7 +13,7 @@ import { remoteCommand } from '../remote/remote-script.js';
 import type { Change } from '../remote/results.js';
 import type { SlotLock } from '../remote/slots.js';
 import { sshArgs } from '../remote/ssh-args.js';
-import { notBroughtBack, patternsRegex } from '../remote/sync-rules.js';
+import { notBroughtBack, skipArgument, skipRules } from '../remote/sync-rules.js';
 import { type SyncTarget, syncUp } from '../remote/sync.js';
 import { TREE_WATCH } from '../remote/tree-watch.js';
 import { findWorker } from '../remote/workers.js';
@@ -174,7 +174,7 @@ async function runThere(
     command,
     nonce: run.nonce,
     tree,
-    skip: patternsRegex(notBroughtBack(config)),
+    skip: skipArgument(skipRules(notBroughtBack(config))),
     watch: opts.syncBack === false ? '' : TREE_WATCH,
     env: forwardedEnv(ctx.env, config),
   });

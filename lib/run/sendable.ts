@@ -3,7 +3,7 @@
 import { lstatSync, readdirSync, realpathSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import type { Config } from '../config.js';
-import { excluded, patternsRegex } from '../remote/sync-rules.js';
+import { excluded, skipMatcher, skipRules } from '../remote/sync-rules.js';
 
 /** Outside git, a tree beyond these is not a project (docs/run.md "Project root safety"). */
 export const MAX_FILES = 200_000;
@@ -29,7 +29,7 @@ export function whyNotSendable(root: string, opts: { home: string; git: boolean;
 
 /** Counts what would be sent (excluded folders skipped), stopping as soon as a limit is passed. */
 function tooLarge(root: string, config: Config): string | undefined {
-  const skip = new RegExp(patternsRegex(excluded(config)));
+  const skipped = skipMatcher(skipRules(excluded(config)));
   let files = 0;
   let bytes = 0;
   const stack = [''];
@@ -50,10 +50,10 @@ function tooLarge(root: string, config: Config): string | undefined {
         continue;
       }
       if (st.isDirectory()) {
-        if (!skip.test(`${p}/`)) stack.push(p);
+        if (!skipped(`${p}/`)) stack.push(p);
         continue;
       }
-      if (skip.test(p)) continue;
+      if (skipped(p)) continue;
       files++;
       bytes += st.size;
       if (files > MAX_FILES) return `it holds more than ${MAX_FILES.toLocaleString('en-US')} files outside a git repository`;

@@ -5,12 +5,12 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type Change, ResultsParser } from '../../lib/remote/results.js';
-import { notBroughtBack, patternsRegex } from '../../lib/remote/sync-rules.js';
+import { notBroughtBack, skipArgument, skipRules } from '../../lib/remote/sync-rules.js';
 import { TREE_WATCH } from '../../lib/remote/tree-watch.js';
 import { tempDir } from '../helpers/context.js';
 
 /** Runs `command` under the watch in `dir` (its record beside it); the parsed results and the output before them. */
-function watch(dir: string, command: string, skip = patternsRegex(notBroughtBack({}))) {
+function watch(dir: string, command: string, skip = skipArgument(skipRules(notBroughtBack({})))) {
   const r = spawnSync('perl', ['-e', TREE_WATCH, `${dir}.tree`, skip, 'N1', '-', 'bash', '-c', command], { cwd: dir });
   const staging = tempDir();
   const parser = new ResultsParser('N1', () => staging);
