@@ -1,13 +1,12 @@
 // One simple command → a Verdict: the user's rules first, then wrappers (env, timeout…), `bash -c`, built-ins.
 import { basename, light, local, positional, type Verdict } from './kinds.js';
-import { ANSI, EXP, SUBST } from './lex.js';
 import { builtin } from './rules.js';
 import type { RuleChanges } from './types.js';
 
-/** A word's value and lexer flags (flags tell whether a `bash -c` string can be read as written). */
+/** A word's value, and whether that value is exactly what bash passes (a `bash -c` string is read only then). */
 export interface Arg {
-  v: string;
-  f: number;
+  value: string;
+  literal: boolean;
 }
 
 /** Classifies a nested shell program (the string after `bash -c`) as a whole. */
@@ -72,7 +71,7 @@ export function afterTimeout(argv: readonly string[]): number {
 
 // Wrappers that change how the command runs but not what it is: where their command starts, or -1.
 function unwrap(name: string, argv: readonly Arg[]): number {
-  const s = argv.map((a) => a.v);
+  const s = argv.map((a) => a.value);
   switch (name) {
     case 'env': {
       let i = 1;
@@ -120,21 +119,21 @@ function unwrap(name: string, argv: readonly Arg[]): number {
 
 /** The verdict for one command's words (assignments already removed). */
 export function verdictOf(argv: readonly Arg[], rules: RuleChanges, nested: Nested): Verdict {
-  const strings = argv.map((a) => a.v);
+  const strings = argv.map((a) => a.value);
   const user = userRule(strings, rules);
   if (user) return user;
   const name = basename(strings[0] as string);
   const inner = unwrap(name, argv);
   if (inner > 0) return verdictOf(argv.slice(inner), rules, nested);
   if (SHELLS.has(name)) return shell(name, argv, nested);
-  return builtin(strings, (a) => verdictOf(a.map((v) => ({ v, f: 0 })), rules, nested));
+  return builtin(strings, (a) => verdictOf(a.map((value) => ({ value, literal: true })), rules, nested));
 }
 
 // `bash -c 'npm test'`: the string is its own program, classified whole (it runs whole wherever it runs).
 function shell(name: string, argv: readonly Arg[], nested: Nested): Verdict {
   let c = false;
   for (let i = 1; i < argv.length; i++) {
-    const a = (argv[i] as Arg).v;
+    const a = (argv[i] as Arg).value;
     if ((a.startsWith('-') || a.startsWith('+')) && a.length > 1 && a !== '--' && a !== '-') {
       if (a.startsWith('--')) continue;
       if (a.includes('c')) c = true;
@@ -142,8 +141,8 @@ function shell(name: string, argv: readonly Arg[], nested: Nested): Verdict {
       for (const ch of a) if (ch === 'o' || ch === 'O') i++;
     } else if (c) {
       const w = argv[i] as Arg;
-      if (w.f & (EXP | SUBST | ANSI)) return { kind: 'none', rule: 'none', why: `its ${name} -c string is not plain text` };
-      return nested(w.v);
+      if (!w.literal) return { kind: 'none', rule: 'none', why: `its ${name} -c string is not plain text` };
+      return nested(w.value);
     } else {
       return { kind: 'none', rule: 'none', why: `runs a script with ${name}` };
     }

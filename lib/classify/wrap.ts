@@ -1,9 +1,12 @@
 // Where to cut a heavy command: what runs on the worker (`inner`, an exact substring) and what stays in the
 // local shell around it (leading `cd`s, `time`/`timeout`, output redirects, pipes into local readers, `&`).
 import type { Verdict } from './kinds.js';
-import { EXP, SUBST, TILDE, type Redir, type Word } from './lex.js';
-import type { Cmd, Item, Pipeline, Simple } from './parse.js';
+import type { Redirect, Word } from './lex.js';
+import type { Command, ListItem, Pipeline, SimpleCommand } from './parse.js';
 import { afterTimeout } from './verdict.js';
+
+/** The verdict of every simple command of a parsed command line. */
+export type Verdicts = Map<SimpleCommand, Verdict>;
 
 export interface Cut {
   before: string;
@@ -22,28 +25,28 @@ const isSystem = (p: string): boolean => SYSTEM.some((s) => p === s || p.startsW
 
 // A word that would mean something else on the worker, or undefined.
 function wordProblem(w: Word): NoCut | undefined {
-  if (w.f & SUBST) return { rule: 'local: command substitution', why: 'runs a command substitution, which would run on the worker' };
-  if (w.f & EXP) return { rule: `local: expands ${w.x}`, why: `expands ${w.x}, which the worker would not see the same` };
-  if (w.f & TILDE) return { rule: `local: path outside the project: ${w.v}`, why: `names ${w.v}, which is not on the worker` };
-  const eq = w.v.indexOf('=/');
-  const path = w.v.startsWith('/') ? w.v : eq >= 0 ? w.v.slice(eq + 1) : '';
+  if (w.substitution) return { rule: 'local: command substitution', why: 'runs a command substitution, which would run on the worker' };
+  if (w.expansion !== undefined) return { rule: `local: expands ${w.expansion}`, why: `expands ${w.expansion}, which the worker would not see the same` };
+  if (w.tilde) return { rule: `local: path outside the project: ${w.value}`, why: `names ${w.value}, which is not on the worker` };
+  const eq = w.value.indexOf('=/');
+  const path = w.value.startsWith('/') ? w.value : eq >= 0 ? w.value.slice(eq + 1) : '';
   if (path && !path.startsWith('//') && !isSystem(path)) return { rule: `local: path outside the project: ${path}`, why: `names ${path}, which is not on the worker` };
   return undefined;
 }
 
-const label = (c: Simple): string => c.words.slice(0, 2).map((w) => w.v).join(' ') || 'assignment';
+const label = (c: SimpleCommand): string => c.words.slice(0, 2).map((w) => w.value).join(' ') || 'assignment';
 
 /** Whether one simple command (from its word `from`, with these redirects inside) runs the same on a worker. */
-function simpleProblem(c: Simple, V: Map<Simple, Verdict>, from: number, redirs: readonly Redir[]): NoCut | undefined {
-  const v = V.get(c) as Verdict;
+function simpleProblem(c: SimpleCommand, verdicts: Verdicts, from: number, redirects: readonly Redirect[]): NoCut | undefined {
+  const v = verdicts.get(c) as Verdict;
   if (v.kind !== 'heavy' && v.kind !== 'light') {
     return { rule: `local: not known to be safe on a worker: ${label(c)}`, why: `also runs ${label(c)}, which sparehand does not know to be safe on a worker` };
   }
   const first = c.words[from];
-  if (first?.v === 'cd' && (c.words.length === from + 1 || c.words[from + 1]?.v === '-')) {
+  if (first?.value === 'cd' && (c.words.length === from + 1 || c.words[from + 1]?.value === '-')) {
     return { rule: 'local: cd outside the project', why: 'changes to a folder that is not on the worker' };
   }
-  for (const w of c.assigns) {
+  for (const w of c.assignments) {
     const p = wordProblem(w);
     if (p) return p;
   }
@@ -51,88 +54,88 @@ function simpleProblem(c: Simple, V: Map<Simple, Verdict>, from: number, redirs:
     const p = wordProblem(c.words[i] as Word);
     if (p) return p;
   }
-  for (const r of redirs) {
+  for (const r of redirects) {
     const p = wordProblem(r.target);
     if (p) return p;
   }
   return undefined;
 }
 
-function cmdProblem(c: Cmd, V: Map<Simple, Verdict>): NoCut | undefined {
-  if (c.k === 'simple') return simpleProblem(c, V, 0, c.redirs);
-  for (const r of c.redirs) {
+function commandProblem(c: Command, verdicts: Verdicts): NoCut | undefined {
+  if (c.kind === 'simple') return simpleProblem(c, verdicts, 0, c.redirects);
+  for (const r of c.redirects) {
     const p = wordProblem(r.target);
     if (p) return p;
   }
-  return listProblem(c.body, V);
+  return listProblem(c.body, verdicts);
 }
 
 const BACKGROUND: NoCut = { rule: 'local: background job', why: 'starts a background job, which would be cut short on a worker' };
 
 /** Whether a whole list runs the same on a worker (`lastAmp`: a final `&` that stays outside is fine). */
-export function listProblem(items: readonly Item[], V: Map<Simple, Verdict>, lastAmp = false): NoCut | undefined {
-  for (const [i, it] of items.entries()) {
-    if (it.op === '&' && !(lastAmp && i === items.length - 1)) return BACKGROUND;
-    for (const c of it.p.cmds) {
-      const p = cmdProblem(c, V);
+export function listProblem(items: readonly ListItem[], verdicts: Verdicts, lastAmp = false): NoCut | undefined {
+  for (const [i, item] of items.entries()) {
+    if (item.operator === '&' && !(lastAmp && i === items.length - 1)) return BACKGROUND;
+    for (const c of item.pipeline.commands) {
+      const p = commandProblem(c, verdicts);
       if (p) return p;
     }
   }
   return undefined;
 }
 
-export function hasHeavy(c: Cmd, V: Map<Simple, Verdict>): boolean {
-  return c.k === 'simple' ? V.get(c)?.kind === 'heavy' : c.body.some((it) => it.p.cmds.some((x) => hasHeavy(x, V)));
+export function hasHeavy(c: Command, verdicts: Verdicts): boolean {
+  return c.kind === 'simple' ? verdicts.get(c)?.kind === 'heavy' : c.body.some((item) => item.pipeline.commands.some((x) => hasHeavy(x, verdicts)));
 }
 
-const isBareCd = (p: Pipeline, V: Map<Simple, Verdict>): boolean => {
-  const c = p.cmds[0] as Cmd;
+const isBareCd = (p: Pipeline, verdicts: Verdicts): boolean => {
+  const c = p.commands[0] as Command;
   return (
-    p.cmds.length === 1 && p.core === p.s && c.k === 'simple' && c.assigns.length === 0 && c.redirs.length === 0 &&
-    c.words[0]?.v === 'cd' && c.words[0].f === 0 && V.get(c)?.kind === 'light'
+    p.commands.length === 1 && p.commandStart === p.start && c.kind === 'simple' && c.assignments.length === 0 && c.redirects.length === 0 &&
+    c.words[0]?.value === 'cd' && !c.words[0].quoted && verdicts.get(c)?.kind === 'light'
   );
 };
 
 /** Cuts the command (top level) into before/inner/after, or says why it cannot. */
-export function cut(src: string, items: readonly Item[], V: Map<Simple, Verdict>): Cut | NoCut {
+export function cut(src: string, items: readonly ListItem[], verdicts: Verdicts): Cut | NoCut {
   let k = 0;
   // Leading `cd x;` always, and `cd x &&` when only `&&` follows (so `a && b || c` keeps its grouping).
-  while (k < items.length - 1 && isBareCd((items[k] as Item).p, V)) {
-    const op = (items[k] as Item).op;
-    const andOnly = items.slice(k + 1, -1).every((x) => x.op === '&&');
+  while (k < items.length - 1 && isBareCd((items[k] as ListItem).pipeline, verdicts)) {
+    const op = (items[k] as ListItem).operator;
+    const andOnly = items.slice(k + 1, -1).every((x) => x.operator === '&&');
     if (op === ';' || op === '\n' || (op === '&&' && andOnly)) k++;
     else break;
   }
   const rest = items.slice(k);
-  const head = rest[0] as Item;
+  const head = rest[0] as ListItem;
   if (rest.length > 1) {
     // A final `&` stays outside only when it backgrounds the whole list (`a && b &`, not `a; b &`).
-    const amp = (rest[rest.length - 1] as Item).op === '&' && rest.slice(0, -1).every((x) => x.op === '&&' || x.op === '||');
-    const p = listProblem(rest, V, amp);
+    const amp = (rest[rest.length - 1] as ListItem).operator === '&' && rest.slice(0, -1).every((x) => x.operator === '&&' || x.operator === '||');
+    const p = listProblem(rest, verdicts, amp);
     if (p) return p;
-    const end = (rest[rest.length - 1] as Item).p.e;
-    return { before: src.slice(0, head.p.s), inner: src.slice(head.p.s, end), after: src.slice(end) };
+    const end = (rest[rest.length - 1] as ListItem).pipeline.end;
+    return { before: src.slice(0, head.pipeline.start), inner: src.slice(head.pipeline.start, end), after: src.slice(end) };
   }
-  const p = head.p;
-  const core = p.cmds[0] as Cmd;
-  if (!hasHeavy(core, V)) return { rule: 'local: heavy part reads a pipe', why: 'reads its input from a pipe that stays here' };
-  let start = p.core;
+  const p = head.pipeline;
+  const core = p.commands[0] as Command;
+  if (!hasHeavy(core, verdicts)) return { rule: 'local: heavy part reads a pipe', why: 'reads its input from a pipe that stays here' };
+  let start = p.commandStart;
   let end: number;
   let problem: NoCut | undefined;
-  if (core.k === 'simple') {
+  if (core.kind === 'simple') {
     let from = 0;
-    const t = core.assigns.length === 0 && core.words[0]?.v === 'timeout' ? afterTimeout(core.words.map((w) => w.v)) : -1;
+    const t = core.assignments.length === 0 && core.words[0]?.value === 'timeout' ? afterTimeout(core.words.map((w) => w.value)) : -1;
     if (t > 0) {
       from = t;
-      start = (core.words[t] as Word).s;
+      start = (core.words[t] as Word).start;
     }
-    const allInside = core.mixed || core.redirs.some((r) => r.op.startsWith('<'));
-    end = allInside ? core.e : (core.words[core.words.length - 1] as Word).e;
-    problem = simpleProblem(core, V, from, allInside ? core.redirs : []);
+    const allInside = core.redirectBeforeWord || core.redirects.some((r) => r.operator.startsWith('<'));
+    end = allInside ? core.end : (core.words[core.words.length - 1] as Word).end;
+    problem = simpleProblem(core, verdicts, from, allInside ? core.redirects : []);
   } else {
-    const allInside = core.redirs.some((r) => r.op.startsWith('<'));
-    end = allInside ? core.e : core.close;
-    problem = cmdProblem(allInside ? core : { ...core, redirs: [] }, V);
+    const allInside = core.redirects.some((r) => r.operator.startsWith('<'));
+    end = allInside ? core.end : core.closeEnd;
+    problem = commandProblem(allInside ? core : { ...core, redirects: [] }, verdicts);
   }
   if (problem) return problem;
   return { before: src.slice(0, start), inner: src.slice(start, end), after: src.slice(end) };
