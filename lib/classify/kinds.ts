@@ -11,7 +11,8 @@ export interface Verdict {
   why: string;
 }
 
-const WHY: Record<string, string> = {
+/** What a command does, as half a sentence: the reason a rule gives. */
+const WHY = {
   tests: 'runs tests',
   build: 'builds the project',
   types: 'type-checks the project',
@@ -29,12 +30,17 @@ const WHY: Record<string, string> = {
   configure: 'configures the build with this machine’s paths',
   quick: 'is quick: not worth a trip to a worker',
   help: 'only prints help or a version',
-};
+} as const;
+/** What a command does (`tests`, `build`, `install`…): the key of its reason. */
+export type Category = keyof typeof WHY;
 
-export const heavy = (label: string, cat: string): Verdict => ({ kind: 'heavy', rule: `heavy: ${label}`, why: WHY[cat] ?? cat });
-export const local = (label: string, cat: string): Verdict => ({ kind: 'local', rule: `local: ${label}`, why: WHY[cat] ?? cat });
-export const light = (label: string, cat = 'quick'): Verdict => ({ kind: 'light', rule: `light: ${label}`, why: WHY[cat] ?? cat });
+export const heavy = (label: string, category: Category): Verdict => ({ kind: 'heavy', rule: `heavy: ${label}`, why: WHY[category] });
+export const local = (label: string, category: Category): Verdict => ({ kind: 'local', rule: `local: ${label}`, why: WHY[category] });
+export const light = (label: string, category: Category = 'quick'): Verdict => ({ kind: 'light', rule: `light: ${label}`, why: WHY[category] });
 export const NONE: Verdict = { kind: 'none', rule: 'none', why: 'matches no heavy-command rule' };
+
+/** `table[key]` for the table's own keys only (`constructor`, `toString` are not subcommands). */
+export const lookup = <T>(table: Readonly<Record<string, T>>, key: string): T | undefined => (Object.hasOwn(table, key) ? table[key] : undefined);
 
 /** `--watch` and friends anywhere in the arguments; `-w` too where the tool says it means watch. */
 export function watching(args: readonly string[], dashW = false): string | undefined {

@@ -1,13 +1,13 @@
 // Built-in rules for JavaScript/TypeScript: package managers, their scripts, and the usual tools.
-import { heavy, light, local, NONE, positional, type Verdict, watching } from './kinds.js';
+import { type Category, heavy, light, local, lookup, NONE, positional, type Verdict, watching } from './kinds.js';
 
-const HEAVY_SCRIPT: Record<string, string> = {
+const HEAVY_SCRIPT: Readonly<Record<string, Category>> = {
   test: 'tests', tests: 'tests', spec: 'tests', specs: 'tests', unit: 'tests', integration: 'tests', e2e: 'tests',
   coverage: 'tests', cover: 'tests', ci: 'tests', build: 'build', compile: 'build', bundle: 'build', dist: 'build',
   lint: 'lint', typecheck: 'types', tsc: 'types', types: 'types', type: 'types', ts: 'types', check: 'check',
   verify: 'check', validate: 'check', bench: 'bench', benchmark: 'bench',
 };
-const LOCAL_SCRIPT: Record<string, string> = {
+const LOCAL_SCRIPT: Readonly<Record<string, Category>> = {
   dev: 'server', develop: 'server', start: 'server', serve: 'server', server: 'server', preview: 'server',
   storybook: 'server', open: 'server', watch: 'watch', tdd: 'watch', deploy: 'world', release: 'world',
   publish: 'world', docker: 'world', install: 'install', setup: 'install', bootstrap: 'install', clean: 'clean',
@@ -20,11 +20,11 @@ const JS_FILE = /\.[cm]?[jt]sx?$/;
 export function script(label: string, name: string, rest: readonly string[]): Verdict {
   const segs = name.toLowerCase().split(SCRIPT_SPLIT);
   for (const s of segs) {
-    const cat = LOCAL_SCRIPT[s];
+    const cat = lookup(LOCAL_SCRIPT, s);
     if (cat) return local(label, cat);
   }
   const first = (segs[0] ?? '').replace(PRE_POST, '');
-  const cat = HEAVY_SCRIPT[first] ?? HEAVY_SCRIPT[segs[0] ?? ''];
+  const cat = lookup(HEAVY_SCRIPT, first) ?? lookup(HEAVY_SCRIPT, segs[0] ?? '');
   if (!cat) return NONE;
   const w = watching(rest);
   return w ? local(`${label} ${w}`, 'watch') : heavy(label, cat);

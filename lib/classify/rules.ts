@@ -1,52 +1,12 @@
 // Built-in rules for one command's argv (after env prefixes and wrappers): heavy, light, local or unknown.
-import { basename, heavy, light, local, NONE, positional, type Verdict, watching } from './kinds.js';
+import { basename, type Category, heavy, light, local, lookup, NONE, positional, type Verdict, watching } from './kinds.js';
 import { bun, launch, npm, pnpm, tool, yarn } from './rules-js.js';
+import { SUBCOMMANDS, type Subcommands } from './rules-subcommands.js';
 
-// tool → subcommand → category; `!cat` must stay local, `~` light, else heavy.
-const SUBS: Record<string, Record<string, string>> = {
-  cargo: {
-    build: 'build', b: 'build', test: 'tests', t: 'tests', check: 'types', c: 'types', clippy: 'lint', bench: 'bench',
-    nextest: 'tests', doc: 'build', miri: 'tests', 'llvm-cov': 'tests', tarpaulin: 'tests', run: '!run', r: '!run',
-    install: '!install', uninstall: '!install', add: '!install', remove: '!install', rm: '!install', update: '!install',
-    fetch: '!install', publish: '!world', login: '!world', yank: '!world', new: '!world', init: '!world',
-    watch: '!watch', clean: '!clean', fmt: '~', tree: '~', metadata: '~',
-  },
-  go: {
-    test: 'tests', build: 'build', vet: 'lint', run: '!run', install: '!install', get: '!install', mod: '!install',
-    work: '!install', generate: '!run', clean: '!clean', fmt: '~', env: '~', version: '~', list: '~', doc: '~',
-  },
-  'golangci-lint': { run: 'lint' },
-  dotnet: {
-    build: 'build', test: 'tests', msbuild: 'build', pack: 'build', run: '!run', watch: '!watch', restore: '!install',
-    add: '!install', remove: '!install', new: '!world', tool: '!install', nuget: '!world', publish: '!world', clean: '!clean',
-    format: '~',
-  },
-  swift: { build: 'build', test: 'tests', run: '!run', package: '!install' },
-  bazel: { build: 'build', test: 'tests', coverage: 'tests', run: '!run', clean: '!clean', query: '~', info: '~', cquery: '~' },
-  bazelisk: { build: 'build', test: 'tests', coverage: 'tests', run: '!run', clean: '!clean', query: '~', info: '~' },
-  buck2: { build: 'build', test: 'tests', run: '!run', clean: '!clean' },
-  meson: { compile: 'build', test: 'tests', setup: '!configure', configure: '!configure', install: '!install' },
-  deno: {
-    test: 'tests', check: 'types', bench: 'bench', compile: 'build', lint: 'lint', run: '!run', serve: '!server',
-    repl: '!interactive', install: '!install', add: '!install', upgrade: '!install', fmt: '~',
-  },
-  mix: { test: 'tests', compile: 'build', credo: 'lint', dialyzer: 'types', 'deps.get': '!install', 'phx.server': '!server', format: '~' },
-  zig: { build: 'build', test: 'tests', run: '!run' },
-  dune: { build: 'build', test: 'tests', runtest: 'tests', exec: '!run' },
-  cabal: { build: 'build', test: 'tests', bench: 'bench', run: '!run', install: '!install', update: '!install' },
-  stack: { build: 'build', test: 'tests', bench: 'bench', run: '!run', install: '!install', exec: '!run' },
-  sbt: { test: 'tests', compile: 'build', package: 'build', run: '!run', publish: '!world', console: '!interactive' },
-  rake: { test: 'tests', spec: 'tests', build: 'build', release: '!world', install: '!install' },
-  rails: { test: 'tests', server: '!server', s: '!server', console: '!interactive', c: '!interactive' },
-  hatch: { test: 'tests', build: 'build', shell: '!interactive', publish: '!world' },
-  uv: { build: 'build', sync: '!install', add: '!install', remove: '!install', lock: '!install', pip: '!install', venv: '!install', tool: '!install', python: '!install', publish: '!world' },
-  poetry: { build: 'build', install: '!install', add: '!install', remove: '!install', lock: '!install', update: '!install', publish: '!world', shell: '!interactive' },
-  composer: { test: 'tests', install: '!install', require: '!install', update: '!install', remove: '!install' },
-};
 const SUB_VALUE = new Set(['-C', '--config', '-Z', '--color', '--manifest-path', '--output_base', '--bazelrc']);
 
 // Tools that are heavy whatever their arguments (unless watching or asking for help).
-const PLAIN: Record<string, string> = {
+const PLAIN: Readonly<Record<string, Category>> = {
   pytest: 'tests', 'py.test': 'tests', tox: 'tests', nox: 'tests', mypy: 'types', dmypy: 'types', pyright: 'types',
   basedpyright: 'types', pylint: 'lint', flake8: 'lint', ninja: 'build', ctest: 'tests', rspec: 'tests',
   phpunit: 'tests', pest: 'tests', phpstan: 'types', psalm: 'types', staticcheck: 'lint', gotestsum: 'tests',
@@ -59,7 +19,7 @@ const LIGHT = new Set([
   'ruff', 'black', 'isort', 'gofmt', 'rustfmt', 'clang-format', 'shellcheck',
 ]);
 // Must run here: they change this machine or the world, are interactive, or read state that stays here.
-const LOCAL: Record<string, string> = {
+const LOCAL: Readonly<Record<string, Category>> = {
   git: 'vcs', gh: 'world', hg: 'vcs', svn: 'vcs', docker: 'world', 'docker-compose': 'world', podman: 'world',
   kubectl: 'world', helm: 'world', terraform: 'world', tofu: 'world', pulumi: 'world', ansible: 'world',
   'ansible-playbook': 'world', ssh: 'world', scp: 'world', rsync: 'world', sftp: 'world', curl: 'world', wget: 'world',
@@ -122,29 +82,32 @@ export function builtin(argv: readonly string[], classifyArgv: (argv: string[]) 
       return args.includes('--build') || args.includes('--workflow') ? heavy('cmake --build', 'build') : local('cmake', 'configure');
     default:
   }
-  const sub = SUBS[name];
-  if (sub) return subcommand(name, args, sub);
-  const plain = PLAIN[name];
+  const table = lookup(SUBCOMMANDS, name);
+  if (table) return subcommand(name, args, table);
+  const plain = lookup(PLAIN, name);
   if (plain) {
     const w = watching(args);
     return w ? local(`${name} ${w}`, 'watch') : heavy(name, plain);
   }
   if (PYTHON.test(name)) return python(name, args, classifyArgv);
-  const loc = LOCAL[name];
+  const loc = lookup(LOCAL, name);
   if (loc) return local(name === 'git' && args[0] && !args[0].startsWith('-') ? `git ${args[0]}` : name, loc);
   return tool([name, ...args], classifyArgv) ?? NONE;
 }
 
-function subcommand(name: string, args: readonly string[], table: Record<string, string>): Verdict {
+function subcommand(name: string, args: readonly string[], table: Subcommands): Verdict {
   const i = positional(args, SUB_VALUE);
-  if (i < 0) return name === 'golangci-lint' ? NONE : light(name, 'help');
+  if (i < 0) return light(name, 'help');
   const sub = args[i] as string;
-  const cat = table[sub];
-  if (cat === undefined) return name === 'go' || name === 'cargo' ? light(`${name} ${sub}`) : NONE;
-  if (cat === '~') return light(`${name} ${sub}`);
-  if (cat.startsWith('!')) return local(`${name} ${sub}`, cat.slice(1));
-  const w = watching(args);
-  return w ? local(`${name} ${sub} ${w}`, 'watch') : heavy(`${name} ${sub}`, cat);
+  const label = `${name} ${sub}`;
+  const stays = table.local && lookup(table.local, sub);
+  if (stays) return local(label, stays);
+  const does = lookup(table.heavy, sub);
+  if (does) {
+    const w = watching(args);
+    return w ? local(`${label} ${w}`, 'watch') : heavy(label, does);
+  }
+  return table.othersLight || table.light?.includes(sub) ? light(label) : NONE;
 }
 
 function node(args: readonly string[]): Verdict {
@@ -197,19 +160,19 @@ function gradle(name: string, args: readonly string[]): Verdict {
   return tasks.length > 0 && tasks.every((t) => t === 'clean') ? local(`${name} clean`, 'clean') : NONE;
 }
 
-const PY_MODULE: Record<string, string> = {
+const PY_MODULE: Readonly<Record<string, Category>> = {
   pytest: 'tests', unittest: 'tests', tox: 'tests', nox: 'tests', mypy: 'types', pyright: 'types', pylint: 'lint',
   flake8: 'lint', build: 'build', compileall: 'build',
 };
-const PY_LOCAL_MODULE: Record<string, string> = { pip: 'install', venv: 'install', 'http.server': 'server', ensurepip: 'install', pdb: 'interactive' };
+const PY_LOCAL_MODULE: Readonly<Record<string, Category>> = { pip: 'install', venv: 'install', 'http.server': 'server', ensurepip: 'install', pdb: 'interactive' };
 
 function python(name: string, args: readonly string[], classifyArgv: (argv: string[]) => Verdict): Verdict {
   const m = args.indexOf('-m');
   if (m >= 0 && args[m + 1]) {
     const mod = args[m + 1] as string;
-    const cat = PY_MODULE[mod];
+    const cat = lookup(PY_MODULE, mod);
     if (cat) return heavy(`${name} -m ${mod}`, cat);
-    const loc = PY_LOCAL_MODULE[mod];
+    const loc = lookup(PY_LOCAL_MODULE, mod);
     if (loc) return local(`${name} -m ${mod}`, loc);
     const v = classifyArgv([mod, ...args.slice(m + 2)]);
     return v.kind === 'heavy' ? v : NONE;

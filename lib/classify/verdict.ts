@@ -1,5 +1,5 @@
 // One simple command → a Verdict: the user's rules first, then wrappers (env, timeout…), `bash -c`, built-ins.
-import { basename, light, local, positional, type Verdict } from './kinds.js';
+import { basename, light, local, lookup, positional, type Verdict } from './kinds.js';
 import { builtin } from './rules.js';
 import type { RuleChanges } from './types.js';
 
@@ -106,7 +106,7 @@ function unwrap(name: string, argv: readonly Arg[]): number {
     case 'timeout':
       return afterTimeout(s);
     default: {
-      const verb = RUNNERS[name];
+      const verb = lookup(RUNNERS, name);
       if (verb && s[1] === verb) {
         const i = positional(s, RUNNER_VALUE, 2);
         return i;

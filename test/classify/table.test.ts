@@ -196,6 +196,10 @@ const NOT_HEAVY: [string, string][] = [
   ['eslint src/a.ts', 'light: eslint (single files)'],
   ['pytest --version', 'light: pytest --help/--version'],
   ['cargo fmt', 'light: cargo fmt'],
+  // names that are keys of every JavaScript object are not subcommands, modules or scripts
+  ['python -m toString', 'none'],
+  ['npm run constructor', 'none'],
+  ['cargo constructor', 'light: cargo constructor'],
   ['', 'local: cannot parse (empty command)'],
   ['   ', 'local: cannot parse (empty command)'],
 ];
