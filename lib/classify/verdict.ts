@@ -1,7 +1,8 @@
 // One simple command → a Verdict: the user's rules first, then wrappers (env, timeout…), `bash -c`, built-ins.
-import { basename, light, local, lookup, positional, type Verdict } from './kinds.js';
+import { basename, light, local, type Verdict } from './kinds.js';
 import { builtin } from './rules.js';
 import type { RuleChanges } from './types.js';
+import { commandStart } from './wrappers.js';
 
 /** A word's value, and whether that value is exactly what bash passes (a `bash -c` string is read only then). */
 export interface Arg {
@@ -13,14 +14,6 @@ export interface Arg {
 export type Nested = (src: string) => Verdict;
 
 const SHELLS = new Set(['bash', 'sh', 'dash', 'zsh', 'ksh']);
-const ASSIGN = /^[A-Za-z_][A-Za-z0-9_]*=/;
-const TIMEOUT_VALUE = new Set(['-k', '-s', '--kill-after', '--signal']);
-const TIMEOUT_FLAG = new Set(['--foreground', '--preserve-status', '-v', '--verbose', '-f']);
-const ENV_VALUE = new Set(['-u', '--unset', '-C', '--chdir']);
-const RUNNER_VALUE = new Set(['--with', '--python', '-p', '--extra', '--group', '--package', '--env-file', '--directory', '--project', '-e', '--env', '--spec']);
-// Launchers that run the rest of the line as their command: `uv run pytest`, `bundle exec rspec`.
-const RUNNERS: Record<string, string> = { uv: 'run', poetry: 'run', pdm: 'run', pipenv: 'run', hatch: 'run', rye: 'run', bundle: 'exec', pipx: 'run' };
-
 const splitCache = new WeakMap<readonly string[], string[][]>();
 
 function split(rules: readonly string[]): string[][] {
@@ -56,74 +49,13 @@ export function userRule(argv: readonly string[], rules: RuleChanges): Verdict |
   return undefined;
 }
 
-/** Where the wrapped command starts after `timeout [opts] DURATION`, or -1. */
-export function afterTimeout(argv: readonly string[]): number {
-  let i = 1;
-  while (i < argv.length) {
-    const a = argv[i] as string;
-    if (TIMEOUT_FLAG.has(a)) i++;
-    else if (TIMEOUT_VALUE.has(a)) i += 2;
-    else if (/^-[ks]./.test(a) || /^--(kill-after|signal)=/.test(a)) i++;
-    else break;
-  }
-  return /^[0-9.]+[smhd]?$/.test(argv[i] ?? '') && i + 1 < argv.length ? i + 1 : -1;
-}
-
-// Wrappers that change how the command runs but not what it is: where their command starts, or -1.
-function unwrap(name: string, argv: readonly Arg[]): number {
-  const s = argv.map((a) => a.value);
-  switch (name) {
-    case 'env': {
-      let i = 1;
-      while (i < s.length) {
-        const a = s[i] as string;
-        if (a === '-S' || a.startsWith('--split-string')) return -1;
-        if (ENV_VALUE.has(a)) i += 2;
-        else if (a.startsWith('-') || ASSIGN.test(a)) i++;
-        else break;
-      }
-      return i < s.length ? i : -1;
-    }
-    case 'cross-env':
-    case 'cross-env-shell': {
-      let i = 1;
-      while (i < s.length && ASSIGN.test(s[i] as string)) i++;
-      return i < s.length ? i : -1;
-    }
-    case 'nice':
-    case 'ionice':
-    case 'stdbuf':
-    case 'command':
-    case 'exec':
-    case 'time': {
-      let i = 1;
-      while (i < s.length && (s[i] as string).startsWith('-')) {
-        const a = s[i] as string;
-        i += (a === '-n' || a === '-c' || a === '-a' || a === '-o' || a === '-f' || a === '-i' || a === '-e') && name !== 'command' ? 2 : 1;
-      }
-      return i < s.length ? i : -1;
-    }
-    case 'timeout':
-      return afterTimeout(s);
-    default: {
-      const verb = lookup(RUNNERS, name);
-      if (verb && s[1] === verb) {
-        const i = positional(s, RUNNER_VALUE, 2);
-        return i;
-      }
-      if (name === 'uvx') return positional(s, RUNNER_VALUE, 1);
-      return -1;
-    }
-  }
-}
-
 /** The verdict for one command's words (assignments already removed). */
 export function verdictOf(argv: readonly Arg[], rules: RuleChanges, nested: Nested): Verdict {
   const strings = argv.map((a) => a.value);
   const user = userRule(strings, rules);
   if (user) return user;
   const name = basename(strings[0] as string);
-  const inner = unwrap(name, argv);
+  const inner = commandStart(strings);
   if (inner > 0) return verdictOf(argv.slice(inner), rules, nested);
   if (SHELLS.has(name)) return shell(name, argv, nested);
   return builtin(strings, (a) => verdictOf(a.map((value) => ({ value, literal: true })), rules, nested));

@@ -3,7 +3,7 @@
 import type { Verdict } from './kinds.js';
 import type { Redirect, Word } from './lex.js';
 import type { Command, ListItem, Pipeline, SimpleCommand } from './parse.js';
-import { afterTimeout } from './verdict.js';
+import { wordsOutside } from './wrappers.js';
 
 /** The verdict of every simple command of a parsed command line. */
 export type Verdicts = Map<SimpleCommand, Verdict>;
@@ -123,12 +123,8 @@ export function cut(src: string, items: readonly ListItem[], verdicts: Verdicts)
   let end: number;
   let problem: NoCut | undefined;
   if (core.kind === 'simple') {
-    let from = 0;
-    const t = core.assignments.length === 0 && core.words[0]?.value === 'timeout' ? afterTimeout(core.words.map((w) => w.value)) : -1;
-    if (t > 0) {
-      from = t;
-      start = (core.words[t] as Word).start;
-    }
+    const from = core.assignments.length === 0 ? wordsOutside(core.words.map((w) => w.value)) : 0;
+    if (from > 0) start = (core.words[from] as Word).start;
     const allInside = core.redirectBeforeWord || core.redirects.some((r) => r.operator.startsWith('<'));
     end = allInside ? core.end : (core.words[core.words.length - 1] as Word).end;
     problem = simpleProblem(core, verdicts, from, allInside ? core.redirects : []);

@@ -64,7 +64,7 @@ describe('bash hands sparehand exactly the bytes', () => {
     const arg = fc.tuple(anyString, quoteArg).map(([s, q]) => q(s));
     const heavyCmd = fc.constantFrom('npm test --', 'cargo test', 'pytest -k', 'make test', 'go test ./... -run', 'npx vitest run');
     const envPrefix = fc.constantFrom('', 'CI=1 ', "X='a b' ", 'env FOO=1 ');
-    const outside = fc.constantFrom('', 'cd . && ', 'time ', 'timeout 60 ', 'cd .; ');
+    const outside = fc.constantFrom('', 'cd . && ', 'time ', 'timeout 60 ', 'cd .; ', 'timeout -vk 5 60 ', 'timeout --k=5 --pres 60 ');
     const after = fc.constantFrom('', ' 2>&1', ' > out.log 2>&1', ' 2>&1 | tail -5', ' &', ' | cat', '; ', ' # comment $x `y`');
     // (`timeout` runs a program, so `timeout 60 CI=1 …` is not a shape bash users write.)
     const gen = fc.tuple(outside, envPrefix, heavyCmd, fc.array(arg, { maxLength: 4 }), after).filter(([o, e]) => !(o.startsWith('timeout') && e.includes('=') && !e.startsWith('env'))).map(([o, e, h, args, a]) => {

@@ -101,6 +101,21 @@ const HEAVY: [string, string, string][] = [
   ["npm test -- -t 'it'\\''s $fine'", 'heavy: npm test', "sparehand run --or-local -- 'npm test -- -t '\\''it'\\''\\'\\'''\\''s $fine'\\'''"],
   ['npm run build && npm test 2>&1 | tail -5', 'heavy: npm run build', "sparehand run --or-local -- 'npm run build && npm test 2>&1 | tail -5'"],
   ['npm test\n', 'heavy: npm test', "sparehand run --or-local -- 'npm test'\n"],
+  // wrappers: option spellings GNU getopt accepts, and wrappers it did not know (issue 11)
+  ['timeout -vk 5 300 cargo test', 'heavy: cargo test', "timeout -vk 5 300 sparehand run --or-local -- 'cargo test'"],
+  ['timeout -p 300 cargo test', 'heavy: cargo test', "timeout -p 300 sparehand run --or-local -- 'cargo test'"],
+  ['timeout --k 5 300 cargo test', 'heavy: cargo test', "timeout --k 5 300 sparehand run --or-local -- 'cargo test'"],
+  ['timeout --kill-after=5 --pres 300 cargo test', 'heavy: cargo test', "timeout --kill-after=5 --pres 300 sparehand run --or-local -- 'cargo test'"],
+  ['/usr/bin/time -pf %e cargo build', 'heavy: cargo build', "sparehand run --or-local -- '/usr/bin/time -pf %e cargo build'"],
+  ['/usr/bin/time -vo out.txt cargo build', 'heavy: cargo build', "sparehand run --or-local -- '/usr/bin/time -vo out.txt cargo build'"],
+  ['nice --a 5 cargo build', 'heavy: cargo build', "sparehand run --or-local -- 'nice --a 5 cargo build'"],
+  ['nice -5 make', 'heavy: make', "sparehand run --or-local -- 'nice -5 make'"],
+  ['taskset -c 0-3 cargo build', 'heavy: cargo build', "sparehand run --or-local -- 'taskset -c 0-3 cargo build'"],
+  ['chrt -f 10 cargo build', 'heavy: cargo build', "sparehand run --or-local -- 'chrt -f 10 cargo build'"],
+  ['nix develop -c cargo test', 'heavy: cargo test', "sparehand run --or-local -- 'nix develop -c cargo test'"],
+  ['nix shell nixpkgs#hello -c cargo test', 'heavy: cargo test', "sparehand run --or-local -- 'nix shell nixpkgs#hello -c cargo test'"],
+  ['noglob cargo test', 'heavy: cargo test', "noglob sparehand run --or-local -- 'cargo test'"],
+  ['noglob timeout 60 cargo test 2>&1 | tail', 'heavy: cargo test', "noglob timeout 60 sparehand run --or-local -- 'cargo test' 2>&1 | tail"],
 ];
 
 const LOCAL: [string, string][] = [
@@ -196,6 +211,12 @@ const NOT_HEAVY: [string, string][] = [
   ['eslint src/a.ts', 'light: eslint (single files)'],
   ['pytest --version', 'light: pytest --help/--version'],
   ['cargo fmt', 'light: cargo fmt'],
+  // wrappers that run no command, or that their program would refuse
+  ['timeout --v 300 cargo test', 'none'],
+  ['taskset -p 123', 'none'],
+  ['chrt -m', 'none'],
+  ['env -S "cargo test"', 'none'],
+  ['builtin echo hi', 'light: echo'],
   // names that are keys of every JavaScript object are not subcommands, modules or scripts
   ['python -m toString', 'none'],
   ['npm run constructor', 'none'],
