@@ -30,6 +30,8 @@ const WHY = {
   configure: 'configures the build with this machine’s paths',
   quick: 'is quick: not worth a trip to a worker',
   help: 'only prints help or a version',
+  machine: 'needs this machine (sudo, a simulator, a device)',
+  elsewhere: 'lives outside the tree sent to the worker',
 } as const;
 /** What a command does (`tests`, `build`, `install`…): the key of its reason. */
 export type Category = keyof typeof WHY;
@@ -50,6 +52,20 @@ export function watching(args: readonly string[], dashW = false): string | undef
     if (dashW && a === '-w') return a;
   }
   return undefined;
+}
+
+// Short options that only print a version, where the program gives them that meaning (`-v` is verbose for
+// cargo, go and ctest; `mvn -V` shows the version and builds on). `--help` and `--version` hold everywhere.
+const VERSION_SHORT: Readonly<Record<string, readonly string[]>> = {
+  make: ['-v'], gmake: ['-v'], mvn: ['-v', '-version'], mvnw: ['-v', '-version'], gradle: ['-v'], gradlew: ['-v'],
+  cargo: ['-V'], pytest: ['-V'], 'py.test': ['-V'], mypy: ['-V'], node: ['-v'], deno: ['-V'], jest: ['-v'],
+  vitest: ['-v'], eslint: ['-v'], mocha: ['-V'], tsc: ['-v'],
+};
+
+/** The option that makes the program only print help or its version, or undefined. */
+export function printsOnly(name: string, args: readonly string[]): string | undefined {
+  const short = lookup(VERSION_SHORT, name);
+  return args.find((a) => a === '--help' || a === '--version' || short?.includes(a));
 }
 
 /** The first argument that is not an option, skipping the values of the options named in `withValue`. */

@@ -1,5 +1,5 @@
 // Built-in rules for JavaScript/TypeScript: package managers, their scripts, and the usual tools.
-import { type Category, heavy, light, local, lookup, NONE, positional, type Verdict, watching } from './kinds.js';
+import { type Category, heavy, light, local, lookup, NONE, positional, printsOnly, type Verdict, watching } from './kinds.js';
 
 const HEAVY_SCRIPT: Readonly<Record<string, Category>> = {
   test: 'tests', tests: 'tests', spec: 'tests', specs: 'tests', unit: 'tests', integration: 'tests', e2e: 'tests',
@@ -16,8 +16,12 @@ const SCRIPT_SPLIT = /[:\-_./]/;
 const PRE_POST = /^(pre|post)(?=.)/;
 const JS_FILE = /\.[cm]?[jt]sx?$/;
 
-/** A package.json script by its name: `test:unit`, `build-prod` heavy; `dev`, `test:watch` local; others unknown. */
-export function script(label: string, name: string, rest: readonly string[]): Verdict {
+/**
+ * A package.json script by its name: `test:unit`, `build-prod` heavy; `dev`, `test:watch` local; others unknown.
+ * `rest` are the words after the name; `passedOn` those the script receives (npm: after `--`), where a `-w`
+ * is a watch flag too (unless a number follows: jest's `-w 4` is its worker count).
+ */
+export function script(label: string, name: string, rest: readonly string[], passedOn: readonly string[] = rest): Verdict {
   const segs = name.toLowerCase().split(SCRIPT_SPLIT);
   for (const s of segs) {
     const cat = lookup(LOCAL_SCRIPT, s);
@@ -26,9 +30,18 @@ export function script(label: string, name: string, rest: readonly string[]): Ve
   const first = (segs[0] ?? '').replace(PRE_POST, '');
   const cat = lookup(HEAVY_SCRIPT, first) ?? lookup(HEAVY_SCRIPT, segs[0] ?? '');
   if (!cat) return NONE;
-  const w = watching(rest);
+  const w = watching(rest) ?? dashW(passedOn);
   return w ? local(`${label} ${w}`, 'watch') : heavy(label, cat);
 }
+
+const dashW = (args: readonly string[]): string | undefined => {
+  const i = args.indexOf('-w');
+  return i >= 0 && !/^[0-9]/.test(args[i + 1] ?? '') ? '-w' : undefined;
+};
+const afterDashDash = (args: readonly string[]): readonly string[] => {
+  const i = args.indexOf('--');
+  return i < 0 ? [] : args.slice(i + 1);
+};
 
 const NPM_VALUE = new Set(['--prefix', '-w', '--workspace', '--loglevel', '-C', '--cache', '--userconfig']);
 const NPM_INSTALL = new Set([
@@ -48,10 +61,12 @@ export function npm(args: readonly string[], classifyArgv: (argv: string[]) => V
   if (i < 0) return light('npm', 'help');
   const cmd = args[i] as string;
   const rest = args.slice(i + 1);
-  if (cmd === 'test' || cmd === 't' || cmd === 'tst') return script(`npm ${cmd}`, 'test', rest);
+  if (cmd === 'test' || cmd === 't' || cmd === 'tst') return script(`npm ${cmd}`, 'test', rest, afterDashDash(rest));
   if (cmd === 'run' || cmd === 'run-script' || cmd === 'rum' || cmd === 'urn') {
     const j = positional(rest, NPM_VALUE);
-    return j < 0 ? light('npm run', 'help') : script(`npm ${cmd} ${rest[j]}`, rest[j] as string, rest.slice(j + 1));
+    if (j < 0) return light('npm run', 'help');
+    const after = rest.slice(j + 1);
+    return script(`npm ${cmd} ${rest[j]}`, rest[j] as string, after, afterDashDash(after));
   }
   if (cmd === 'start') return local('npm start', 'server');
   if (cmd === 'exec' || cmd === 'x') return launch(`npm ${cmd}`, rest, classifyArgv);
@@ -175,6 +190,12 @@ const SOURCE_FILE = /\.(?:[cm]?[jt]sx?|vue|svelte|astro|json|md)$/;
 
 /** JS tools run directly, through node_modules/.bin, or through a launcher; undefined when not one of them. */
 export function tool(argv: readonly string[], classifyArgv: (argv: string[]) => Verdict): Verdict | undefined {
+  const v = toolRule(argv, classifyArgv);
+  const name = unversioned(argv[0] as string);
+  return v && printsOnly(name, argv.slice(1)) ? light(`${name} --help/--version`, 'help') : v;
+}
+
+function toolRule(argv: readonly string[], classifyArgv: (argv: string[]) => Verdict): Verdict | undefined {
   const name = unversioned(argv[0] as string);
   const args = argv.slice(1);
   const i = positional(args);

@@ -6,6 +6,8 @@ export interface Subcommands {
   heavy: Readonly<Record<string, Category>>;
   local?: Readonly<Record<string, Category>>;
   light?: readonly string[];
+  /** Options that keep a heavy subcommand here: `go test -exec sudo` (the wrapper it names needs this machine). */
+  localOptions?: Readonly<Record<string, Category>>;
   /** A subcommand not listed is light (cargo's and go's others are quick: `cargo tree`, `go env`); else unknown. */
   othersLight?: true;
 }
@@ -28,6 +30,7 @@ export const SUBCOMMANDS: Readonly<Record<string, Subcommands>> = {
     heavy: { test: 'tests', build: 'build', vet: 'lint' },
     local: { run: 'run', install: 'install', get: 'install', mod: 'install', work: 'install', generate: 'run', clean: 'clean' },
     light: ['fmt', 'env', 'version', 'list', 'doc'],
+    localOptions: { '-exec': 'machine', '--exec': 'machine' },
     othersLight: true,
   },
   'golangci-lint': { heavy: { run: 'lint' } },

@@ -1,5 +1,5 @@
 // Built-in rules for one command's argv (after env prefixes and wrappers): heavy, light, local or unknown.
-import { basename, type Category, heavy, light, local, lookup, NONE, positional, type Verdict, watching } from './kinds.js';
+import { basename, type Category, heavy, light, local, lookup, NONE, positional, printsOnly, type Verdict, watching } from './kinds.js';
 import { bun, launch, npm, pnpm, tool, yarn } from './rules-js.js';
 import { SUBCOMMANDS, type Subcommands } from './rules-subcommands.js';
 
@@ -52,7 +52,7 @@ export function builtin(argv: readonly string[], classifyArgv: (argv: string[]) 
   const raw = argv[0] as string;
   const name = basename(raw);
   const args = argv.slice(1);
-  if (args.includes('--help') || args.includes('--version')) return light(`${name} --help/--version`, 'help');
+  if (printsOnly(name, args)) return light(`${name} --help/--version`, 'help');
   if (LIGHT.has(name)) return light(name);
   switch (name) {
     case 'npm':
@@ -105,7 +105,13 @@ function subcommand(name: string, args: readonly string[], table: Subcommands): 
   const does = lookup(table.heavy, sub);
   if (does) {
     const w = watching(args);
-    return w ? local(`${label} ${w}`, 'watch') : heavy(label, does);
+    if (w) return local(`${label} ${w}`, 'watch');
+    for (const a of table.localOptions ? args : []) {
+      const option = a.split('=', 1)[0] as string;
+      const category = lookup(table.localOptions ?? {}, option);
+      if (category) return local(`${label} ${option}`, category);
+    }
+    return heavy(label, does);
   }
   return table.othersLight || table.light?.includes(sub) ? light(label) : NONE;
 }

@@ -54,11 +54,24 @@ export function verdictOf(argv: readonly Arg[], rules: RuleChanges, nested: Nest
   const strings = argv.map((a) => a.value);
   const user = userRule(strings, rules);
   if (user) return user;
-  const name = basename(strings[0] as string);
+  const program = strings[0] as string;
+  const name = basename(program);
   const inner = commandStart(strings);
   if (inner > 0) return verdictOf(argv.slice(inner), rules, nested);
+  if (notOnWorker(program)) return local(`program not on the worker: ${program}`, 'elsewhere');
   if (SHELLS.has(name)) return shell(name, argv, nested);
   return builtin(strings, (a) => verdictOf(a.map((value) => ({ value, literal: true })), rules, nested));
+}
+
+// A program reached through `..` (`../cargo`) or in `.venv/`, neither of which is sent. `../node_modules/.bin/x` is
+// installed on the worker from the lock file; `../gradlew` and `../mvnw` are the project's own wrappers.
+function notOnWorker(program: string): boolean {
+  if (!program.includes('/')) return false;
+  if (program.includes('node_modules/.bin/')) return false;
+  const parts = program.split('/');
+  const name = parts[parts.length - 1];
+  if (parts.includes('.venv')) return true;
+  return parts.includes('..') && name !== 'gradlew' && name !== 'mvnw';
 }
 
 // `bash -c 'npm test'`: the string is its own program, classified whole (it runs whole wherever it runs).

@@ -101,6 +101,14 @@ const HEAVY: [string, string, string][] = [
   ["npm test -- -t 'it'\\''s $fine'", 'heavy: npm test', "sparehand run --or-local -- 'npm test -- -t '\\''it'\\''\\'\\'''\\''s $fine'\\'''"],
   ['npm run build && npm test 2>&1 | tail -5', 'heavy: npm run build', "sparehand run --or-local -- 'npm run build && npm test 2>&1 | tail -5'"],
   ['npm test\n', 'heavy: npm test', "sparehand run --or-local -- 'npm test'\n"],
+  // near misses of issue 11's local cases: these stay heavy
+  ['npm run build -w pkg', 'heavy: npm run build', "sparehand run --or-local -- 'npm run build -w pkg'"],
+  ['npm test -- -w 4', 'heavy: npm test', "sparehand run --or-local -- 'npm test -- -w 4'"],
+  ['go test -v ./...', 'heavy: go test', "sparehand run --or-local -- 'go test -v ./...'"],
+  ['cargo test -v', 'heavy: cargo test', "sparehand run --or-local -- 'cargo test -v'"],
+  ['mvn -V test', 'heavy: mvn test', "sparehand run --or-local -- 'mvn -V test'"],
+  ['cd app && ../gradlew build', 'heavy: gradlew build', "cd app && sparehand run --or-local -- '../gradlew build'"],
+  ['../../node_modules/.bin/jest --ci', 'heavy: jest', "sparehand run --or-local -- '../../node_modules/.bin/jest --ci'"],
   // wrappers: option spellings GNU getopt accepts, and wrappers it did not know (issue 11)
   ['timeout -vk 5 300 cargo test', 'heavy: cargo test', "timeout -vk 5 300 sparehand run --or-local -- 'cargo test'"],
   ['timeout -p 300 cargo test', 'heavy: cargo test', "timeout -p 300 sparehand run --or-local -- 'cargo test'"],
@@ -172,6 +180,15 @@ const LOCAL: [string, string][] = [
   ['cd pkg && npm run build && docker build .', 'local: docker'],
   ['bash -c "npm ci && npm test"', 'local: npm ci'],
   ['npm test | less', 'local: less'],
+  // offloaded before issue 11, but they need this machine
+  ['go test -exec sudo ./pkg', 'local: go test -exec'],
+  ['go test -exec=xcrun-simctl ./...', 'local: go test -exec'],
+  ['bun typecheck -w', 'local: bun typecheck -w'],
+  ['npm run typecheck -- -w', 'local: npm run typecheck -w'],
+  ['pnpm run build -w', 'local: pnpm run build -w'],
+  ['../cargo build', 'local: program not on the worker: ../cargo'],
+  ['timeout 60 ../cargo test', 'local: program not on the worker: ../cargo'],
+  ['.venv/bin/pytest -q', 'local: program not on the worker: .venv/bin/pytest'],
   // heavy, but it cannot be cut safely
   ['cat input | npm test', 'local: heavy part reads a pipe'],
   ['npm test; npm run lint &', 'local: background job'],
@@ -211,6 +228,13 @@ const NOT_HEAVY: [string, string][] = [
   ['eslint src/a.ts', 'light: eslint (single files)'],
   ['pytest --version', 'light: pytest --help/--version'],
   ['cargo fmt', 'light: cargo fmt'],
+  // version queries
+  ['make -v', 'light: make --help/--version'],
+  ['mvn -v', 'light: mvn --help/--version'],
+  ['./gradlew -v', 'light: gradlew --help/--version'],
+  ['cargo -V', 'light: cargo --help/--version'],
+  ['npx jest -v', 'light: npx jest --help/--version'],
+  ['node -v', 'light: node --help/--version'],
   // wrappers that run no command, or that their program would refuse
   ['timeout --v 300 cargo test', 'none'],
   ['taskset -p 123', 'none'],
