@@ -28,6 +28,7 @@ const WHY = {
   interactive: 'is interactive',
   clean: 'deletes files (a worker cannot delete them here)',
   configure: 'configures the build with this machine’s paths',
+  buildTree: 'works in the build folder configured here with this machine’s paths, which the worker does not have',
   quick: 'is quick: not worth a trip to a worker',
   help: 'only prints help or a version',
   machine: 'needs this machine (sudo, a simulator, a device)',

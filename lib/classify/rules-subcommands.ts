@@ -50,7 +50,8 @@ export const SUBCOMMANDS: Readonly<Record<string, Subcommands>> = {
   },
   bazelisk: { heavy: { build: 'build', test: 'tests', coverage: 'tests' }, local: { run: 'run', clean: 'clean' }, light: ['query', 'info'] },
   buck2: { heavy: { build: 'build', test: 'tests' }, local: { run: 'run', clean: 'clean' } },
-  meson: { heavy: { compile: 'build', test: 'tests' }, local: { setup: 'configure', configure: 'configure', install: 'install' } },
+  // Like CMake's, meson's build folder is configured here with this machine's paths (see rules-build.ts).
+  meson: { heavy: {}, local: { compile: 'buildTree', test: 'buildTree', setup: 'configure', configure: 'configure', install: 'install' } },
   deno: {
     heavy: { test: 'tests', check: 'types', bench: 'bench', compile: 'build', lint: 'lint' },
     local: { run: 'run', serve: 'server', repl: 'interactive', install: 'install', add: 'install', upgrade: 'install' },

@@ -1,5 +1,6 @@
 // Built-in rules for one command's argv (after env prefixes and wrappers): heavy, light, local or unknown.
 import { basename, type Category, heavy, light, local, lookup, NONE, positional, printsOnly, type Verdict, watching } from './kinds.js';
+import { buildSystem } from './rules-build.js';
 import { bun, launch, npm, pnpm, tool, yarn } from './rules-js.js';
 import { SUBCOMMANDS, type Subcommands } from './rules-subcommands.js';
 
@@ -8,7 +9,7 @@ const SUB_VALUE = new Set(['-C', '--config', '-Z', '--color', '--manifest-path',
 // Tools that are heavy whatever their arguments (unless watching or asking for help).
 const PLAIN: Readonly<Record<string, Category>> = {
   pytest: 'tests', 'py.test': 'tests', tox: 'tests', nox: 'tests', mypy: 'types', dmypy: 'types', pyright: 'types',
-  basedpyright: 'types', pylint: 'lint', flake8: 'lint', ninja: 'build', ctest: 'tests', rspec: 'tests',
+  basedpyright: 'types', pylint: 'lint', flake8: 'lint', rspec: 'tests',
   phpunit: 'tests', pest: 'tests', phpstan: 'types', psalm: 'types', staticcheck: 'lint', gotestsum: 'tests',
   'cargo-nextest': 'tests', xcodebuild: 'build', scons: 'build',
 };
@@ -34,18 +35,10 @@ const LOCAL: Readonly<Record<string, Category>> = {
   screen: 'interactive', nohup: 'run', kill: 'world', pkill: 'world', killall: 'world', systemctl: 'world',
   service: 'world', crontab: 'world', rm: 'clean', mv: 'world', chmod: 'world', chown: 'world', ln: 'world',
   nodemon: 'watch', 'ts-node-dev': 'watch', ptw: 'watch', 'pytest-watch': 'watch', entr: 'watch', watchexec: 'watch',
-  cmake: 'configure', configure: 'configure', ipython: 'interactive', irb: 'interactive',
+  configure: 'configure', ipython: 'interactive', irb: 'interactive',
   psql: 'interactive', mysql: 'interactive', sqlite3: 'interactive', redis: 'interactive',
 };
 const PYTHON = /^(?:python[0-9.]*|pypy[0-9.]*|py)$/;
-const MAKE_LOCAL = new Set(['install', 'uninstall', 'deploy', 'publish', 'release', 'push', 'run', 'serve', 'server', 'dev', 'watch', 'start', 'up', 'down', 'shell', 'docker']);
-const MAKE_VALUE = new Set(['-C', '-f', '--file', '--makefile', '-j', '--jobs', '-l', '-o', '-W', '-I', '--directory']);
-const MVN_VALUE = new Set(['-f', '--file', '-s', '--settings', '-gs', '-pl', '--projects', '-P', '--activate-profiles', '-T', '--threads', '-rf', '--resume-from', '-l', '--log-file', '-D', '-t', '--toolchains', '-b', '--builder']);
-const MVN_HEAVY = new Set(['test', 'package', 'verify', 'compile', 'test-compile', 'integration-test', 'validate', 'site']);
-const MVN_LOCAL = new Set(['install', 'deploy', 'release', 'site-deploy']);
-const GRADLE_VALUE = new Set(['-x', '--exclude-task', '-p', '--project-dir', '-b', '--build-file', '-c', '-I', '--init-script', '--console', '-g', '--gradle-user-home', '--tests', '--warning-mode', '-D', '-P']);
-const GRADLE_LOCAL = /^(?:run|bootRun|publish|install|upload|deploy|release|connected|appRun|jettyRun|tomcatRun)/;
-const GRADLE_HEAVY = /^(?:build|test|check|assemble|compile|lint|jar|war|bootJar|detekt|ktlint|spotless|jacoco|javadoc|verify)/;
 
 /** The built-in verdict for one command line (its name first). `classifyArgv` classifies a nested argv. */
 export function builtin(argv: readonly string[], classifyArgv: (argv: string[]) => Verdict): Verdict {
@@ -69,19 +62,10 @@ export function builtin(argv: readonly string[], classifyArgv: (argv: string[]) 
       return launch(name, args, classifyArgv);
     case 'node':
       return node(args);
-    case 'make':
-    case 'gmake':
-      return make(name, args);
-    case 'mvn':
-    case 'mvnw':
-      return maven(name, args);
-    case 'gradle':
-    case 'gradlew':
-      return gradle(name, args);
-    case 'cmake':
-      return args.includes('--build') || args.includes('--workflow') ? heavy('cmake --build', 'build') : local('cmake', 'configure');
     default:
   }
+  const build = buildSystem(name, args);
+  if (build) return build;
   const table = lookup(SUBCOMMANDS, name);
   if (table) return subcommand(name, args, table);
   const plain = lookup(PLAIN, name);
@@ -127,43 +111,6 @@ function node(args: readonly string[]): Verdict {
       : NONE;
   }
   return positional(args) < 0 ? local('node', 'interactive') : NONE;
-}
-
-function make(name: string, args: readonly string[]): Verdict {
-  if (args.includes('-n') || args.includes('--dry-run') || args.includes('--just-print')) return light(`${name} -n`);
-  const targets: string[] = [];
-  for (let i = positional(args, MAKE_VALUE); i >= 0; i = positional(args, MAKE_VALUE, i + 1)) {
-    const t = args[i] as string;
-    if (!t.includes('=')) targets.push(t);
-  }
-  const bad = targets.find((t) => MAKE_LOCAL.has(t) || t.startsWith('install') || t.startsWith('deploy'));
-  if (bad) return local(`${name} ${bad}`, bad === 'run' ? 'run' : bad.startsWith('install') || bad === 'uninstall' ? 'install' : 'world');
-  if (targets.length > 0 && targets.every((t) => t === 'clean' || t === 'distclean' || t === 'help')) return local(`${name} ${targets.join(' ')}`, 'clean');
-  return heavy(targets.length ? `${name} ${targets[0]}` : name, 'build');
-}
-
-function maven(name: string, args: readonly string[]): Verdict {
-  const goals: string[] = [];
-  for (let i = positional(args, MVN_VALUE); i >= 0; i = positional(args, MVN_VALUE, i + 1)) goals.push(args[i] as string);
-  const bad = goals.find((g) => MVN_LOCAL.has(g) || g.endsWith(':run') || g.endsWith(':dev') || g.startsWith('exec:') || g.startsWith('release:') || g.endsWith(':deploy'));
-  if (bad) return local(`${name} ${bad}`, bad === 'install' ? 'install' : bad.startsWith('exec:') || bad.endsWith(':run') || bad.endsWith(':dev') ? 'run' : 'world');
-  const good = goals.find((g) => MVN_HEAVY.has(g) || g.endsWith(':check') || g.endsWith(':test'));
-  if (good) return heavy(`${name} ${good}`, good.includes('test') ? 'tests' : 'build');
-  return goals.length > 0 && goals.every((g) => g === 'clean') ? local(`${name} clean`, 'clean') : NONE;
-}
-
-function gradle(name: string, args: readonly string[]): Verdict {
-  if (args.includes('-t') || args.includes('--continuous')) return local(`${name} --continuous`, 'watch');
-  const tasks: string[] = [];
-  for (let i = positional(args, GRADLE_VALUE); i >= 0; i = positional(args, GRADLE_VALUE, i + 1)) {
-    const t = args[i] as string;
-    tasks.push(t.slice(t.lastIndexOf(':') + 1));
-  }
-  const bad = tasks.find((t) => GRADLE_LOCAL.test(t));
-  if (bad) return local(`${name} ${bad}`, bad.startsWith('run') || bad.endsWith('Run') ? 'run' : bad.startsWith('install') ? 'install' : 'world');
-  const good = tasks.find((t) => GRADLE_HEAVY.test(t));
-  if (good) return heavy(`${name} ${good}`, good.startsWith('test') || good === 'check' ? 'tests' : 'build');
-  return tasks.length > 0 && tasks.every((t) => t === 'clean') ? local(`${name} clean`, 'clean') : NONE;
 }
 
 const PY_MODULE: Readonly<Record<string, Category>> = {

@@ -4,7 +4,7 @@
 // test/classify/vocabulary.test.ts against every name the classifier's sources mention.
 
 const NAMES = `
-npm pnpm yarn bun npx bunx pnpx node deno make gmake mvn mvnw gradle gradlew cmake ninja ctest meson scons
+npm pnpm yarn bun npx bunx pnpx node deno make gmake mvn mvnw gradle gradlew scons
 cargo cargo-nextest go golangci-lint gotestsum staticcheck dotnet swift xcodebuild bazel bazelisk buck2
 mix zig dune cabal stack sbt rake rails rspec hatch uv poetry composer phpunit pest phpstan psalm
 pytest py.test tox nox mypy dmypy pyright basedpyright pylint flake8

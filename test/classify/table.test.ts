@@ -26,8 +26,6 @@ const HEAVY: [string, string, string][] = [
   ['mypy .', 'heavy: mypy', "sparehand run --or-local -- 'mypy .'"],
   ['make', 'heavy: make', "sparehand run --or-local -- 'make'"],
   ['make test', 'heavy: make test', "sparehand run --or-local -- 'make test'"],
-  ['ninja', 'heavy: ninja', "sparehand run --or-local -- 'ninja'"],
-  ['cmake --build build', 'heavy: cmake --build', "sparehand run --or-local -- 'cmake --build build'"],
   ['mvn test', 'heavy: mvn test', "sparehand run --or-local -- 'mvn test'"],
   ['./gradlew build', 'heavy: gradlew build', "sparehand run --or-local -- './gradlew build'"],
   ['dotnet test', 'heavy: dotnet test', "sparehand run --or-local -- 'dotnet test'"],
@@ -49,7 +47,6 @@ const HEAVY: [string, string, string][] = [
   ['uv run pytest -q', 'heavy: pytest', "sparehand run --or-local -- 'uv run pytest -q'"],
   ['mvn -q clean verify', 'heavy: mvn verify', "sparehand run --or-local -- 'mvn -q clean verify'"],
   ['gradle :app:test --tests Foo', 'heavy: gradle test', "sparehand run --or-local -- 'gradle :app:test --tests Foo'"],
-  ['ctest --output-on-failure', 'heavy: ctest', "sparehand run --or-local -- 'ctest --output-on-failure'"],
   ['make -j8 -C sub all', 'heavy: make all', "sparehand run --or-local -- 'make -j8 -C sub all'"],
   ['pnpm build', 'heavy: pnpm build', "sparehand run --or-local -- 'pnpm build'"],
   ['yarn build', 'heavy: yarn build', "sparehand run --or-local -- 'yarn build'"],
@@ -58,7 +55,6 @@ const HEAVY: [string, string, string][] = [
   ['deno test', 'heavy: deno test', "sparehand run --or-local -- 'deno test'"],
   ['bundle exec rspec', 'heavy: rspec', "sparehand run --or-local -- 'bundle exec rspec'"],
   ['python manage.py test', 'heavy: python manage.py test', "sparehand run --or-local -- 'python manage.py test'"],
-  ['meson test -C build', 'heavy: meson test', "sparehand run --or-local -- 'meson test -C build'"],
   ['golangci-lint run', 'heavy: golangci-lint run', "sparehand run --or-local -- 'golangci-lint run'"],
   ['turbo run build', 'heavy: turbo build', "sparehand run --or-local -- 'turbo run build'"],
   ['nx test app', 'heavy: nx test', "sparehand run --or-local -- 'nx test app'"],
@@ -189,6 +185,23 @@ const LOCAL: [string, string][] = [
   ['../cargo build', 'local: program not on the worker: ../cargo'],
   ['timeout 60 ../cargo test', 'local: program not on the worker: ../cargo'],
   ['.venv/bin/pytest -q', 'local: program not on the worker: .venv/bin/pytest'],
+  // a clean must delete files here (issue 11)
+  ['ninja clean', 'local: ninja clean'],
+  ['ninja -t clean', 'local: ninja -t clean'],
+  ['ninja -C build -t clean', 'local: ninja -t clean'],
+  ['cmake --build build --target clean', 'local: cmake --build --target clean'],
+  ['cmake --build build -t clean', 'local: cmake --build --target clean'],
+  // C and C++ build trees are configured here, with this machine's paths, in an ignored folder: they stay
+  // here (docs/classify.md, "C and C++ build trees"), though SPEC's list of examples names ninja and cmake --build
+  ['cmake --build build', 'local: cmake --build'],
+  ['cmake --build build --target all -j8', 'local: cmake --build'],
+  ['ninja', 'local: ninja'],
+  ['ninja -C build', 'local: ninja'],
+  ['ctest --test-dir build', 'local: ctest'],
+  ['ctest --output-on-failure', 'local: ctest'],
+  ['meson test -C build', 'local: meson test'],
+  ['meson compile -C build', 'local: meson compile'],
+  ['cmake -B build && cmake --build build', 'local: cmake'],
   // heavy, but it cannot be cut safely
   ['cat input | npm test', 'local: heavy part reads a pipe'],
   ['npm test; npm run lint &', 'local: background job'],
@@ -228,6 +241,7 @@ const NOT_HEAVY: [string, string][] = [
   ['eslint src/a.ts', 'light: eslint (single files)'],
   ['pytest --version', 'light: pytest --help/--version'],
   ['cargo fmt', 'light: cargo fmt'],
+  ['ninja -t compdb', 'light: ninja -t compdb'],
   // version queries
   ['make -v', 'light: make --help/--version'],
   ['mvn -v', 'light: mvn --help/--version'],
@@ -316,6 +330,10 @@ describe('user rules', () => {
     expect(classify('cargo test --doc', rules)).toMatchObject({ heavy: false, rule: 'local (config): cargo test --doc' });
     expect(classify('cargo test --lib', rules)).toMatchObject({ heavy: true, rule: 'heavy: cargo test' });
     expect(classify('npm run build && npm test', rules)).toMatchObject({ heavy: false, rule: 'local (config): npm test' });
+  });
+  it('a heavy rule sends a build tree command the built-ins keep here', () => {
+    expect(classify('ninja -C out', { heavy: ['ninja -C out'] })).toMatchObject({ heavy: true, rule: 'heavy (config): ninja -C out' });
+    expect(classify('make -C build', { local: ['make -C build'] })).toMatchObject({ heavy: false, rule: 'local (config): make -C build' });
   });
   it('a trailing * matches the start of a word, and the first word matches by basename', () => {
     const rules = { heavy: ['just test*'], local: ['make docs*'] };
