@@ -1,5 +1,6 @@
 // Tools whose first word after the name says what they do (`cargo test`, `go run`): a table per tool.
-import type { Category } from './kinds.js';
+import { type Category, heavy, light, local, lookup, NONE, positional, type Verdict, watching } from './kinds.js';
+import { script } from './rules-scripts.js';
 
 /** One tool's subcommands: each heavy or local one with what it does, the light ones by name. */
 export interface Subcommands {
@@ -10,13 +11,19 @@ export interface Subcommands {
   localOptions?: Readonly<Record<string, Category>>;
   /** A subcommand not listed is light (cargo's and go's others are quick: `cargo tree`, `go env`); else unknown. */
   othersLight?: true;
+  /** Subcommands with subcommands of their own: `cargo insta test`, `nix flake check`. */
+  nested?: Readonly<Record<string, Subcommands>>;
+  /** The subcommand that runs one of the project's scripts by name: `deno task test`. */
+  scriptVerb?: string;
+  /** Every word that names a subcommand counts, not only the first: `pants fmt lint test ::`. */
+  goals?: true;
 }
 
 export const SUBCOMMANDS: Readonly<Record<string, Subcommands>> = {
   cargo: {
     heavy: {
       build: 'build', b: 'build', test: 'tests', t: 'tests', check: 'types', c: 'types', clippy: 'lint', bench: 'bench',
-      nextest: 'tests', doc: 'build', miri: 'tests', 'llvm-cov': 'tests', tarpaulin: 'tests',
+      nextest: 'tests', doc: 'build', miri: 'tests', 'llvm-cov': 'tests', tarpaulin: 'tests', mutants: 'tests',
     },
     local: {
       run: 'run', r: 'run', install: 'install', uninstall: 'install', add: 'install', remove: 'install', rm: 'install',
@@ -25,6 +32,11 @@ export const SUBCOMMANDS: Readonly<Record<string, Subcommands>> = {
     },
     light: ['fmt', 'tree', 'metadata'],
     othersLight: true,
+    nested: {
+      // `cargo hack check --feature-powerset`, `cargo insta test --review` (its `review` is interactive)
+      hack: { heavy: { check: 'types', test: 'tests', build: 'build', clippy: 'lint', bench: 'bench', doc: 'build' }, local: { run: 'run' } },
+      insta: { heavy: { test: 'tests' }, local: { review: 'interactive' }, othersLight: true },
+    },
   },
   go: {
     heavy: { test: 'tests', build: 'build', vet: 'lint' },
@@ -56,6 +68,7 @@ export const SUBCOMMANDS: Readonly<Record<string, Subcommands>> = {
     heavy: { test: 'tests', check: 'types', bench: 'bench', compile: 'build', lint: 'lint' },
     local: { run: 'run', serve: 'server', repl: 'interactive', install: 'install', add: 'install', upgrade: 'install' },
     light: ['fmt'],
+    scriptVerb: 'task',
   },
   mix: {
     heavy: { test: 'tests', compile: 'build', credo: 'lint', dialyzer: 'types' },
@@ -81,5 +94,89 @@ export const SUBCOMMANDS: Readonly<Record<string, Subcommands>> = {
     heavy: { build: 'build' },
     local: { install: 'install', add: 'install', remove: 'install', lock: 'install', update: 'install', publish: 'world', shell: 'interactive' },
   },
+  flutter: {
+    heavy: { test: 'tests', analyze: 'lint', build: 'build' },
+    local: {
+      run: 'run', pub: 'install', clean: 'clean', create: 'world', upgrade: 'install', attach: 'interactive',
+      drive: 'machine', install: 'machine', emulators: 'machine', logs: 'interactive', screenshot: 'machine',
+    },
+    light: ['format', 'doctor', 'devices', 'config', 'gen-l10n'],
+  },
+  dart: {
+    heavy: { test: 'tests', analyze: 'lint', compile: 'build' },
+    local: { run: 'run', pub: 'install', create: 'world', devtools: 'interactive' },
+    light: ['format', 'fix', 'info'],
+  },
+  maturin: {
+    heavy: { build: 'build' },
+    local: { develop: 'install', publish: 'world', upload: 'world', new: 'world', init: 'world' },
+    light: ['list-python', 'sdist'],
+  },
+  storybook: { heavy: { build: 'build' }, local: { dev: 'server', init: 'world', upgrade: 'install', add: 'install' } },
+  // `nix develop -c …` and `nix shell … -c …` are wrappers (wrappers.ts); without -c they open a shell.
+  nix: {
+    heavy: {},
+    local: { run: 'run', develop: 'interactive', shell: 'interactive', repl: 'interactive', profile: 'install', copy: 'world' },
+    nested: {
+      flake: { heavy: { check: 'check' }, local: { update: 'install', lock: 'install', init: 'world', new: 'world' }, light: ['show', 'metadata', 'info'] },
+    },
+  },
+  pants: {
+    heavy: { test: 'tests', check: 'types', lint: 'lint', package: 'build' },
+    local: { run: 'run', repl: 'interactive', publish: 'world', 'generate-lockfiles': 'install', export: 'install' },
+    light: ['fmt', 'fix', 'tailor', 'list', 'peek', 'roots', 'help'],
+    goals: true,
+  },
+  // Laravel's `php artisan …` (or `./artisan …`).
+  artisan: {
+    heavy: { test: 'tests', dusk: 'tests' },
+    local: {
+      serve: 'server', tinker: 'interactive', migrate: 'world', 'migrate:fresh': 'world', 'migrate:refresh': 'world',
+      'migrate:rollback': 'world', 'db:seed': 'world', 'db:wipe': 'world', 'queue:work': 'server', 'schedule:work': 'server',
+    },
+  },
   composer: { heavy: { test: 'tests' }, local: { install: 'install', require: 'install', update: 'install', remove: 'install' } },
 };
+
+const SUB_VALUE = new Set(['-C', '--config', '-Z', '--color', '--manifest-path', '--output_base', '--bazelrc']);
+
+/** The verdict for `name args…` by the tool's table. */
+export function subcommand(name: string, args: readonly string[], table: Subcommands): Verdict {
+  const i = positional(args, SUB_VALUE);
+  if (i < 0) return light(name, 'help');
+  if (!table.goals) return oneSubcommand(name, args, i, table);
+  // Goals: the first that must stay here decides, else the first heavy one, else the first.
+  let found: Verdict | undefined;
+  for (let j = i; j >= 0; j = positional(args, SUB_VALUE, j + 1)) {
+    const v = oneSubcommand(name, args, j, table);
+    if (v.kind === 'local') return v;
+    if (found === undefined || (v.kind === 'heavy' && found.kind !== 'heavy')) found = v;
+  }
+  return found ?? NONE;
+}
+
+// The subcommand at `args[i]`: nested, a script by name, local, heavy (unless watching, or an option keeps it here), light.
+function oneSubcommand(name: string, args: readonly string[], i: number, table: Subcommands): Verdict {
+  const sub = args[i] as string;
+  const label = `${name} ${sub}`;
+  const nested = table.nested && lookup(table.nested, sub);
+  if (nested) return subcommand(label, args.slice(i + 1), nested);
+  if (sub === table.scriptVerb) {
+    const j = positional(args, SUB_VALUE, i + 1);
+    return j < 0 ? light(label, 'help') : script(`${label} ${args[j]}`, args[j] as string, args.slice(j + 1));
+  }
+  const stays = table.local && lookup(table.local, sub);
+  if (stays) return local(label, stays);
+  const does = lookup(table.heavy, sub);
+  if (does) {
+    const w = watching(args);
+    if (w) return local(`${label} ${w}`, 'watch');
+    for (const a of table.localOptions ? args : []) {
+      const option = a.split('=', 1)[0] as string;
+      const category = lookup(table.localOptions ?? {}, option);
+      if (category) return local(`${label} ${option}`, category);
+    }
+    return heavy(label, does);
+  }
+  return table.othersLight || table.light?.includes(sub) ? light(label) : NONE;
+}

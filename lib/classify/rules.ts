@@ -1,17 +1,17 @@
 // Built-in rules for one command's argv (after env prefixes and wrappers): heavy, light, local or unknown.
 import { basename, type Category, heavy, light, local, lookup, NONE, positional, printsOnly, type Verdict, watching } from './kinds.js';
 import { buildSystem } from './rules-build.js';
-import { bun, launch, npm, pnpm, tool, yarn } from './rules-js.js';
-import { SUBCOMMANDS, type Subcommands } from './rules-subcommands.js';
-
-const SUB_VALUE = new Set(['-C', '--config', '-Z', '--color', '--manifest-path', '--output_base', '--bazelrc']);
+import { bun, launch, npm, pnpm, yarn } from './rules-js.js';
+import { tool } from './rules-js-tools.js';
+import { isPython, php, python } from './rules-interpreters.js';
+import { SUBCOMMANDS, subcommand } from './rules-subcommands.js';
 
 // Tools that are heavy whatever their arguments (unless watching or asking for help).
 const PLAIN: Readonly<Record<string, Category>> = {
   pytest: 'tests', 'py.test': 'tests', tox: 'tests', nox: 'tests', mypy: 'types', dmypy: 'types', pyright: 'types',
   basedpyright: 'types', pylint: 'lint', flake8: 'lint', rspec: 'tests',
   phpunit: 'tests', pest: 'tests', phpstan: 'types', psalm: 'types', staticcheck: 'lint', gotestsum: 'tests',
-  'cargo-nextest': 'tests', xcodebuild: 'build', scons: 'build',
+  'cargo-nextest': 'tests', xcodebuild: 'build', scons: 'build', 'build-storybook': 'build',
 };
 // Quick and only reading the tree or printing: safe inside a chain sent to a worker.
 const LIGHT = new Set([
@@ -38,7 +38,6 @@ const LOCAL: Readonly<Record<string, Category>> = {
   configure: 'configure', ipython: 'interactive', irb: 'interactive',
   psql: 'interactive', mysql: 'interactive', sqlite3: 'interactive', redis: 'interactive',
 };
-const PYTHON = /^(?:python[0-9.]*|pypy[0-9.]*|py)$/;
 
 /** The built-in verdict for one command line (its name first). `classifyArgv` classifies a nested argv. */
 export function builtin(argv: readonly string[], classifyArgv: (argv: string[]) => Verdict): Verdict {
@@ -73,31 +72,11 @@ export function builtin(argv: readonly string[], classifyArgv: (argv: string[]) 
     const w = watching(args);
     return w ? local(`${name} ${w}`, 'watch') : heavy(name, plain);
   }
-  if (PYTHON.test(name)) return python(name, args, classifyArgv);
+  if (isPython(name)) return python(name, args, classifyArgv);
+  if (name === 'php') return php(args, classifyArgv);
   const loc = lookup(LOCAL, name);
   if (loc) return local(name === 'git' && args[0] && !args[0].startsWith('-') ? `git ${args[0]}` : name, loc);
   return tool([name, ...args], classifyArgv) ?? NONE;
-}
-
-function subcommand(name: string, args: readonly string[], table: Subcommands): Verdict {
-  const i = positional(args, SUB_VALUE);
-  if (i < 0) return light(name, 'help');
-  const sub = args[i] as string;
-  const label = `${name} ${sub}`;
-  const stays = table.local && lookup(table.local, sub);
-  if (stays) return local(label, stays);
-  const does = lookup(table.heavy, sub);
-  if (does) {
-    const w = watching(args);
-    if (w) return local(`${label} ${w}`, 'watch');
-    for (const a of table.localOptions ? args : []) {
-      const option = a.split('=', 1)[0] as string;
-      const category = lookup(table.localOptions ?? {}, option);
-      if (category) return local(`${label} ${option}`, category);
-    }
-    return heavy(label, does);
-  }
-  return table.othersLight || table.light?.includes(sub) ? light(label) : NONE;
 }
 
 function node(args: readonly string[]): Verdict {
@@ -111,30 +90,4 @@ function node(args: readonly string[]): Verdict {
       : NONE;
   }
   return positional(args) < 0 ? local('node', 'interactive') : NONE;
-}
-
-const PY_MODULE: Readonly<Record<string, Category>> = {
-  pytest: 'tests', unittest: 'tests', tox: 'tests', nox: 'tests', mypy: 'types', pyright: 'types', pylint: 'lint',
-  flake8: 'lint', build: 'build', compileall: 'build',
-};
-const PY_LOCAL_MODULE: Readonly<Record<string, Category>> = { pip: 'install', venv: 'install', 'http.server': 'server', ensurepip: 'install', pdb: 'interactive' };
-
-function python(name: string, args: readonly string[], classifyArgv: (argv: string[]) => Verdict): Verdict {
-  const m = args.indexOf('-m');
-  if (m >= 0 && args[m + 1]) {
-    const mod = args[m + 1] as string;
-    const cat = lookup(PY_MODULE, mod);
-    if (cat) return heavy(`${name} -m ${mod}`, cat);
-    const loc = lookup(PY_LOCAL_MODULE, mod);
-    if (loc) return local(`${name} -m ${mod}`, loc);
-    const v = classifyArgv([mod, ...args.slice(m + 2)]);
-    return v.kind === 'heavy' ? v : NONE;
-  }
-  const i = positional(args);
-  if (i < 0) return args.includes('-c') ? NONE : local(name, 'interactive');
-  const script = basename(args[i] as string);
-  const sub = args[i + 1];
-  if (script === 'manage.py') return sub === 'test' ? heavy(`${name} manage.py test`, 'tests') : sub === 'runserver' ? local(`${name} manage.py runserver`, 'server') : NONE;
-  if (script === 'setup.py') return sub === 'test' ? heavy(`${name} setup.py test`, 'tests') : sub === 'build' || sub === 'build_ext' ? heavy(`${name} setup.py ${sub}`, 'build') : sub === 'install' || sub === 'develop' ? local(`${name} setup.py ${sub}`, 'install') : NONE;
-  return NONE;
 }

@@ -1,6 +1,7 @@
 // One simple command → a Verdict: the user's rules first, then wrappers (env, timeout…), `bash -c`, built-ins.
-import { basename, light, local, type Verdict } from './kinds.js';
+import { basename, light, local, NONE, type Verdict } from './kinds.js';
 import { builtin } from './rules.js';
+import { script } from './rules-scripts.js';
 import type { RuleChanges } from './types.js';
 import { commandStart } from './wrappers.js';
 
@@ -14,6 +15,7 @@ export interface Arg {
 export type Nested = (src: string) => Verdict;
 
 const SHELLS = new Set(['bash', 'sh', 'dash', 'zsh', 'ksh']);
+const SCRIPT_RUNNERS = new Set(['hatch', 'pdm', 'rye', 'pipenv']);
 const splitCache = new WeakMap<readonly string[], string[][]>();
 
 function split(rules: readonly string[]): string[][] {
@@ -57,7 +59,14 @@ export function verdictOf(argv: readonly Arg[], rules: RuleChanges, nested: Nest
   const program = strings[0] as string;
   const name = basename(program);
   const inner = commandStart(strings);
-  if (inner > 0) return verdictOf(argv.slice(inner), rules, nested);
+  if (inner > 0) {
+    // `hatch run test`, `pdm run lint`: these launchers run a project script of that name before a program.
+    if (SCRIPT_RUNNERS.has(name)) {
+      const v = script(`${name} run ${strings[inner]}`, strings[inner] as string, strings.slice(inner + 1));
+      if (v !== NONE) return v;
+    }
+    return verdictOf(argv.slice(inner), rules, nested);
+  }
   if (notOnWorker(program)) return local(`program not on the worker: ${program}`, 'elsewhere');
   if (SHELLS.has(name)) return shell(name, argv, nested);
   return builtin(strings, (a) => verdictOf(a.map((value) => ({ value, literal: true })), rules, nested));
