@@ -3,9 +3,10 @@ import { SparehandError } from '../errors.js';
 import type { Verdict } from './kinds.js';
 import { type ListItem, parse } from './parse.js';
 import type { Classification, RuleChanges } from './types.js';
-import { type Arg, verdictOf } from './verdict.js';
 import { isLiteral, type Word } from './lex.js';
-import { cut, listProblem, type Verdicts } from './wrap.js';
+import { split } from './split.js';
+import { type Arg, verdictOf } from './verdict.js';
+import { listProblem, type Verdicts } from './worker-safe.js';
 
 const MAX_DEPTH = 3;
 
@@ -54,19 +55,21 @@ export function analyze(command: string, rules: RuleChanges): Classification {
   const verdicts: Verdicts = new Map();
   judgeAll(items, rules, 0, verdicts);
   const all = [...verdicts.values()];
-  const loc = all.find((v) => v.kind === 'local');
-  if (loc) return { heavy: false, rule: loc.rule, reason: sentence(command, loc, 'left alone, it runs here.') };
   const hv = all.find((v) => v.kind === 'heavy');
   if (!hv) {
-    const only = all.length === 1 ? (all[0] as Verdict) : undefined;
-    if (only && only.rule !== 'none') return { heavy: false, rule: only.rule, reason: sentence(command, only, 'left alone, it runs here.') };
-    return { heavy: false, rule: 'none', reason: 'no heavy-command rule matches any part of it: left alone, it runs here.' };
+    const only = all.find((v) => v.kind === 'local') ?? (all.length === 1 ? (all[0] as Verdict) : undefined);
+    if (only && only.rule !== 'none') return { heavy: false, rule: only.rule, reason: sentence(command, only, LEFT_ALONE) };
+    return { heavy: false, rule: 'none', reason: `no heavy-command rule matches any part of it: ${LEFT_ALONE}` };
   }
-  const c = cut(command, items, verdicts);
-  if ('rule' in c) {
-    return { heavy: false, rule: c.rule, reason: `${hv.rule.slice(hv.rule.indexOf(': ') + 2)} is heavy, but the command ${c.why}: left alone, it runs here.` };
+  const s = split(command, items, verdicts);
+  if ('verdict' in s) return { heavy: false, rule: s.verdict.rule, reason: sentence(command, s.verdict, LEFT_ALONE) };
+  if ('problem' in s) {
+    return { heavy: false, rule: s.problem.rule, reason: `${hv.rule.slice(hv.rule.indexOf(': ') + 2)} is heavy, but the command ${s.problem.why}: ${LEFT_ALONE}` };
   }
-  return { heavy: true, rule: hv.rule, reason: sentence(command, hv, 'heavy, so it goes to a worker (or runs here when none is free).'), wrap: c };
+  const here = s.here.length === 0 ? '' : `; ${s.here.join(', ')} ${s.here.length === 1 ? 'runs' : 'run'} here`;
+  return { heavy: true, rule: hv.rule, reason: sentence(command, hv, `heavy, so it goes to a worker (or runs here when none is free)${here}.`), wrap: s.pieces };
 }
+
+const LEFT_ALONE = 'left alone, it runs here.';
 
 export const isParseError = (e: unknown): e is SparehandError => e instanceof SparehandError && e.code === 'PARSE';
