@@ -3,9 +3,8 @@ import { SparehandError } from '../errors.js';
 import type { Verdict } from './kinds.js';
 import { type ListItem, parse } from './parse.js';
 import type { Classification, RuleChanges } from './types.js';
-import { isLiteral, type Word } from './lex.js';
 import { split } from './split.js';
-import { type Arg, verdictOf } from './verdict.js';
+import { verdictOf } from './verdict.js';
 import { listProblem, type Verdicts } from './worker-safe.js';
 
 const MAX_DEPTH = 3;
@@ -16,13 +15,12 @@ function judgeAll(items: readonly ListItem[], rules: RuleChanges, depth: number,
     for (const c of item.pipeline.commands) {
       if (c.kind === 'subshell') judgeAll(c.body, rules, depth, verdicts);
       else if (c.words.length === 0) verdicts.set(c, c.assignments.length ? ASSIGNMENT_ONLY : REDIRECT_ONLY);
-      else verdicts.set(c, verdictOf(c.words.map(toArg), rules, (src) => nested(src, rules, depth + 1)));
+      else verdicts.set(c, verdictOf(c.words, rules, (src) => nested(src, rules, depth + 1)));
     }
   }
 }
 const ASSIGNMENT_ONLY: Verdict = { kind: 'light', rule: 'light: assignment', why: 'only sets variables' };
 const REDIRECT_ONLY: Verdict = { kind: 'none', rule: 'none', why: 'only opens files' };
-const toArg = (w: Word): Arg => ({ value: w.value, literal: isLiteral(w) });
 
 // A `bash -c` program: heavy only when all of it can run on a worker as it is.
 function nested(src: string, rules: RuleChanges, depth: number): Verdict {
@@ -54,10 +52,17 @@ export function analyze(command: string, rules: RuleChanges): Classification {
   const items = parse(command);
   const verdicts: Verdicts = new Map();
   judgeAll(items, rules, 0, verdicts);
-  const all = [...verdicts.values()];
-  const hv = all.find((v) => v.kind === 'heavy');
+  let hv: Verdict | undefined;
+  let loc: Verdict | undefined;
+  for (const v of verdicts.values()) {
+    if (v.kind === 'heavy') {
+      hv = v;
+      break;
+    }
+    if (v.kind === 'local') loc ??= v;
+  }
   if (!hv) {
-    const only = all.find((v) => v.kind === 'local') ?? (all.length === 1 ? (all[0] as Verdict) : undefined);
+    const only = loc ?? (verdicts.size === 1 ? (verdicts.values().next().value as Verdict) : undefined);
     if (only && only.rule !== 'none') return { heavy: false, rule: only.rule, reason: sentence(command, only, LEFT_ALONE) };
     return { heavy: false, rule: 'none', reason: `no heavy-command rule matches any part of it: ${LEFT_ALONE}` };
   }

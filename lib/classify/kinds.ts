@@ -42,8 +42,8 @@ export const local = (label: string, category: Category): Verdict => ({ kind: 'l
 export const light = (label: string, category: Category = 'quick'): Verdict => ({ kind: 'light', rule: `light: ${label}`, why: WHY[category] });
 export const NONE: Verdict = { kind: 'none', rule: 'none', why: 'matches no heavy-command rule' };
 
-/** `table[key]` for the table's own keys only (`constructor`, `toString` are not subcommands). */
-export const lookup = <T>(table: Readonly<Record<string, T>>, key: string): T | undefined => (Object.hasOwn(table, key) ? table[key] : undefined);
+/** A rule table written as an object, read as a Map: fast, and `constructor` or `toString` is no key of it. */
+export const table = <T>(entries: Readonly<Record<string, T>>): ReadonlyMap<string, T> => new Map(Object.entries(entries));
 
 /** `--watch` and friends anywhere in the arguments; `-w` too where the tool says it means watch. */
 export function watching(args: readonly string[], dashW = false): string | undefined {
@@ -57,16 +57,18 @@ export function watching(args: readonly string[], dashW = false): string | undef
 
 // Short options that only print a version, where the program gives them that meaning (`-v` is verbose for
 // cargo, go and ctest; `mvn -V` shows the version and builds on). `--help` and `--version` hold everywhere.
-const VERSION_SHORT: Readonly<Record<string, readonly string[]>> = {
+const VERSION_SHORT = table<readonly string[]>({
   make: ['-v'], gmake: ['-v'], mvn: ['-v', '-version'], mvnw: ['-v', '-version'], gradle: ['-v'], gradlew: ['-v'],
   cargo: ['-V'], pytest: ['-V'], 'py.test': ['-V'], mypy: ['-V'], node: ['-v'], deno: ['-V'], jest: ['-v'],
   vitest: ['-v'], eslint: ['-v'], mocha: ['-V'], tsc: ['-v'],
-};
+});
 
 /** The option that makes the program only print help or its version, or undefined. */
 export function printsOnly(name: string, args: readonly string[]): string | undefined {
-  const short = lookup(VERSION_SHORT, name);
-  return args.find((a) => a === '--help' || a === '--version' || short?.includes(a));
+  if (args.includes('--help')) return '--help';
+  if (args.includes('--version')) return '--version';
+  const short = VERSION_SHORT.get(name);
+  return short && args.find((a) => short.includes(a));
 }
 
 /** The first argument that is not an option, skipping the values of the options named in `withValue`. */

@@ -1,23 +1,23 @@
 // Interpreters whose script or module says what runs: `python -m pytest`, `python manage.py test`,
 // `php artisan test`, `php vendor/bin/phpunit`.
-import { basename, type Category, heavy, local, lookup, NONE, positional, type Verdict } from './kinds.js';
+import { basename, type Category, heavy, local, NONE, positional, table, type Verdict } from './kinds.js';
 
 const PYTHON = /^(?:python[0-9.]*|pypy[0-9.]*|py)$/;
 export const isPython = (name: string): boolean => PYTHON.test(name);
 
-const PY_MODULE: Readonly<Record<string, Category>> = {
+const PY_MODULE = table<Category>({
   pytest: 'tests', unittest: 'tests', tox: 'tests', nox: 'tests', mypy: 'types', pyright: 'types', pylint: 'lint',
   flake8: 'lint', build: 'build', compileall: 'build',
-};
-const PY_LOCAL_MODULE: Readonly<Record<string, Category>> = { pip: 'install', venv: 'install', 'http.server': 'server', ensurepip: 'install', pdb: 'interactive' };
+});
+const PY_LOCAL_MODULE = table<Category>({ pip: 'install', venv: 'install', 'http.server': 'server', ensurepip: 'install', pdb: 'interactive' });
 
 export function python(name: string, args: readonly string[], classifyArgv: (argv: string[]) => Verdict): Verdict {
   const m = args.indexOf('-m');
   if (m >= 0 && args[m + 1]) {
     const mod = args[m + 1] as string;
-    const cat = lookup(PY_MODULE, mod);
+    const cat = PY_MODULE.get(mod);
     if (cat) return heavy(`${name} -m ${mod}`, cat);
-    const loc = lookup(PY_LOCAL_MODULE, mod);
+    const loc = PY_LOCAL_MODULE.get(mod);
     if (loc) return local(`${name} -m ${mod}`, loc);
     const v = classifyArgv([mod, ...args.slice(m + 2)]);
     return v.kind === 'heavy' ? v : NONE;

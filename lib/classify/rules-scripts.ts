@@ -1,8 +1,8 @@
 // A project's scripts by their names (package.json, deno.json tasks, hatch/pdm scripts, monorepo tasks):
 // `test:unit`, `build-prod`, `jest` are heavy; `dev`, `test:watch` must stay here; other names are not known.
-import { type Category, heavy, local, lookup, NONE, type Verdict, watching } from './kinds.js';
+import { type Category, heavy, local, NONE, table, type Verdict, watching } from './kinds.js';
 
-const HEAVY_SCRIPT: Readonly<Record<string, Category>> = {
+const HEAVY_SCRIPT = table<Category>({
   test: 'tests', tests: 'tests', spec: 'tests', specs: 'tests', unit: 'tests', integration: 'tests', e2e: 'tests',
   coverage: 'tests', cover: 'tests', ci: 'tests', build: 'build', compile: 'build', bundle: 'build', dist: 'build',
   lint: 'lint', typecheck: 'types', tsc: 'types', types: 'types', type: 'types', ts: 'types', check: 'check',
@@ -10,12 +10,12 @@ const HEAVY_SCRIPT: Readonly<Record<string, Category>> = {
   // named after the tool they run
   jest: 'tests', vitest: 'tests', mocha: 'tests', ava: 'tests', jasmine: 'tests', playwright: 'tests', wdio: 'tests',
   eslint: 'lint', stylelint: 'lint', 'vue-tsc': 'types', 'svelte-check': 'types', tsgo: 'types',
-};
-const LOCAL_SCRIPT: Readonly<Record<string, Category>> = {
+});
+const LOCAL_SCRIPT = table<Category>({
   dev: 'server', develop: 'server', start: 'server', serve: 'server', server: 'server', preview: 'server',
   storybook: 'server', open: 'server', watch: 'watch', tdd: 'watch', deploy: 'world', release: 'world',
   publish: 'world', docker: 'world', install: 'install', setup: 'install', bootstrap: 'install', clean: 'clean',
-};
+});
 const SCRIPT_SPLIT = /[:\-_./]/;
 const PRE_POST = /^(pre|post)(?=.)/;
 
@@ -27,11 +27,11 @@ const PRE_POST = /^(pre|post)(?=.)/;
 export function script(label: string, name: string, rest: readonly string[], passedOn: readonly string[] = rest): Verdict {
   const segs = name.toLowerCase().split(SCRIPT_SPLIT);
   for (const s of segs) {
-    const cat = lookup(LOCAL_SCRIPT, s);
+    const cat = LOCAL_SCRIPT.get(s);
     if (cat) return local(label, cat);
   }
   const first = (segs[0] ?? '').replace(PRE_POST, '');
-  const cat = lookup(HEAVY_SCRIPT, name.toLowerCase()) ?? lookup(HEAVY_SCRIPT, first) ?? lookup(HEAVY_SCRIPT, segs[0] ?? '');
+  const cat = HEAVY_SCRIPT.get(name.toLowerCase()) ?? HEAVY_SCRIPT.get(first) ?? HEAVY_SCRIPT.get(segs[0] ?? '');
   if (!cat) return NONE;
   const w = watching(rest) ?? dashW(passedOn);
   return w ? local(`${label} ${w}`, 'watch') : heavy(label, cat);

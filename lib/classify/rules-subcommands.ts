@@ -1,9 +1,9 @@
 // Tools whose first word after the name says what they do (`cargo test`, `go run`): a table per tool.
-import { type Category, heavy, light, local, lookup, NONE, positional, type Verdict, watching } from './kinds.js';
+import { type Category, heavy, light, local, NONE, positional, table, type Verdict, watching } from './kinds.js';
 import { script } from './rules-scripts.js';
 
 /** One tool's subcommands: each heavy or local one with what it does, the light ones by name. */
-export interface Subcommands {
+interface Subcommands {
   heavy: Readonly<Record<string, Category>>;
   local?: Readonly<Record<string, Category>>;
   light?: readonly string[];
@@ -19,7 +19,7 @@ export interface Subcommands {
   goals?: true;
 }
 
-export const SUBCOMMANDS: Readonly<Record<string, Subcommands>> = {
+const SUBCOMMANDS: Readonly<Record<string, Subcommands>> = {
   cargo: {
     heavy: {
       build: 'build', b: 'build', test: 'tests', t: 'tests', check: 'types', c: 'types', clippy: 'lint', bench: 'bench',
@@ -138,17 +138,44 @@ export const SUBCOMMANDS: Readonly<Record<string, Subcommands>> = {
   composer: { heavy: { test: 'tests' }, local: { install: 'install', require: 'install', update: 'install', remove: 'install' } },
 };
 
+/** A tool's table as it is read: Maps and Sets (fast, and no `constructor` key). */
+export interface SubcommandTable {
+  heavy: ReadonlyMap<string, Category>;
+  local: ReadonlyMap<string, Category>;
+  light: ReadonlySet<string>;
+  localOptions: ReadonlyMap<string, Category>;
+  othersLight: boolean;
+  nested: ReadonlyMap<string, SubcommandTable>;
+  scriptVerb: string | undefined;
+  goals: boolean;
+}
+
+const compile = (t: Subcommands): SubcommandTable => ({
+  heavy: table(t.heavy),
+  local: table(t.local ?? {}),
+  light: new Set(t.light),
+  localOptions: table(t.localOptions ?? {}),
+  othersLight: t.othersLight === true,
+  nested: new Map(Object.entries(t.nested ?? {}).map(([k, v]) => [k, compile(v)])),
+  scriptVerb: t.scriptVerb,
+  goals: t.goals === true,
+});
+const TABLES: ReadonlyMap<string, SubcommandTable> = new Map(Object.entries(SUBCOMMANDS).map(([k, v]) => [k, compile(v)]));
+
+/** The subcommand table of the tool `name`, if it has one. */
+export const subcommandsOf = (name: string): SubcommandTable | undefined => TABLES.get(name);
+
 const SUB_VALUE = new Set(['-C', '--config', '-Z', '--color', '--manifest-path', '--output_base', '--bazelrc']);
 
 /** The verdict for `name args…` by the tool's table. */
-export function subcommand(name: string, args: readonly string[], table: Subcommands): Verdict {
+export function subcommand(name: string, args: readonly string[], tool: SubcommandTable): Verdict {
   const i = positional(args, SUB_VALUE);
   if (i < 0) return light(name, 'help');
-  if (!table.goals) return oneSubcommand(name, args, i, table);
+  if (!tool.goals) return oneSubcommand(name, args, i, tool);
   // Goals: the first that must stay here decides, else the first heavy one, else the first.
   let found: Verdict | undefined;
   for (let j = i; j >= 0; j = positional(args, SUB_VALUE, j + 1)) {
-    const v = oneSubcommand(name, args, j, table);
+    const v = oneSubcommand(name, args, j, tool);
     if (v.kind === 'local') return v;
     if (found === undefined || (v.kind === 'heavy' && found.kind !== 'heavy')) found = v;
   }
@@ -156,27 +183,30 @@ export function subcommand(name: string, args: readonly string[], table: Subcomm
 }
 
 // The subcommand at `args[i]`: nested, a script by name, local, heavy (unless watching, or an option keeps it here), light.
-function oneSubcommand(name: string, args: readonly string[], i: number, table: Subcommands): Verdict {
+function oneSubcommand(name: string, args: readonly string[], i: number, tool: SubcommandTable): Verdict {
   const sub = args[i] as string;
   const label = `${name} ${sub}`;
-  const nested = table.nested && lookup(table.nested, sub);
+  const nested = tool.nested.get(sub);
   if (nested) return subcommand(label, args.slice(i + 1), nested);
-  if (sub === table.scriptVerb) {
+  if (sub === tool.scriptVerb) {
     const j = positional(args, SUB_VALUE, i + 1);
     return j < 0 ? light(label, 'help') : script(`${label} ${args[j]}`, args[j] as string, args.slice(j + 1));
   }
-  const stays = table.local && lookup(table.local, sub);
+  const stays = tool.local.get(sub);
   if (stays) return local(label, stays);
-  const does = lookup(table.heavy, sub);
+  const does = tool.heavy.get(sub);
   if (does) {
     const w = watching(args);
     if (w) return local(`${label} ${w}`, 'watch');
-    for (const a of table.localOptions ? args : []) {
-      const option = a.split('=', 1)[0] as string;
-      const category = lookup(table.localOptions ?? {}, option);
-      if (category) return local(`${label} ${option}`, category);
+    if (tool.localOptions.size > 0) {
+      for (const a of args) {
+        const eq = a.indexOf('=');
+        const option = eq < 0 ? a : a.slice(0, eq);
+        const category = tool.localOptions.get(option);
+        if (category) return local(`${label} ${option}`, category);
+      }
     }
     return heavy(label, does);
   }
-  return table.othersLight || table.light?.includes(sub) ? light(label) : NONE;
+  return tool.othersLight || tool.light.has(sub) ? light(label) : NONE;
 }

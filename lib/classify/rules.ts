@@ -1,18 +1,18 @@
 // Built-in rules for one command's argv (after env prefixes and wrappers): heavy, light, local or unknown.
-import { basename, type Category, heavy, light, local, lookup, NONE, positional, printsOnly, type Verdict, watching } from './kinds.js';
+import { basename, type Category, heavy, light, local, NONE, positional, printsOnly, table, type Verdict, watching } from './kinds.js';
 import { buildSystem } from './rules-build.js';
 import { bun, launch, npm, pnpm, yarn } from './rules-js.js';
 import { tool } from './rules-js-tools.js';
 import { isPython, php, python } from './rules-interpreters.js';
-import { SUBCOMMANDS, subcommand } from './rules-subcommands.js';
+import { subcommand, subcommandsOf } from './rules-subcommands.js';
 
 // Tools that are heavy whatever their arguments (unless watching or asking for help).
-const PLAIN: Readonly<Record<string, Category>> = {
+const PLAIN = table<Category>({
   pytest: 'tests', 'py.test': 'tests', tox: 'tests', nox: 'tests', mypy: 'types', dmypy: 'types', pyright: 'types',
   basedpyright: 'types', pylint: 'lint', flake8: 'lint', rspec: 'tests',
   phpunit: 'tests', pest: 'tests', phpstan: 'types', psalm: 'types', staticcheck: 'lint', gotestsum: 'tests',
   'cargo-nextest': 'tests', xcodebuild: 'build', scons: 'build', 'build-storybook': 'build',
-};
+});
 // Quick and only reading the tree or printing: safe inside a chain sent to a worker.
 const LIGHT = new Set([
   'cd', 'echo', 'printf', 'true', 'false', ':', 'set', 'shopt', 'export', 'unset', 'exit', 'sleep', 'test', '[',
@@ -20,7 +20,7 @@ const LIGHT = new Set([
   'ruff', 'black', 'isort', 'gofmt', 'rustfmt', 'clang-format', 'shellcheck',
 ]);
 // Must run here: they change this machine or the world, are interactive, or read state that stays here.
-const LOCAL: Readonly<Record<string, Category>> = {
+const LOCAL = table<Category>({
   git: 'vcs', gh: 'world', hg: 'vcs', svn: 'vcs', docker: 'world', 'docker-compose': 'world', podman: 'world',
   kubectl: 'world', helm: 'world', terraform: 'world', tofu: 'world', pulumi: 'world', ansible: 'world',
   'ansible-playbook': 'world', ssh: 'world', scp: 'world', rsync: 'world', sftp: 'world', curl: 'world', wget: 'world',
@@ -37,7 +37,7 @@ const LOCAL: Readonly<Record<string, Category>> = {
   nodemon: 'watch', 'ts-node-dev': 'watch', ptw: 'watch', 'pytest-watch': 'watch', entr: 'watch', watchexec: 'watch',
   configure: 'configure', ipython: 'interactive', irb: 'interactive',
   psql: 'interactive', mysql: 'interactive', sqlite3: 'interactive', redis: 'interactive',
-};
+});
 
 /** The built-in verdict for one command line (its name first). `classifyArgv` classifies a nested argv. */
 export function builtin(argv: readonly string[], classifyArgv: (argv: string[]) => Verdict): Verdict {
@@ -65,16 +65,16 @@ export function builtin(argv: readonly string[], classifyArgv: (argv: string[]) 
   }
   const build = buildSystem(name, args);
   if (build) return build;
-  const table = lookup(SUBCOMMANDS, name);
+  const table = subcommandsOf(name);
   if (table) return subcommand(name, args, table);
-  const plain = lookup(PLAIN, name);
+  const plain = PLAIN.get(name);
   if (plain) {
     const w = watching(args);
     return w ? local(`${name} ${w}`, 'watch') : heavy(name, plain);
   }
   if (isPython(name)) return python(name, args, classifyArgv);
   if (name === 'php') return php(args, classifyArgv);
-  const loc = lookup(LOCAL, name);
+  const loc = LOCAL.get(name);
   if (loc) return local(name === 'git' && args[0] && !args[0].startsWith('-') ? `git ${args[0]}` : name, loc);
   return tool([name, ...args], classifyArgv) ?? NONE;
 }

@@ -38,6 +38,7 @@ const joins = (operator: string, before: string, endsInBackground: boolean): boo
 /** Splits the command into pieces (see the file's first line), or says why no part can be sent. */
 export function split(src: string, items: readonly ListItem[], verdicts: Verdicts): Split {
   const last = items.length - 1;
+  if (last === 0) return single(src, items[0] as ListItem, verdicts);
   // A job put in the background in the middle would run beside a part on the worker: not followed.
   if (items.some((item, i) => item.operator === '&' && i < last)) return { problem: BACKGROUND };
   const endsInBackground = (items[last] as ListItem).operator === '&';
@@ -78,6 +79,13 @@ export function split(src: string, items: readonly ListItem[], verdicts: Verdict
   if (sent.length === 0) return stop ?? { problem: { rule: 'none', why: 'has no part that can go' } };
   const problem = splitProblem(items, roles, sent);
   return problem ? { problem } : { pieces: pieces(src, sent), here: hereLabels(items, roles, sent) };
+}
+
+// One pipeline (the usual case): its heavy first command goes, or it stays here.
+function single(src: string, item: ListItem, verdicts: Verdicts): Split {
+  if (roleOf(item.pipeline, verdicts) === 'here') return hereReason(item, verdicts);
+  const c = cutPipeline(item.pipeline, verdicts);
+  return 'rule' in c ? { problem: c } : { pieces: pieces(src, [{ from: 0, to: 0, ...c }]), here: [] };
 }
 
 const isSendable = (r: Role): boolean => r === 'heavy' || r === 'light' || r === 'shell';
@@ -164,9 +172,14 @@ function pieces(src: string, sent: readonly Sent[]): Piece[] {
 
 // The parts other than `cd` that run here, named by their first words (`git diff`, `npm start`).
 function hereLabels(items: readonly ListItem[], roles: readonly Role[], sent: readonly Sent[]): string[] {
-  return items.flatMap((item, k) => {
-    if (roles[k] === 'cd' || sent.some((s) => s.from <= k && k <= s.to)) return [];
+  const out: string[] = [];
+  let next = 0;
+  for (const [k, item] of items.entries()) {
+    while (next < sent.length && (sent[next] as Sent).to < k) next++;
+    const s = sent[next];
+    if (roles[k] === 'cd' || (s !== undefined && s.from <= k)) continue;
     const c = item.pipeline.commands[0];
-    return [c?.kind === 'simple' ? label(c) : '(…)'];
-  });
+    out.push(c?.kind === 'simple' ? label(c) : '(…)');
+  }
+  return out;
 }

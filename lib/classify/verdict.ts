@@ -1,15 +1,14 @@
 // One simple command → a Verdict: the user's rules first, then wrappers (env, timeout…), `bash -c`, built-ins.
 import { basename, light, local, NONE, type Verdict } from './kinds.js';
+import { isLiteral, type Word } from './lex.js';
 import { builtin } from './rules.js';
 import { script } from './rules-scripts.js';
 import type { RuleChanges } from './types.js';
 import { commandStart } from './wrappers.js';
 
-/** A word's value, and whether that value is exactly what bash passes (a `bash -c` string is read only then). */
-export interface Arg {
-  value: string;
-  literal: boolean;
-}
+/** A word as the rules see it: its value, and what tells whether that value is exactly what bash passes (`isLiteral`). */
+export type Arg = Pick<Word, 'value' | 'expansion' | 'substitution' | 'ansiQuoted'>;
+const plain = (value: string): Arg => ({ value, expansion: undefined, substitution: false, ansiQuoted: false });
 
 /** Classifies a nested shell program (the string after `bash -c`) as a whole. */
 export type Nested = (src: string) => Verdict;
@@ -69,7 +68,7 @@ export function verdictOf(argv: readonly Arg[], rules: RuleChanges, nested: Nest
   }
   if (notOnWorker(program)) return local(`program not on the worker: ${program}`, 'elsewhere');
   if (SHELLS.has(name)) return shell(name, argv, nested);
-  return builtin(strings, (a) => verdictOf(a.map((value) => ({ value, literal: true })), rules, nested));
+  return builtin(strings, (a) => verdictOf(a.map(plain), rules, nested));
 }
 
 // A program reached through `..` (`../cargo`) or in `.venv/`, neither of which is sent. `../node_modules/.bin/x` is
@@ -95,7 +94,7 @@ function shell(name: string, argv: readonly Arg[], nested: Nested): Verdict {
       for (const ch of a) if (ch === 'o' || ch === 'O') i++;
     } else if (c) {
       const w = argv[i] as Arg;
-      if (!w.literal) return { kind: 'none', rule: 'none', why: `its ${name} -c string is not plain text` };
+      if (!isLiteral(w)) return { kind: 'none', rule: 'none', why: `its ${name} -c string is not plain text` };
       return nested(w.value);
     } else {
       return { kind: 'none', rule: 'none', why: `runs a script with ${name}` };

@@ -29,7 +29,10 @@ export function wordProblem(w: Word): NoCut | undefined {
 }
 
 /** A command's first two words, to name it in a rule. */
-export const label = (c: SimpleCommand): string => c.words.slice(0, 2).map((w) => w.value).join(' ') || 'assignment';
+export const label = (c: SimpleCommand): string => {
+  const [first, second] = c.words;
+  return first === undefined ? 'assignment' : second === undefined ? first.value : `${first.value} ${second.value}`;
+};
 
 /** Whether one simple command (from its word `from`, with these redirects inside) runs the same on a worker. */
 export function simpleProblem(c: SimpleCommand, verdicts: Verdicts, from: number, redirects: readonly Redirect[]): NoCut | undefined {

@@ -1,6 +1,6 @@
 // Programs that run another command (`timeout 600 npm test`, `env CI=1 jest`, `taskset -c 0-3 make`,
 // `nix develop -c cargo test`, `uv run pytest`): where that command starts, so that it is what gets judged.
-import { basename, lookup, positional } from './kinds.js';
+import { basename, positional, table } from './kinds.js';
 import { type OptionSpec, skipOptions } from './options.js';
 
 interface Wrapper extends OptionSpec {
@@ -22,7 +22,7 @@ const NO_OPTIONS = { flags: '', withValue: '', long: {} };
 const HELP = { help: 'flag', version: 'flag' } as const;
 const HELP_NAMES = ['--help', '--version'];
 
-const WRAPPERS: Readonly<Record<string, Wrapper>> = {
+const WRAPPERS = table<Wrapper>({
   timeout: {
     flags: 'fpv',
     withValue: 'ks',
@@ -82,20 +82,22 @@ const WRAPPERS: Readonly<Record<string, Wrapper>> = {
   },
   noglob: { ...NO_OPTIONS, staysOutside: true },
   nocorrect: { ...NO_OPTIONS, staysOutside: true },
-};
+});
 
 // Launchers that run the rest of the line as their command: `uv run pytest`, `bundle exec rspec`.
-const RUNNERS: Readonly<Record<string, string>> = { uv: 'run', poetry: 'run', pdm: 'run', pipenv: 'run', hatch: 'run', rye: 'run', bundle: 'exec', pipx: 'run' };
+const RUNNERS = table<string>({ uv: 'run', poetry: 'run', pdm: 'run', pipenv: 'run', hatch: 'run', rye: 'run', bundle: 'exec', pipx: 'run' });
 const RUNNER_VALUE = new Set(['--with', '--python', '-p', '--extra', '--group', '--package', '--env-file', '--directory', '--project', '-e', '--env', '--spec']);
+const ANY_WRAPPER = new Set([...WRAPPERS.keys(), ...RUNNERS.keys(), 'uvx', 'nix']);
 const ASSIGN = /^[A-Za-z_][A-Za-z0-9_]*=/;
 const NUMERIC_OPTION = /^--?[0-9]+$/;
 
 /** Where the command a wrapper runs starts in `argv` (its name first), or -1 when `argv` is no wrapper or cannot be followed. */
 export function commandStart(argv: readonly string[]): number {
   const name = basename(argv[0] as string);
-  const wrapper = lookup(WRAPPERS, name);
+  if (!ANY_WRAPPER.has(name)) return -1;
+  const wrapper = WRAPPERS.get(name);
   if (wrapper) return afterWrapper(argv, wrapper);
-  const verb = lookup(RUNNERS, name);
+  const verb = RUNNERS.get(name);
   if (verb) return argv[1] === verb ? positional(argv, RUNNER_VALUE, 2) : -1;
   if (name === 'uvx') return positional(argv, RUNNER_VALUE, 1);
   if (name === 'nix') return nixCommand(argv);
@@ -129,7 +131,7 @@ function nixCommand(argv: readonly string[]): number {
 export function wordsOutside(argv: readonly string[]): number {
   let from = 0;
   for (;;) {
-    const w = lookup(WRAPPERS, argv[from] ?? '');
+    const w = WRAPPERS.get(argv[from] ?? '');
     if (!w?.staysOutside) return from;
     const i = afterWrapper(argv.slice(from), w);
     if (i < 0) return from;
