@@ -79,7 +79,7 @@ const CASES = [
   'make fail || exit 1; git diff',
   'make test; make test &',
   'make test && git stash && make test',
-  'npm run build && cd dist && cat out.txt && cd ..',
+  'npm run build && cd dist && cat out.txt',
   'make test | cat; git status',
 ];
 
