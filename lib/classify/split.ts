@@ -52,16 +52,16 @@ export function split(src: string, items: readonly ListItem[], verdicts: Verdict
       i++;
       continue;
     }
-    // The longest run of parts that could go as one call, ending at its last heavy part unless nothing follows.
+    // The longest run of parts that could go as one call; it ends at its last heavy part unless nothing follows.
     const before = i === 0 ? '' : (items[i - 1] as ListItem).operator;
     let j = i;
     while (j < last && isSendable(roles[j + 1] as Role) && joins((items[j] as ListItem).operator, before, endsInBackground)) j++;
-    let to = j;
-    if (j < last) while (to >= i && roles[to] !== 'heavy') to--;
-    if (to < i || !roles.slice(i, to + 1).includes('heavy')) {
+    const lastHeavy = roles.lastIndexOf('heavy', j);
+    if (lastHeavy < i) {
       i = j + 1;
       continue;
     }
+    const to = j === last ? j : lastHeavy;
     const group = items.slice(i, to + 1);
     if (to > i && !listProblem(group, verdicts, endsInBackground)) {
       sent.push({ from: i, to, start: (group[0] as ListItem).pipeline.start, end: (group[group.length - 1] as ListItem).pipeline.end });

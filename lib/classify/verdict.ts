@@ -17,7 +17,7 @@ const SHELLS = new Set(['bash', 'sh', 'dash', 'zsh', 'ksh']);
 const SCRIPT_RUNNERS = new Set(['hatch', 'pdm', 'rye', 'pipenv']);
 const splitCache = new WeakMap<readonly string[], string[][]>();
 
-function split(rules: readonly string[]): string[][] {
+function splitRules(rules: readonly string[]): string[][] {
   let s = splitCache.get(rules);
   if (!s) {
     s = rules.map((r) => String(r).trim().split(/\s+/).filter(Boolean)).filter((r) => r.length > 0);
@@ -41,10 +41,10 @@ function matches(rule: readonly string[], argv: readonly string[]): boolean {
 
 /** The user's rules: `local` beats `heavy`; undefined when none matches. */
 export function userRule(argv: readonly string[], rules: RuleChanges): Verdict | undefined {
-  for (const r of rules.local ? split(rules.local) : []) {
+  for (const r of rules.local ? splitRules(rules.local) : []) {
     if (matches(r, argv)) return { kind: 'local', rule: `local (config): ${r.join(' ')}`, why: 'matches your local rule' };
   }
-  for (const r of rules.heavy ? split(rules.heavy) : []) {
+  for (const r of rules.heavy ? splitRules(rules.heavy) : []) {
     if (matches(r, argv)) return { kind: 'heavy', rule: `heavy (config): ${r.join(' ')}`, why: 'matches your heavy rule' };
   }
   return undefined;
