@@ -71,14 +71,14 @@ export function verdictOf(argv: readonly Arg[], rules: RuleChanges, nested: Nest
   return builtin(strings, (a) => verdictOf(a.map(plain), rules, nested));
 }
 
-// A program reached through `..` (`../cargo`) or in `.venv/`, neither of which is sent. `../node_modules/.bin/x` is
-// installed on the worker from the lock file; `../gradlew` and `../mvnw` are the project's own wrappers.
+// A program reached through `..` (`../cargo`), which is not sent. `../node_modules/.bin/x` is installed on the
+// worker from the lock file; `../gradlew` and `../mvnw` are the project's own wrappers. (`.venv/bin/python` is
+// made on the worker from the lock or requirements file; where it cannot be, the run checks and runs it here.)
 function notOnWorker(program: string): boolean {
   if (!program.includes('/')) return false;
   if (program.includes('node_modules/.bin/')) return false;
   const parts = program.split('/');
   const name = parts[parts.length - 1];
-  if (parts.includes('.venv')) return true;
   return parts.includes('..') && name !== 'gradlew' && name !== 'mvnw';
 }
 

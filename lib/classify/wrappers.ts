@@ -91,6 +91,12 @@ const ANY_WRAPPER = new Set([...WRAPPERS.keys(), ...RUNNERS.keys(), 'uvx', 'nix'
 const ASSIGN = /^[A-Za-z_][A-Za-z0-9_]*=/;
 const NUMERIC_OPTION = /^--?[0-9]+$/;
 
+/** A launcher that runs its command in an environment of its own making (`uv run`, `bundle exec`, `nix develop -c`). */
+export const isRunner = (program: string): boolean => {
+  const name = basename(program);
+  return RUNNERS.has(name) || name === 'uvx' || name === 'nix';
+};
+
 /** Where the command a wrapper runs starts in `argv` (its name first), or -1 when `argv` is no wrapper or cannot be followed. */
 export function commandStart(argv: readonly string[]): number {
   const name = basename(argv[0] as string);

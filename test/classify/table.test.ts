@@ -45,6 +45,8 @@ const HEAVY: [string, string, string][] = [
   ['go vet ./...', 'heavy: go vet', "sparehand run --or-local -- 'go vet ./...'"],
   ['python3 -m mypy src', 'heavy: python3 -m mypy', "sparehand run --or-local -- 'python3 -m mypy src'"],
   ['uv run pytest -q', 'heavy: pytest', "sparehand run --or-local -- 'uv run pytest -q'"],
+  // the worker makes the project's .venv from its lock or requirements file (issue 9); `run` checks it is there
+  ['.venv/bin/pytest -q', 'heavy: pytest', "sparehand run --or-local -- '.venv/bin/pytest -q'"],
   ['mvn -q clean verify', 'heavy: mvn verify', "sparehand run --or-local -- 'mvn -q clean verify'"],
   ['gradle :app:test --tests Foo', 'heavy: gradle test', "sparehand run --or-local -- 'gradle :app:test --tests Foo'"],
   ['make -j8 -C sub all', 'heavy: make all', "sparehand run --or-local -- 'make -j8 -C sub all'"],
@@ -218,7 +220,6 @@ const LOCAL: [string, string][] = [
   ['bun typecheck -w', 'local: bun typecheck -w'],
   ['pnpm run build -w', 'local: pnpm run build -w'],
   ['timeout 60 ../cargo test', 'local: program not on the worker: ../cargo'],
-  ['.venv/bin/pytest -q', 'local: program not on the worker: .venv/bin/pytest'],
   // a clean must delete files here (issue 11)
   ['ninja clean', 'local: ninja clean'],
   ['ninja -t clean', 'local: ninja -t clean'],
