@@ -6,7 +6,9 @@ import type { Context } from '../context.js';
 import { isSparehandError } from '../errors.js';
 import { checkAgent } from '../install/check.js';
 import { projectRoot } from '../project-root.js';
-import { type WorkerReport, checkWorker } from '../remote/check.js';
+import type { WorkerReport } from '../remote/check.js';
+import { checkWorkersWithToolchains, toolchainLine } from '../toolchain/check.js';
+import type { ToolchainRow } from '../toolchain/project.js';
 import { capture } from '../process.js';
 import { formatReport } from './worker.js';
 
@@ -53,26 +55,28 @@ async function program(name: string, args: string[], env: NodeJS.ProcessEnv): Pr
   }
 }
 
-export async function doctor(ctx: Context): Promise<{ ok: boolean; checks: DoctorCheck[]; workers: WorkerReport[] }> {
+export async function doctor(ctx: Context): Promise<{ ok: boolean; checks: DoctorCheck[]; workers: WorkerReport[]; toolchains: ToolchainRow[] }> {
   const checks = [await program('ssh', ['-V'], ctx.env), await program('rsync', ['--version'], ctx.env)];
   let workers: WorkerReport[] = [];
+  let toolchains: ToolchainRow[] = [];
   try {
     const config = loadConfig(ctx);
     const n = config.workers?.length ?? 0;
     checks.push({ name: 'config', ok: true, detail: `${n} worker${n === 1 ? '' : 's'} configured` });
-    workers = await Promise.all((config.workers ?? []).map((w) => checkWorker(ctx, w)));
+    ({ reports: workers, toolchains } = await checkWorkersWithToolchains(ctx, config.workers ?? []));
   } catch (e) {
     if (!isSparehandError(e)) throw e;
     checks.push({ name: 'config', ok: false, detail: e.message });
   }
   checks.push(...(await installedHookChecks(ctx)));
-  return { ok: checks.every((c) => c.ok) && workers.every((w) => w.ok), checks, workers };
+  const ok = checks.every((c) => c.ok) && workers.every((w) => w.ok) && toolchains.every((t) => t.problems.length === 0);
+  return { ok, checks, workers, toolchains };
 }
 
 export function register(program_: Command, ctx: Context, setExit: (n: number) => void): void {
   program_
     .command('doctor')
-    .description('check ssh, rsync, the config, every worker and the installed hooks')
+    .description('check ssh, rsync, the config, every worker, the installed hooks and (in a project) its toolchains here and there')
     .option('--json', 'one JSON document')
     .action(async (o: { json?: boolean }) => {
       const r = await doctor(ctx);
@@ -80,6 +84,7 @@ export function register(program_: Command, ctx: Context, setExit: (n: number) =
       else {
         for (const c of r.checks) ctx.stdout.write(`${c.ok ? 'ok ' : 'BAD'} ${c.name}: ${c.detail}\n`);
         for (const w of r.workers) ctx.stdout.write(`${w.ok ? 'ok ' : 'BAD'} worker ${formatReport(w)}\n`);
+        for (const t of r.toolchains) ctx.stdout.write(`${t.problems.length ? 'BAD' : 'ok '} toolchain ${toolchainLine(t)}\n`);
       }
       if (!r.ok) setExit(1);
     });

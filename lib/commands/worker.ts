@@ -4,7 +4,8 @@ import type { Worker } from '../config.js';
 import { loadConfig } from '../config.js';
 import { type Context, say } from '../context.js';
 import { SparehandError } from '../errors.js';
-import { type WorkerReport, checkWorker } from '../remote/check.js';
+import type { WorkerReport } from '../remote/check.js';
+import { checkWorkersWithToolchains, toolchainLine } from '../toolchain/check.js';
 import { addWorker, findWorker, removeWorker, workerDir, workerSlots } from '../remote/workers.js';
 
 const int = (what: string) => (v: string) => {
@@ -53,16 +54,19 @@ export function register(program: Command, ctx: Context, setExit: (n: number) =>
     });
   worker
     .command('check')
-    .description('connect to each worker (or NAME) and report latency, bash, rsync, free disk and slots')
+    .description('connect to each worker (or NAME) and report latency, bash, rsync, perl, free disk and slots; in a project, its toolchains there and here')
     .argument('[name]', 'only this worker')
     .option('--json', 'one JSON document')
     .action(async (name: string | undefined, o: { json?: boolean }) => {
       const config = loadConfig(ctx);
       const workers = name ? [findWorker(config, name)] : (config.workers ?? []);
       if (workers.length === 0) throw new SparehandError('WORKER', 'no worker configured', { hint: 'add one with `sparehand worker add NAME user@host`' });
-      const reports = await Promise.all(workers.map((w) => checkWorker(ctx, w)));
-      if (o.json) ctx.stdout.write(`${JSON.stringify({ workers: reports }, null, 2)}\n`);
-      else for (const r of reports) ctx.stdout.write(`${formatReport(r)}\n`);
+      const { reports, toolchains } = await checkWorkersWithToolchains(ctx, workers);
+      if (o.json) ctx.stdout.write(`${JSON.stringify({ workers: reports, toolchains }, null, 2)}\n`);
+      else {
+        for (const r of reports) ctx.stdout.write(`${formatReport(r)}\n`);
+        for (const t of toolchains) ctx.stdout.write(`${t.problems.length ? 'BAD' : 'ok '} toolchain ${toolchainLine(t)}\n`);
+      }
       if (reports.some((r) => !r.ok)) setExit(1);
     });
   worker

@@ -4,6 +4,8 @@ import type { Worker } from '../config.js';
 import type { Context } from '../context.js';
 import { isSparehandError } from '../errors.js';
 import { capture } from '../process.js';
+import { LOGIN_ENV } from './login-env.js';
+import { VERSIONS, parseVersions } from './versions.js';
 import { connect, connectionFor, sshEnv } from './connection.js';
 import { freeSlots } from './slots.js';
 import { remotePath, sshArgs } from './ssh-args.js';
@@ -21,6 +23,8 @@ export interface WorkerReport {
   rsync?: string | null;
   /** Perl with Digest::MD5 and Time::HiRes: the tree watch that finds what the command changed. */
   perl?: string | null;
+  /** What each toolchain version command asked for printed there (first line), null when it failed. */
+  versions?: Record<string, string | null>;
   /** Free space in the worker's --dir (bytes), null when unknown. */
   freeBytes?: number | null;
   dir: string;
@@ -32,16 +36,27 @@ export interface WorkerReport {
   hint?: string;
 }
 
-const PROBE = String.raw`
-d=$1; mkdir -p -- "$d" 2>/dev/null
+/**
+ * One round trip: bash and rsync as the non-login session has them (rsync up runs there), then the owner's login
+ * environment (as a run has it: lib/remote/login-env.ts) for perl and the toolchain versions asked for.
+ */
+const PROBE = String.raw`${LOGIN_ENV}${VERSIONS}
+d=$1; shift; mkdir -p -- "$d" 2>/dev/null
 echo "bash=$BASH_VERSION"
 echo "rsync=$(rsync --version 2>/dev/null | head -n 1)"
-echo "perl=$(perl -MDigest::MD5 -MTime::HiRes -e 'print $^V' 2>/dev/null)"
 echo "df=$(df -Pk -- "$d" 2>/dev/null | awk 'NR==2 {print $4}')"
+login_env "$d/.login-env"
+echo "perl=$(perl -MDigest::MD5 -MTime::HiRes -e 'print $^V' 2>/dev/null)"
+for c in "$@"; do
+  if v=$(bash -c "$c" 2>&1 </dev/null); then printf 'version	%s	%s
+' "$c" "$(printf '%s
+' "$v" | head -n 1)"; else printf 'version	%s	
+' "$c"; fi
+done
 `;
 
 /** Checks one worker; never throws for the worker's own problems (they are in `problems`). */
-export async function checkWorker(ctx: Context, worker: Worker): Promise<WorkerReport> {
+export async function checkWorker(ctx: Context, worker: Worker, opts: { versions?: readonly string[] } = {}): Promise<WorkerReport> {
   const base = {
     name: worker.name,
     destination: worker.destination,
@@ -60,7 +75,8 @@ export async function checkWorker(ctx: Context, worker: Worker): Promise<WorkerR
   const t = performance.now();
   await capture('ssh', sshArgs(worker, conn, 'true'), { env: sshEnv(ctx) });
   const latencyMs = performance.now() - t;
-  const r = await capture('ssh', sshArgs(worker, conn, quote(['bash', '-c', PROBE, 'probe', remotePath(base.dir)])), { env: sshEnv(ctx) });
+  const r = await capture('ssh', sshArgs(worker, conn, quote(['bash', '-c', PROBE, 'probe', remotePath(base.dir), ...(opts.versions ?? [])])), { env: sshEnv(ctx) });
+  const versions = parseVersions(r.stdout);
   const field = (k: string) => new RegExp(`^${k}=(.*)$`, 'm').exec(r.stdout)?.[1]?.trim() || null;
   const bash = field('bash');
   const rsync = field('rsync')?.replace(/^rsync\s+version\s+/, '').replace(/\s+protocol.*$/, '') ?? null;
@@ -88,6 +104,7 @@ export async function checkWorker(ctx: Context, worker: Worker): Promise<WorkerR
     bash,
     rsync,
     perl,
+    ...(opts.versions?.length ? { versions } : {}),
     freeBytes: kb ? Number(kb) * 1024 : null,
     problems,
     ...(hint ? { hint } : {}),

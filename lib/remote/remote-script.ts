@@ -1,5 +1,6 @@
 // The one string sent to the worker's shell: `bash -c WRAPPER` plus quoted arguments (built with shell-quote).
 import { quote } from 'shell-quote';
+import { LOGIN_ENV } from './login-env.js';
 
 /**
  * Runs on the worker, in the slot's folder. Installs dependencies when the lock file's hash changed, then runs
@@ -16,7 +17,7 @@ import { quote } from 'shell-quote';
  *
  * The watch runs the command by calling this same script again (`$BASH_EXECUTION_STRING`) as `sparehand-run`.
  */
-export const WRAPPER = String.raw`
+export const WRAPPER = String.raw`${LOGIN_ENV}
 group() {
   set -m
   bash -c "$1" 3<&- &
@@ -53,28 +54,7 @@ refuse() { results "refused $1"; exit 125; }
 cd -- "$root" 2>/dev/null || refuse "cannot enter $root on the worker"
 top=$PWD
 [ "$mode" = tty ] && out=$tree.results
-# The worker owner's login environment (the PATH that rustup, pyenv, corepack, nvm, Homebrew set up in their
-# profile files): probed with their login shell, kept in a file, probed again when a profile file changes.
-if [ -n "$loginenv" ]; then
-  stale=
-  [ -s "$loginenv" ] || stale=1
-  for f in /etc/profile /etc/profile.d /etc/zprofile /etc/zshenv /etc/paths /etc/paths.d "$HOME/.profile" "$HOME/.bash_profile" "$HOME/.bash_login" "$HOME/.bashrc" "$HOME/.zprofile" "$HOME/.zshenv" "$HOME/.zlogin" "$HOME/.config/fish/config.fish"; do
-    [ "$f" -nt "$loginenv" ] && stale=1
-  done
-  if [ -n "$stale" ]; then
-    dump='print map { "$_=$ENV{$_}\0" } grep { $_ ne "SPAREHAND_DUMP" } keys %ENV'
-    for sh in "$SHELL" bash; do
-      [ -n "$sh" ] || continue
-      SPAREHAND_DUMP=$dump "$sh" -l -c 'exec perl -e "$SPAREHAND_DUMP"' </dev/null >"$loginenv.$$" 2>/dev/null && [ -s "$loginenv.$$" ] && break
-    done
-    if [ -s "$loginenv.$$" ]; then mv -f -- "$loginenv.$$" "$loginenv"; else rm -f -- "$loginenv.$$"; fi
-  fi
-  if [ -s "$loginenv" ]; then
-    while IFS= read -r -d '' kv; do
-      case $kv in PWD=*|OLDPWD=*|SHLVL=*|_=*|SSH_*|SPAREHAND_*|BASH_FUNC_*|*[!A-Za-z0-9_]*=*) ;; *) export "$kv" 2>/dev/null;; esac
-    done <"$loginenv"
-  fi
-fi
+[ -n "$loginenv" ] && login_env "$loginenv"
 for kv in "$@"; do export "$kv"; done
 # Dependencies, per folder that holds a lock or requirements file: installed again only when it changed.
 SPAREHAND_DEPS_TIME=

@@ -30,6 +30,7 @@ import { runHere } from './local.js';
 import { relativeCwd, remoteRoot } from './project.js';
 import { conflictLines, summaryLines } from './report.js';
 import { whyNotSendable } from './sendable.js';
+import { toolchainNote } from './toolchain-note.js';
 import { RunSignals } from './signals.js';
 
 export interface RemoteRunOptions {
@@ -117,11 +118,13 @@ async function runInSlot(ctx: Context, config: Config, command: string, opts: Re
   // Run there; what the command changed comes back at the end of the same session.
   const nonce = randomBytes(12).toString('hex');
   const startedAt = new Date();
+  const programs = programsFoundHere(ctx, command);
+  const note = toolchainNote(ctx, worker, programs);
   let stagingDir: string | undefined;
   const staging = () => (stagingDir ??= makeStaging(root, nonce));
   try {
     const t1 = performance.now();
-    const result = await runThere(ctx, config, command, opts, t, { nonce, root, slot: slot.lock.slot, signals, staging });
+    const result = await runThere(ctx, config, command, opts, t, { nonce, root, slot: slot.lock.slot, signals, staging, programs });
     const execEnd = performance.now();
     const runEnd = result.seenAt ?? execEnd;
     if (result.stoppedBy === 'timeout') {
@@ -150,6 +153,7 @@ async function runInSlot(ctx: Context, config: Config, command: string, opts: Re
       const times = { syncMs, runMs: Math.max(0, runEnd - t1 - depsMs), ...(result.results.depsSeconds === undefined ? {} : { depsMs }) };
       for (const line of summaryLines(worker.name, times, back)) say(ctx, line);
     }
+    for (const line of await note()) say(ctx, line);
     // A signal that came while the files were applied: they all are; the run ends as the signal asks.
     if (signals.received) return exitStatus(null, signals.received);
     return result.results.status;
@@ -165,7 +169,7 @@ async function runThere(
   command: string,
   opts: RemoteRunOptions,
   t: SyncTarget,
-  run: { nonce: string; root: string; slot: number; signals: RunSignals; staging: () => string },
+  run: { nonce: string; root: string; slot: number; signals: RunSignals; staging: () => string; programs: readonly string[] },
 ): Promise<ExecResult> {
   const deps = config.sync?.copyDependencies ? [] : depsPlan(run.root, ctx.cwd);
   const tty = ctx.stdinIsTTY && Boolean((ctx.stdout as { isTTY?: boolean }).isTTY);
@@ -183,7 +187,7 @@ async function runThere(
     stamps: `../${run.slot}.deps`,
     loginEnv: '../../.login-env',
     venv: activeVenv(ctx, run.root),
-    programs: programsFoundHere(ctx, command),
+    programs: run.programs,
     env: forwardedEnv(ctx.env, config),
   });
   const resultsFile = `${t.remoteRoot}/${tree}.results`;

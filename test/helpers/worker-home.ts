@@ -21,7 +21,7 @@ export function workerOwnerHome(loginPath: readonly string[] = ['tools/bin']): s
   const dirs = loginPath.map((d) => (d.startsWith('/') ? d : `$HOME/${d}`)).join(':');
   writeFileSync(
     join(home, '.profile'),
-    `# ~/.profile: executed by the command interpreter for login shells.\nif [ -n "$BASH_VERSION" ] && [ -f "$HOME/.bashrc" ]; then . "$HOME/.bashrc"; fi\nexport PATH="${dirs}:$PATH"\n`,
+    `# ~/.profile: executed by the command interpreter for login shells.\nif [ -n "$BASH_VERSION" ] && [ -f "$HOME/.bashrc" ]; then . "$HOME/.bashrc"; fi\nexport PATH="${dirs}:$PATH"\nexport GOFLAGS="-mod=mod -tags=a,b"\n`,
   );
   return home;
 }

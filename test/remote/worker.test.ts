@@ -89,7 +89,7 @@ describe('sparehand worker check', () => {
     expect(w.rsync).toMatch(/^\d+\.\d+\.\d+/);
     expect(w.freeBytes).toBeGreaterThan(0);
     expect(w.latencyMs).toBeGreaterThanOrEqual(0);
-    const text = await sparehand(['worker', 'check', 'w0'], { env: h.env });
+    const text = await sparehand(['worker', 'check', 'w0'], { env: h.env, cwd: tempDir() });
     expect(text.stdout).toMatch(/^w0: ok: latency \d+ ms \(connect \d+ ms\), bash 5\.\S+, rsync \S+, perl v5\.\S+, [\d.]+ GB free in .*, 2\/2 slots free\n$/);
   });
 

@@ -32,9 +32,9 @@ const run = (proj: string, args: string[], env: NodeJS.ProcessEnv = {}, cwd = pr
 describe("the worker's login environment", () => {
   it('a tool only on the login PATH (~/.profile) is found; what ~/.bashrc adds after its non-interactive return is not', async () => {
     const proj = gitProject({ 'a.txt': 'a\n' });
-    const r = await run(proj, ['--', 'mytool; command -v rctool || echo "no rctool"']);
+    const r = await run(proj, ['--', 'mytool; command -v rctool || echo "no rctool"; echo "$GOFLAGS"']);
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(r.stdout).toBe('mytool ran\nno rctool\n');
+    expect(r.stdout).toBe('mytool ran\nno rctool\n-mod=mod -tags=a,b\n');
   });
 
   it('a change to ~/.profile is seen by the next run', async () => {
@@ -117,3 +117,44 @@ with zipfile.ZipFile(f"{d}/{name}-1.0-py3-none-any.whl", "w") as z:
 `;
   execFileSync('python3', ['-c', script, dir, name, source]);
 }
+
+describe('toolchain parity', () => {
+  let other: Sshd;
+  let oh: WorkerHome;
+  beforeAll(async () => {
+    // This worker's login PATH has an older node (a version manager's shim, as nvm or fnm would put there).
+    const home = workerOwnerHome(['tools/bin']);
+    tool(join(home, 'tools', 'bin'), 'node', 'case "$1" in --version) echo v18.19.0;; esac');
+    other = await startSshd({ home });
+    oh = workerHome([other]);
+  });
+  afterAll(async () => {
+    await oh?.close();
+    await other?.stop();
+  });
+
+  it('doctor and worker check in a project show the worker whose node differs, and what .nvmrc wants', async () => {
+    const here = execFileSync('node', ['--version'], { encoding: 'utf8' }).trim().replace(/^v/, '');
+    const proj = gitProject({ 'package.json': '{"name":"x"}', '.nvmrc': here.split('.')[0] as string, 'Cargo.toml': '[package]\nname = "x"\n' });
+    const doctor = await sparehand(['doctor', '--json'], { env: oh.env, cwd: proj });
+    expect(doctor.exitCode).toBe(1);
+    const node = JSON.parse(doctor.stdout).toolchains.find((t: { id: string }) => t.id === 'node');
+    expect(node).toMatchObject({ id: 'node', because: 'package.json', wanted: { file: '.nvmrc' }, here, workers: { w0: '18.19.0' } });
+    expect(node.problems).toEqual([`w0 has node 18.19.0, here ${here}`]);
+    const check = await sparehand(['worker', 'check'], { env: oh.env, cwd: proj });
+    expect(check.exitCode).toBe(1);
+    expect(check.stdout).toContain(`BAD toolchain node (package.json) (.nvmrc: ${here.split('.')[0]}): here ${here}, w0 18.19.0 — w0 has node 18.19.0, here ${here}`);
+    // Outside the project nothing is compared.
+    const outside = await sparehand(['worker', 'check', '--json'], { env: oh.env, cwd: tempDir() });
+    expect(JSON.parse(outside.stdout).toolchains).toEqual([]);
+  });
+
+  it('a run with the differing toolchain says so once', async () => {
+    const proj = gitProject({ 'package.json': '{"name":"x","scripts":{"v":"echo ok"}}' });
+    const first = await sparehand(['run', '--', 'node -e 0; echo ran'], { env: oh.env, cwd: proj });
+    expect([first.exitCode, first.stdout]).toEqual([0, 'ran\n']);
+    expect(first.stderr).toMatch(/sparehand: note: w0 has node 18\.19\.0, here \d+\.\d+\.\d+; the command ran there with it/);
+    const second = await sparehand(['run', '--', 'node -e 0; echo ran'], { env: oh.env, cwd: proj });
+    expect(second.stderr).not.toContain('note:');
+  });
+});
