@@ -7,7 +7,7 @@ import { capture } from '../process.js';
 import { LOGIN_ENV } from './login-env.js';
 import { VERSIONS, parseVersions } from './versions.js';
 import { connect, connectionFor, sshEnv } from './connection.js';
-import { freeSlots } from './slots.js';
+import { SLOT_STATUS, type SlotRun, parseSlotStatus } from './worker-slots.js';
 import { remotePath, sshArgs } from './ssh-args.js';
 import { workerDir, workerSlots } from './workers.js';
 
@@ -28,8 +28,12 @@ export interface WorkerReport {
   /** Free space in the worker's --dir (bytes), null when unknown. */
   freeBytes?: number | null;
   dir: string;
+  /** The worker's own slot count (its `.slots`; the config's until a run or `worker add --slots` wrote it). */
   slots: number;
-  freeSlots: number;
+  /** Slots no run holds right now, from any machine (absent when the worker could not be asked). */
+  freeSlots?: number;
+  /** Runs holding a slot now, from any machine. */
+  busy?: SlotRun[];
   /** Problems found, each one sentence; empty when ok. */
   problems: string[];
   /** What to do about the first problem. */
@@ -41,18 +45,14 @@ export interface WorkerReport {
  * environment (as a run has it: lib/remote/login-env.ts) for perl and the toolchain versions asked for.
  */
 const PROBE = String.raw`${LOGIN_ENV}${VERSIONS}
-d=$1; shift; mkdir -p -- "$d" 2>/dev/null
+d=$1 status=$2; shift 2; mkdir -p -- "$d" 2>/dev/null
 echo "bash=$BASH_VERSION"
 echo "rsync=$(rsync --version 2>/dev/null | head -n 1)"
 echo "df=$(df -Pk -- "$d" 2>/dev/null | awk 'NR==2 {print $4}')"
 login_env "$d/.login-env"
 echo "perl=$(perl -MDigest::MD5 -MTime::HiRes -e 'print $^V' 2>/dev/null)"
-for c in "$@"; do
-  if v=$(bash -c "$c" 2>&1 </dev/null); then printf 'version	%s	%s
-' "$c" "$(printf '%s
-' "$v" | head -n 1)"; else printf 'version	%s	
-' "$c"; fi
-done
+perl -e "$status" "$d" 2>/dev/null
+versions "$@"
 `;
 
 /** Checks one worker; never throws for the worker's own problems (they are in `problems`). */
@@ -62,7 +62,6 @@ export async function checkWorker(ctx: Context, worker: Worker, opts: { versions
     destination: worker.destination,
     dir: workerDir(worker),
     slots: workerSlots(worker),
-    freeSlots: freeSlots(ctx, worker),
   };
   const conn = connectionFor(ctx, worker);
   let connectMs: number;
@@ -75,7 +74,8 @@ export async function checkWorker(ctx: Context, worker: Worker, opts: { versions
   const t = performance.now();
   await capture('ssh', sshArgs(worker, conn, 'true'), { env: sshEnv(ctx) });
   const latencyMs = performance.now() - t;
-  const r = await capture('ssh', sshArgs(worker, conn, quote(['bash', '-c', PROBE, 'probe', remotePath(base.dir), ...(opts.versions ?? [])])), { env: sshEnv(ctx) });
+  const r = await capture('ssh', sshArgs(worker, conn, quote(['bash', '-c', PROBE, 'probe', remotePath(base.dir), SLOT_STATUS, ...(opts.versions ?? [])])), { env: sshEnv(ctx) });
+  const slots = parseSlotStatus(r.stdout);
   const versions = parseVersions(r.stdout);
   const field = (k: string) => new RegExp(`^${k}=(.*)$`, 'm').exec(r.stdout)?.[1]?.trim() || null;
   const bash = field('bash');
@@ -96,8 +96,12 @@ export async function checkWorker(ctx: Context, worker: Worker, opts: { versions
     problems.push('perl with Digest::MD5 and Time::HiRes not found on the worker (sparehand needs it to find what a command changed)');
     hint ??= 'install perl on the worker (e.g. `apt-get install perl`)';
   }
+  // No slot count on the worker yet (no run there): the config's, all free.
+  const free = slots ? (slots.slots ? slots.slots - slots.busy.length : base.slots) : undefined;
   return {
     ...base,
+    ...(slots?.slots ? { slots: slots.slots } : {}),
+    ...(free === undefined ? {} : { freeSlots: free, busy: slots?.busy ?? [] }),
     ok: problems.length === 0,
     connectMs: Math.round(connectMs),
     latencyMs: Math.round(latencyMs),

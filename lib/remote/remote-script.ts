@@ -1,6 +1,7 @@
 // The one string sent to the worker's shell: `bash -c WRAPPER` plus quoted arguments (built with shell-quote).
 import { quote } from 'shell-quote';
 import { LOGIN_ENV } from './login-env.js';
+import { SLOT_CLAIM } from './worker-slots.js';
 
 /**
  * Runs on the worker, in the slot's folder. Installs dependencies when the lock file's hash changed, then runs
@@ -20,13 +21,13 @@ import { LOGIN_ENV } from './login-env.js';
 export const WRAPPER = String.raw`${LOGIN_ENV}
 group() {
   set -m
-  bash -c "$1" 3<&- &
+  bash -c "$1" 3<&- 9>&- &
   pid=$!
   set +m
   ( while IFS= read -r sig; do
       case $sig in INT|TERM|HUP|QUIT) kill -s "$sig" -- "-$pid" 2>/dev/null;; esac
     done <&3
-    kill -s TERM -- "-$pid" 2>/dev/null; sleep 2; kill -s KILL -- "-$pid" 2>/dev/null ) &
+    kill -s TERM -- "-$pid" 2>/dev/null; sleep 2; kill -s KILL -- "-$pid" 2>/dev/null ) 9>&- &
   watcher=$!
   wait "$pid"
   st=$?
@@ -37,24 +38,49 @@ group() {
 }
 if [ "$0" = sparehand-run ]; then
   cd -- "$2" || exit 125
-  if [ "$1" = tty ]; then bash -c "$3" <&3 3<&-; exit; fi
+  if [ "$1" = tty ]; then bash -c "$3" <&3 3<&- 9>&-; exit; fi
   group "$3"
   exit
 fi
-mode=$1 root=$2 rel=$3 cmd=$4 nonce=$5 tree=$6 skip=$7 watch=$8 deps=$9
+if [ "$0" = sparehand ]; then
+  # Claim a slot on the worker (the lock stays on fd 9 for this session), then go on as sparehand-claimed.
+  # In terminal mode the slot is held by another session (mode hold) and named here.
+  exec 3<&0 </dev/null
+  mkdir -p -- "$2/.slots.d" 2>/dev/null
+  if [ "$1" = tty ]; then exec bash -c "$BASH_EXECUTION_STRING" sparehand-claimed "$5" "$@"; fi
+  if ! command -v perl >/dev/null; then
+    printf '\0sparehand-claim %s refused the worker has no perl, which sparehand needs to count slots and find what the command changed (install perl there)\n' "$8"
+    exit 125
+  fi
+  exec perl -e "$SPAREHAND_CLAIM" "$2" "$4" "$8" "$SPAREHAND_RECORD" "$BASH_EXECUTION_STRING" "$@"
+fi
+slot=$1
+shift
+mode=$1 wdir=$2 key=$3 rel=$6 cmd=$7 nonce=$8 skip=$9
 shift 9
-stamps=$1 loginenv=$2 venv=$3 programs=$4
+watch=$1 deps=$2 venv=$3 programs=$4
 shift 4
-exec 3<&0 </dev/null
+unset SPAREHAND_CLAIM SPAREHAND_RECORD
+if [ "$mode" = hold ]; then
+  # Holds the slot for a run in terminal mode until sparehand closes this session.
+  while read -r _ <&3; do :; done
+  exit 0
+fi
+root=$wdir/$key/$slot tree=../$slot.tree stamps=../$slot.deps
 out=-
 results() {
   if [ "$out" = - ]; then printf '\0sparehand-results %s %s\n' "$nonce" "$1"; else printf '\0sparehand-results %s %s\n' "$nonce" "$1" >"$out"; fi
 }
 refuse() { results "refused $1"; exit 125; }
+login_env "$wdir/.login-env"
+if [ "$mode" = pipe ]; then
+  # sparehand sends the project to the slot's folder, then says go.
+  IFS= read -r go <&3 || exit 0
+  [ "$go" = go ] || exit 0
+fi
 cd -- "$root" 2>/dev/null || refuse "cannot enter $root on the worker"
 top=$PWD
 [ "$mode" = tty ] && out=$tree.results
-[ -n "$loginenv" ] && login_env "$loginenv"
 for kv in "$@"; do export "$kv"; done
 # Dependencies, per folder that holds a lock or requirements file: installed again only when it changed.
 SPAREHAND_DEPS_TIME=
@@ -111,26 +137,29 @@ exit "$st"
 `;
 
 export interface RemoteJob {
-  tty: boolean;
-  /** Slot folder on the worker (relative to the login folder, or absolute). */
-  root: string;
+  /** pipe: claim a slot, wait for "go", run; hold: claim a slot and hold it (for a terminal run); tty: run in `slot`. */
+  mode: 'pipe' | 'hold' | 'tty';
+  /** The worker's folder for project copies (relative to the login folder, or absolute). */
+  dir: string;
+  /** The project's folder in it (lib/run/project.ts projectKey); a slot's copy is `<dir>/<key>/<slot>`. */
+  key: string;
+  /** Slots the worker has when it has not said (its `<dir>/.slots` wins: worker-slots.ts). */
+  slots: number;
+  /** The slot held for a terminal run (mode tty), else undefined. */
+  slot?: number;
+  /** Who runs what, recorded with the slot for `sparehand status` (worker-slots.ts runRecord). */
+  record: string;
   /** Working folder relative to the project root ('.' for the root). */
   rel: string;
   command: string;
-  /** Names this run's results block. */
+  /** Names this run's claim line and results block. */
   nonce: string;
-  /** The tree watch's record of the slot (relative to root); in terminal mode the results go beside it. */
-  tree: string;
   /** What the watch skips (sync-rules.ts skipArgument). */
   skip: string;
   /** The tree watch program, or '' to bring nothing back (--no-sync-back). */
   watch: string;
   /** Dependency installs (lib/run/deps.ts), in order. */
   deps: ReadonlyArray<{ dir: string; hash: string; command: string }>;
-  /** Stamp files, one per folder with dependencies, are this path plus `.<the folder, / as %>` (relative to root). */
-  stamps: string;
-  /** The cached login environment of the worker's owner (relative to root), or '' not to use one. */
-  loginEnv: string;
   /** The project's .venv to activate (relative to root), or ''. */
   venv: string;
   /** Programs the command starts that are found here: each must be found there too. */
@@ -148,9 +177,9 @@ export function remoteCommand(job: RemoteJob): string {
   const env = Object.entries(job.env).map(([k, v]) => `${k}=${v}`);
   const deps = job.deps.map((d) => `${d.dir}\t${d.dir.replaceAll('/', '%')}\t${d.hash}\t${d.command}`).join('\n');
   return quote([
-    'env', '-u', 'SSH_CLIENT', '-u', 'SSH2_CLIENT',
+    'env', '-u', 'SSH_CLIENT', '-u', 'SSH2_CLIENT', `SPAREHAND_CLAIM=${SLOT_CLAIM}`, `SPAREHAND_RECORD=${job.record}`,
     'bash', '-c', WRAPPER, 'sparehand',
-    job.tty ? 'tty' : 'pipe', job.root, job.rel, job.command, job.nonce, job.tree, job.skip, job.watch, deps,
-    job.stamps, job.loginEnv, job.venv, job.programs.join('\n'), ...env,
+    job.mode, job.dir, job.key, String(job.slots), job.slot === undefined ? '' : String(job.slot), job.rel, job.command, job.nonce, job.skip,
+    job.watch, deps, job.venv, job.programs.join('\n'), ...env,
   ]);
 }

@@ -48,7 +48,7 @@ export function unsafePath(path: string): string | undefined {
  * Stops reading once the block is whole (whatever follows is not read), when the stream ends first (connection
  * lost), or when `give up` says so after a chunk.
  */
-export async function pumpResults(stream: Readable, parser: ResultsParser, output?: Writable, giveUp: () => boolean = () => false): Promise<void> {
+export async function pumpResults(stream: Readable, parser: Pick<ResultsParser, 'push' | 'close' | 'done'>, output?: Writable, giveUp: () => boolean = () => false): Promise<void> {
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
       const out = parser.push(chunk);

@@ -1,49 +1,73 @@
-// Claiming a slot: a free one on a reachable worker, waiting (or running here) when all are busy.
+// Claiming a slot: the worker itself gives one (or says all are busy) in the session the run will live in, so
+// machines that share a worker never run more than its slots at once. Waits while all are busy (or, with
+// --or-local, lets the run go here at once).
 import type { Worker } from '../config.js';
 import { type Context, say } from '../context.js';
-import { type SparehandError, isSparehandError } from '../errors.js';
+import { SparehandError, isSparehandError } from '../errors.js';
 import { connect } from '../remote/connection.js';
-import { type SlotLock, lockAny } from '../remote/slots.js';
+import type { Session } from '../remote/exec.js';
+import { leastBusyFirst } from './runs-here.js';
 import type { RunSignals } from './signals.js';
 
-const WAIT_POLL_MS = 200;
+const WAIT_POLL_MS = 500;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export interface Claim {
-  lock?: SlotLock;
-  /** Why each worker tried could not be reached. */
-  failures: SparehandError[];
-  /** Every slot was busy (and the caller did not want to wait). */
-  busy: boolean;
-}
+export type Claim =
+  /** A slot, held by `session` until it ends. */
+  | { worker: Worker; slot: number; session: Session }
+  /** The worker will not run it (no perl): the reason. */
+  | { refused: string; worker: Worker }
+  /** Every slot of every reachable worker is busy (and the caller did not want to wait). */
+  | { busy: true }
+  /** No worker could be reached: why, for each. */
+  | { failures: SparehandError[] }
+  /** A signal came while waiting. */
+  | { stopped: true };
 
-/** A free slot on a reachable worker, least busy first; waits while all are busy unless `orLocal`, or a signal came. */
-export async function claimSlot(ctx: Context, candidates: readonly Worker[], orLocal: boolean, signals: RunSignals): Promise<Claim> {
+/**
+ * Asks each reachable worker for a slot, least busy (by this machine's runs) first. `open(worker)` starts the
+ * session that claims one on that worker.
+ */
+export async function claimSlot(
+  ctx: Context,
+  candidates: readonly Worker[],
+  opts: { orLocal: boolean; signals: RunSignals; open: (worker: Worker) => Session },
+): Promise<Claim> {
   const failures: SparehandError[] = [];
   let pool = [...candidates];
   let waiting = false;
-  while (pool.length > 0 && !signals.received) {
-    const lock = lockAny(ctx, pool);
-    if (!lock) {
-      if (orLocal) return { failures, busy: true };
-      if (!waiting) say(ctx, `all slots on ${pool.map((w) => w.name).join(', ')} are busy; waiting for one`);
-      waiting = true;
-      await sleep(WAIT_POLL_MS);
-      continue;
-    }
-    try {
-      await connect(ctx, lock.worker);
-      if (signals.received) {
-        lock.release();
-        break;
+  while (pool.length > 0) {
+    let busy = false;
+    for (const worker of leastBusyFirst(ctx, pool)) {
+      if (opts.signals.received) return { stopped: true };
+      try {
+        await connect(ctx, worker);
+      } catch (e) {
+        if (!isSparehandError(e)) throw e;
+        failures.push(e);
+        pool = pool.filter((w) => w !== worker);
+        continue;
       }
-      return { lock, failures, busy: false };
-    } catch (e) {
-      lock.release();
-      if (!isSparehandError(e)) throw e;
-      failures.push(e);
-      pool = pool.filter((w) => w !== lock.worker);
+      const session = opts.open(worker);
+      opts.signals.react(() => session.close());
+      const answer = await session.claimed;
+      opts.signals.react(undefined);
+      if ('slot' in answer && !opts.signals.received) return { worker, slot: answer.slot, session };
+      session.close();
+      if (opts.signals.received) return { stopped: true };
+      if ('refused' in answer) return { refused: answer.refused, worker };
+      if ('busy' in answer) busy = true;
+      else {
+        // The session ended before it answered (the connection dropped): try the others.
+        failures.push(new SparehandError('SSH', `worker "${worker.name}" closed the session before giving a slot`, { hint: `try \`sparehand worker check ${worker.name}\`` }));
+        pool = pool.filter((w) => w !== worker);
+      }
     }
+    if (!busy) break;
+    if (opts.orLocal) return { busy: true };
+    if (!waiting) say(ctx, `all slots on ${pool.map((w) => w.name).join(', ')} are busy; waiting for one`);
+    waiting = true;
+    await sleep(WAIT_POLL_MS + Math.random() * WAIT_POLL_MS);
   }
-  return { failures, busy: false };
+  return { failures };
 }

@@ -1,33 +1,35 @@
 // `sparehand run` on a worker, step by step: claim a slot → send the project → run the command there (its changes
 // come back in the same session) → apply them here → report. Or run here, with --or-local, when no worker can.
 import { randomBytes } from 'node:crypto';
+import { hostname, userInfo } from 'node:os';
 import { existsSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { quote } from 'shell-quote';
 import { programsOf } from '../classify/programs.js';
-import type { Config } from '../config.js';
+import type { Config, Worker } from '../config.js';
 import { type Context, say } from '../context.js';
 import { SparehandError, isSparehandError } from '../errors.js';
 import { exitStatus } from '../process.js';
 import { gitRoot } from '../project-root.js';
 import { connectionFor, sshEnv } from '../remote/connection.js';
-import { type ExecResult, execRemote } from '../remote/exec.js';
-import { remoteCommand } from '../remote/remote-script.js';
+import { type Session, execTerminal, openSession } from '../remote/exec.js';
+import { type RemoteJob, remoteCommand } from '../remote/remote-script.js';
 import type { Change } from '../remote/results.js';
-import type { SlotLock } from '../remote/slots.js';
-import { sshArgs } from '../remote/ssh-args.js';
+import { remotePath, sshArgs } from '../remote/ssh-args.js';
 import { notBroughtBack, skipArgument, skipRules } from '../remote/sync-rules.js';
 import { type SyncTarget, syncUp } from '../remote/sync.js';
 import { TREE_WATCH } from '../remote/tree-watch.js';
-import { findWorker } from '../remote/workers.js';
+import { findWorker, workerDir, workerSlots } from '../remote/workers.js';
+import { runRecord } from '../remote/worker-slots.js';
 import { which } from '../which.js';
 import { type Applied, applyChanges } from '../sync-back/apply.js';
 import { foldsCase, makeConflictsFolder, makeStaging, removeStaging } from '../sync-back/own-folder.js';
 import { claimSlot } from './claim.js';
-import { depsPlan } from './deps.js';
+import { type DepsInstall, depsPlan } from './deps.js';
 import { forwardedEnv } from './env.js';
 import { runHere } from './local.js';
-import { relativeCwd, remoteRoot } from './project.js';
+import { projectKey, relativeCwd, remoteRoot } from './project.js';
+import { recordRun } from './runs-here.js';
 import { conflictLines, summaryLines } from './report.js';
 import { whyNotSendable } from './sendable.js';
 import { toolchainNote } from './toolchain-note.js';
@@ -71,34 +73,95 @@ export async function runOnWorker(ctx: Context, config: Config, command: string,
   }
   const signals = new RunSignals();
   try {
-    const claim = await claimSlot(ctx, candidates, Boolean(opts.orLocal), signals);
-    if (signals.received) return exitStatus(null, signals.received);
-    if (!claim.lock) {
-      if (claim.busy) return local('all worker slots are busy');
+    const run = prepare(ctx, config, command, opts, root);
+    const open = (w: Worker) => openSession(ctx, sessionArgs(ctx, w, run, { mode: run.tty ? 'hold' : 'pipe' }));
+    const claim = await claimSlot(ctx, candidates, { orLocal: Boolean(opts.orLocal), signals, open });
+    if ('stopped' in claim) return exitStatus(null, signals.received ?? 'SIGTERM');
+    if ('busy' in claim) return local('all worker slots are busy');
+    if ('refused' in claim) return cannot(`${claim.worker.name}: ${claim.refused}`, 'install it there');
+    if ('failures' in claim) {
       const first = claim.failures[0];
       return cannot(first?.message ?? 'no worker reachable', first?.hint ?? 'check `sparehand worker check`');
     }
+    const forget = recordRun(ctx, claim.worker);
     try {
-      return await runInSlot(ctx, config, command, opts, { lock: claim.lock, root, signals });
+      return await runInSlot(ctx, opts, run, { ...claim, signals });
     } finally {
-      claim.lock.release();
+      claim.session.close();
+      forget();
     }
   } finally {
     signals.dispose();
   }
 }
 
-interface Slot {
-  lock: SlotLock;
-  /** The project root here. */
+/** What one run sends, decided once before any worker is asked. */
+interface Prepared {
+  config: Config;
+  command: string;
   root: string;
+  nonce: string;
+  tty: boolean;
+  watch: boolean;
+  programs: string[];
+  deps: DepsInstall[];
+  startedAt: Date;
+  staging: () => string;
+  /** Whether staging was made (and must be removed). */
+  staged: () => boolean;
+}
+
+function prepare(ctx: Context, config: Config, command: string, opts: RemoteRunOptions, root: string): Prepared {
+  const nonce = randomBytes(12).toString('hex');
+  let dir: string | undefined;
+  return {
+    config,
+    command,
+    root,
+    nonce,
+    tty: ctx.stdinIsTTY && Boolean((ctx.stdout as { isTTY?: boolean }).isTTY),
+    watch: opts.syncBack !== false,
+    programs: programsFoundHere(ctx, command),
+    deps: config.sync?.copyDependencies ? [] : depsPlan(root, ctx.cwd),
+    startedAt: new Date(),
+    staging: () => (dir ??= makeStaging(root, nonce)),
+    staged: () => dir !== undefined,
+  };
+}
+
+/** ssh's argv and what a session needs, for the wrapper in `how.mode` (remote-script.ts). */
+function sessionArgs(ctx: Context, worker: Worker, run: Prepared, how: { mode: RemoteJob['mode']; slot?: number }) {
+  const remote = remoteCommand({
+    mode: how.mode,
+    dir: remotePath(workerDir(worker)),
+    key: projectKey(run.root),
+    slots: workerSlots(worker),
+    ...(how.slot === undefined ? {} : { slot: how.slot }),
+    record: runRecord({ machine: hostname(), user: `${userInfo().username}@${hostname()}`, project: run.root, command: run.command }),
+    rel: relativeCwd(run.root, ctx.cwd),
+    command: run.command,
+    nonce: run.nonce,
+    skip: skipArgument(skipRules(notBroughtBack(run.config))),
+    watch: run.watch ? TREE_WATCH : '',
+    deps: run.deps,
+    venv: activeVenv(ctx, run.root),
+    programs: run.programs,
+    env: forwardedEnv(ctx.env, run.config),
+  });
+  return { args: sshArgs(worker, connectionFor(ctx, worker), remote, { tty: how.mode === 'tty' }), env: sshEnv(ctx), nonce: run.nonce, stagingDir: run.staging };
+}
+
+interface Claimed {
+  worker: Worker;
+  slot: number;
+  session: Session;
   signals: RunSignals;
 }
 
-async function runInSlot(ctx: Context, config: Config, command: string, opts: RemoteRunOptions, slot: Slot): Promise<number> {
-  const { worker } = slot.lock;
-  const { root, signals } = slot;
-  const t: SyncTarget = { worker, conn: connectionFor(ctx, worker), config, localRoot: root, remoteRoot: remoteRoot(worker, root, slot.lock.slot), env: sshEnv(ctx) };
+async function runInSlot(ctx: Context, opts: RemoteRunOptions, run: Prepared, claimed: Claimed): Promise<number> {
+  const { worker, slot, session, signals } = claimed;
+  const { root, command } = run;
+  const t: SyncTarget = { worker, conn: connectionFor(ctx, worker), config: run.config, localRoot: root, remoteRoot: remoteRoot(worker, root, slot), env: sshEnv(ctx) };
 
   // Send.
   const t0 = performance.now();
@@ -106,7 +169,10 @@ async function runInSlot(ctx: Context, config: Config, command: string, opts: Re
   try {
     await syncUp(t, signals.abortSignal());
   } catch (e) {
-    if (opts.orLocal && isSparehandError(e) && !signals.received) return runHere(ctx, command, e.message, opts.timeoutMs);
+    if (opts.orLocal && isSparehandError(e) && !signals.received) {
+      session.close();
+      return runHere(ctx, command, e.message, opts.timeoutMs);
+    }
     throw e;
   } finally {
     progress(ctx, undefined);
@@ -116,15 +182,17 @@ async function runInSlot(ctx: Context, config: Config, command: string, opts: Re
   const upMs = performance.now() - t0;
 
   // Run there; what the command changed comes back at the end of the same session.
-  const nonce = randomBytes(12).toString('hex');
-  const startedAt = new Date();
-  const programs = programsFoundHere(ctx, command);
-  const note = toolchainNote(ctx, worker, programs);
-  let stagingDir: string | undefined;
-  const staging = () => (stagingDir ??= makeStaging(root, nonce));
+  const note = toolchainNote(ctx, worker, run.programs);
   try {
     const t1 = performance.now();
-    const result = await runThere(ctx, config, command, opts, t, { nonce, root, slot: slot.lock.slot, signals, staging, programs });
+    const result = run.tty
+      ? await execTerminal({
+          ...sessionArgs(ctx, worker, run, { mode: 'tty', slot }),
+          resultsArgs: sshArgs(worker, t.conn, quote(['sh', '-c', 'cat -- "$1" 2>/dev/null; rm -f -- "$1"', 'sh', `${t.remoteRoot}/../${slot}.tree.results`])),
+          timeoutMs: opts.timeoutMs,
+          signals,
+        })
+      : await session.run({ timeoutMs: opts.timeoutMs, signals });
     const execEnd = performance.now();
     const runEnd = result.seenAt ?? execEnd;
     if (result.stoppedBy === 'timeout') {
@@ -145,7 +213,7 @@ async function runInSlot(ctx: Context, config: Config, command: string, opts: Re
 
     // Bring back, and report.
     const t2 = performance.now();
-    const back = opts.syncBack === false ? undefined : bringBack(root, result.results.changes, { nonce, startedAt, staging });
+    const back = opts.syncBack === false ? undefined : bringBack(root, result.results.changes, run);
     for (const line of conflictLines(back?.conflicts ?? [])) say(ctx, line);
     if (!opts.quiet) {
       const syncMs = upMs + (execEnd - runEnd) + (performance.now() - t2);
@@ -158,49 +226,8 @@ async function runInSlot(ctx: Context, config: Config, command: string, opts: Re
     if (signals.received) return exitStatus(null, signals.received);
     return result.results.status;
   } finally {
-    if (stagingDir !== undefined) removeStaging(root, nonce);
+    if (run.staged()) removeStaging(root, run.nonce);
   }
-}
-
-/** Runs the command on the worker under the tree watch (remote-script.ts) and reads what comes back. */
-async function runThere(
-  ctx: Context,
-  config: Config,
-  command: string,
-  opts: RemoteRunOptions,
-  t: SyncTarget,
-  run: { nonce: string; root: string; slot: number; signals: RunSignals; staging: () => string; programs: readonly string[] },
-): Promise<ExecResult> {
-  const deps = config.sync?.copyDependencies ? [] : depsPlan(run.root, ctx.cwd);
-  const tty = ctx.stdinIsTTY && Boolean((ctx.stdout as { isTTY?: boolean }).isTTY);
-  const tree = `../${run.slot}.tree`;
-  const remote = remoteCommand({
-    tty,
-    root: t.remoteRoot,
-    rel: relativeCwd(run.root, ctx.cwd),
-    command,
-    nonce: run.nonce,
-    tree,
-    skip: skipArgument(skipRules(notBroughtBack(config))),
-    watch: opts.syncBack === false ? '' : TREE_WATCH,
-    deps,
-    stamps: `../${run.slot}.deps`,
-    loginEnv: '../../.login-env',
-    venv: activeVenv(ctx, run.root),
-    programs: run.programs,
-    env: forwardedEnv(ctx.env, config),
-  });
-  const resultsFile = `${t.remoteRoot}/${tree}.results`;
-  return execRemote(ctx, {
-    args: sshArgs(t.worker, t.conn, remote, { tty }),
-    env: t.env,
-    tty,
-    timeoutMs: opts.timeoutMs,
-    nonce: run.nonce,
-    stagingDir: run.staging,
-    resultsArgs: sshArgs(t.worker, t.conn, quote(['sh', '-c', 'cat -- "$1" 2>/dev/null; rm -f -- "$1"', 'sh', resultsFile])),
-    signals: run.signals,
-  });
 }
 
 /** The project's .venv that the caller's shell has active (VIRTUAL_ENV inside the project), relative to it; else ''. */
@@ -217,7 +244,7 @@ function programsFoundHere(ctx: Context, command: string): string[] {
 }
 
 /** Applies the command's changes here (lib/sync-back/apply.ts). */
-function bringBack(root: string, changes: readonly Change[], run: { nonce: string; startedAt: Date; staging: () => string }): Applied {
+function bringBack(root: string, changes: readonly Change[], run: Pick<Prepared, 'nonce' | 'startedAt' | 'staging'>): Applied {
   let conflicts: string | undefined;
   let folds: boolean | undefined;
   return applyChanges(changes, {

@@ -14,18 +14,22 @@ export interface WorkerHome {
   close: () => Promise<void>;
 }
 
-/** `workers` become config entries `w0`, `w1`, … (port, identity, --dir from each sshd). */
-export function workerHome(sshds: readonly Sshd[], extra: Partial<Config> & { slots?: number } = {}): WorkerHome {
+/**
+ * `workers` become config entries `w0`, `w1`, … (port, identity, --dir from each sshd). Homes on one sshd share
+ * its worker folder, as machines sharing a worker do; `dir` gives this home's workers a folder of their own
+ * under it (the slot count a worker keeps is its folder's: the first run's config writes it).
+ */
+export function workerHome(sshds: readonly Sshd[], extra: Partial<Config> & { slots?: number; dir?: string } = {}): WorkerHome {
   const home = tempDir('sparehand-home-');
   for (const s of sshds) trustHostKey(home, s);
-  const { slots, ...rest } = extra;
+  const { slots, dir, ...rest } = extra;
   const config: Config = {
     workers: sshds.map((s, i) => ({
       name: `w${i}`,
       destination: 'root@127.0.0.1',
       port: s.port,
       identity: s.identity,
-      dir: s.remoteDir,
+      dir: dir ? join(s.remoteDir, dir) : s.remoteDir,
       ...(slots ? { slots } : {}),
     })),
     env: ['npm_config_update_notifier'],

@@ -3,7 +3,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Config, Worker } from '../../lib/config.js';
 import { rsyncUpArgs } from '../../lib/remote/rsync-args.js';
-import { WRAPPER, remoteCommand } from '../../lib/remote/remote-script.js';
+import { type RemoteJob, WRAPPER, remoteCommand } from '../../lib/remote/remote-script.js';
+import { SLOT_CLAIM } from '../../lib/remote/worker-slots.js';
 import { remotePath, rsyncPathMaking, rsyncRsh, rsyncWord, sshArgs, sshMasterArgs } from '../../lib/remote/ssh-args.js';
 
 const worker: Worker = { name: 'box', destination: 'me@box.lan', port: 2222, identity: '/k/id key' };
@@ -91,10 +92,9 @@ describe('rsync argument arrays', () => {
 });
 
 describe('the one remote command string', () => {
-  const job = (command: string, env: Record<string, string> = {}) => ({
-    tty: false, root: 'w/p/0', rel: 'src', command, nonce: 'n1', tree: '../0.tree', skip: '(?:^|/)x$', watch: 'print 1',
-    deps: [{ dir: 'py/a b', hash: 'h1', command: 'uv sync --frozen' }], stamps: '../0.deps', loginEnv: '../../.login-env', venv: '.venv',
-    programs: ['cargo', './gradlew'], env,
+  const job = (command: string, env: Record<string, string> = {}): RemoteJob => ({
+    mode: 'pipe', dir: 'w', key: 'p', slots: 2, record: 'm\tme@m\t/p\tnpm test', rel: 'src', command, nonce: 'n1', skip: '(?:^|/)x$', watch: 'print 1',
+    deps: [{ dir: 'py/a b', hash: 'h1', command: 'uv sync --frozen' }], venv: '.venv', programs: ['cargo', './gradlew'], env,
   });
 
   it('every argument reaches the worker\'s bash unchanged (property test against real bash)', () => {
@@ -105,9 +105,9 @@ describe('the one remote command string', () => {
         // The worker's login shell parses the line; here bash parses it and prints the words it got.
         const got = execFileSync('bash', ['-c', `printf '%s\\0' ${remoteCommand(job(cmd, env))}`]).toString();
         expect(got.split('\0').slice(0, -1)).toEqual([
-          'env', '-u', 'SSH_CLIENT', '-u', 'SSH2_CLIENT',
-          'bash', '-c', WRAPPER, 'sparehand', 'pipe', 'w/p/0', 'src', cmd, 'n1', '../0.tree', '(?:^|/)x$', 'print 1',
-          'py/a b\tpy%a b\th1\tuv sync --frozen', '../0.deps', '../../.login-env', '.venv', 'cargo\n./gradlew', ...values.map((v, i) => `V${i}=${v}`),
+          'env', '-u', 'SSH_CLIENT', '-u', 'SSH2_CLIENT', `SPAREHAND_CLAIM=${SLOT_CLAIM}`, 'SPAREHAND_RECORD=m\tme@m\t/p\tnpm test',
+          'bash', '-c', WRAPPER, 'sparehand', 'pipe', 'w', 'p', '2', '', 'src', cmd, 'n1', '(?:^|/)x$', 'print 1',
+          'py/a b\tpy%a b\th1\tuv sync --frozen', '.venv', 'cargo\n./gradlew', ...values.map((v, i) => `V${i}=${v}`),
         ]);
       }),
       { numRuns: 100 },

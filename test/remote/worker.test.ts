@@ -16,10 +16,10 @@ const home = (...a: Parameters<typeof workerHome>) => {
   return h;
 };
 
-/** A PATH holding everything the probe and wrapper need except rsync (and perl, unless `withRsync`). */
-function pathWithoutRsync(withRsync = false): string {
+/** A PATH holding everything the probe and wrapper need but `missing` (rsync or perl). */
+function pathWithout(missing: 'rsync' | 'perl'): string {
   const bin = tempDir('sparehand-bin-');
-  for (const tool of ['bash', 'sh', 'mkdir', 'df', 'awk', 'head', 'cat', 'true', 'env', 'rm', 'mv', ...(withRsync ? ['rsync'] : [])]) {
+  for (const tool of ['bash', 'sh', 'mkdir', 'df', 'awk', 'head', 'cat', 'true', 'env', 'rm', 'mv', 'rsync', 'perl'].filter((t) => t !== missing)) {
     for (const d of ['/usr/bin', '/bin']) {
       if (existsSync(join(d, tool))) {
         symlinkSync(join(d, tool), join(bin, tool));
@@ -32,9 +32,9 @@ function pathWithoutRsync(withRsync = false): string {
 
 beforeAll(async () => {
   sshd = await startSshd();
-  noRsync = await startSshd({ path: pathWithoutRsync() });
+  noRsync = await startSshd({ path: pathWithout('rsync') });
   // Without perl on its login PATH either: the owner's ~/.profile sets PATH to that folder only.
-  const bin = pathWithoutRsync(true);
+  const bin = pathWithout('perl');
   const ownerHome = tempDir('sparehand-worker-home-');
   writeFileSync(join(ownerHome, '.profile'), `export PATH=${bin}\n`);
   noPerl = await startSshd({ path: bin, home: ownerHome });
@@ -110,7 +110,7 @@ describe('sparehand worker check', () => {
     const proj = tempDir('sparehand-proj-');
     const here = await sparehand(['run', '--or-local', '--', 'echo here'], { env: h.env, cwd: proj });
     expect([here.exitCode, here.stdout]).toEqual([0, 'here\n']);
-    expect(here.stderr).toBe('sparehand: running locally: w0: the worker has no perl, which sparehand needs to find what the command changed (install perl there)\n');
+    expect(here.stderr).toBe('sparehand: running locally: w0: the worker has no perl, which sparehand needs to count slots and find what the command changed (install perl there)\n');
     const not = await sparehand(['run', '--', 'echo here'], { env: h.env, cwd: proj });
     expect([not.exitCode, not.stdout]).toEqual([125, '']);
     expect(not.stderr).toContain('w0: the worker has no perl');

@@ -70,7 +70,7 @@ describe('many runs at once', () => {
   });
 
   it('all slots busy: --or-local runs here at once, with one line saying so', async () => {
-    const h = workerHome([a], { slots: 1 });
+    const h = workerHome([a], { slots: 1, dir: 'one-slot' });
     homes.push(h);
     const proj = project();
     const long = sparehand(['run', '--', 'sleep 2'], { env: h.env, cwd: proj });

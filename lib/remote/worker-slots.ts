@@ -1,0 +1,119 @@
+// Slots are counted on the worker itself, so several machines sharing one worker never use one slot at once: a
+// run holds a lock (flock) on `<dir>/.slots.d/<n>.lock` for the life of its ssh session, and a dropped
+// connection frees it at once. Perl's flock works the same on Linux and macOS (and perl is there for the tree
+// watch). The number of slots is the worker's own: `<dir>/.slots`, written by `worker add --slots` or, when
+// missing, by the first run (its config's value).
+
+/**
+ * perl -e SLOT_CLAIM DIR SLOTS NONCE RECORD WRAPPER ARGS...
+ * Takes the first free slot, moves its lock to fd 9 (kept across exec, so the rest of the session holds it),
+ * writes who holds it to `<n>.run`, prints `\0sparehand-claim NONCE N` and becomes
+ * `bash -c WRAPPER sparehand-claimed N ARGS...`. All busy: prints `\0sparehand-claim NONCE busy MAX` and exits.
+ */
+export const SLOT_CLAIM = String.raw`
+use strict;
+use warnings;
+use Fcntl qw(:flock);
+use POSIX ();
+my ($dir, $want, $nonce, $record, $wrapper, @args) = @ARGV;
+$| = 1;
+my $max = slots($dir, $want);
+for my $n (0 .. $max - 1) {
+  open(my $fh, '>>', "$dir/.slots.d/$n.lock") or next;
+  if (flock($fh, LOCK_EX | LOCK_NB)) {
+    # fd 9 shares the lock and is not closed on exec: the session holds the slot until it ends.
+    POSIX::dup2(fileno($fh), 9) or die "sparehand: dup2: $!\n";
+    close $fh;
+    if (open(my $run, '>', "$dir/.slots.d/$n.run.$$")) {
+      print $run "$record\t", time(), "\n";
+      close $run;
+      rename("$dir/.slots.d/$n.run.$$", "$dir/.slots.d/$n.run");
+    }
+    print "\0sparehand-claim $nonce $n\n";
+    exec { 'bash' } 'bash', '-c', $wrapper, 'sparehand-claimed', $n, @args;
+    die "sparehand: cannot start bash: $!\n";
+  }
+  close $fh;
+}
+print "\0sparehand-claim $nonce busy $max\n";
+exit 0;
+
+sub slots {
+  my ($d, $w) = @_;
+  if (open(my $fh, '<', "$d/.slots")) {
+    my $n = <$fh>;
+    close $fh;
+    return $1 if defined $n && $n =~ /^(\d+)/ && $1 > 0;
+  }
+  if (open(my $fh, '>', "$d/.slots.$$")) {
+    print $fh "$w\n";
+    close $fh;
+    rename("$d/.slots.$$", "$d/.slots");
+  }
+  return $w;
+}
+`;
+
+/**
+ * perl -e SLOT_STATUS DIR [SLOTS]: the worker's slots as `slots MAX` then `free N` or
+ * `busy N <record> <started, seconds since the epoch>` per slot, and `now <seconds>`. With SLOTS, writes the
+ * worker's count first (`worker add --slots`).
+ */
+export const SLOT_STATUS = String.raw`
+use strict;
+use warnings;
+use Fcntl qw(:flock);
+my ($dir, $set) = @ARGV;
+mkdir $dir;
+mkdir "$dir/.slots.d";
+if (defined $set && $set =~ /^\d+$/ && $set > 0 && open(my $fh, '>', "$dir/.slots.$$")) {
+  print $fh "$set\n";
+  close $fh;
+  rename("$dir/.slots.$$", "$dir/.slots");
+}
+my $max = 0;
+if (open(my $fh, '<', "$dir/.slots")) { my $l = <$fh>; $max = $1 if defined $l && $l =~ /^(\d+)/; close $fh }
+print "slots $max\n";
+for my $n (0 .. $max - 1) {
+  my $free = 1;
+  if (open(my $fh, '>>', "$dir/.slots.d/$n.lock")) {
+    $free = flock($fh, LOCK_EX | LOCK_NB) ? 1 : 0;
+    close $fh;
+  }
+  if ($free) { print "free $n\n"; next }
+  my $rec = '';
+  if (open(my $run, '<', "$dir/.slots.d/$n.run")) { $rec = <$run> // ''; chomp $rec; close $run }
+  print "busy $n\t$rec\n";
+}
+print "now ", time(), "\n";
+`;
+
+export interface SlotRun {
+  slot: number;
+  machine: string;
+  user: string;
+  project: string;
+  command: string;
+  /** Seconds since the epoch, on the worker's clock. */
+  started: number;
+}
+
+/** Who holds a slot, as a run writes it: machine, user@host, project, command (tabs and newlines made spaces). */
+export function runRecord(r: Omit<SlotRun, 'slot' | 'started'>): string {
+  const clean = (s: string) => s.replace(/[\t\n\r]+/g, ' ');
+  return [r.machine, r.user, r.project, r.command.length > 200 ? `${r.command.slice(0, 199)}…` : r.command].map(clean).join('\t');
+}
+
+/** SLOT_STATUS's answer: the slot count, busy slots with who holds them, and the worker's clock. */
+export function parseSlotStatus(text: string): { slots: number; busy: SlotRun[]; now: number } | undefined {
+  const slots = /^slots (\d+)$/m.exec(text);
+  if (!slots) return undefined;
+  const busy: SlotRun[] = [];
+  for (const line of text.split('\n')) {
+    const m = /^busy (\d+)\t(.*)$/.exec(line);
+    if (!m) continue;
+    const [machine = '?', user = '?', project = '?', command = '?', started = '0'] = (m[2] as string).split('\t');
+    busy.push({ slot: Number(m[1]), machine, user, project, command, started: Number(started) });
+  }
+  return { slots: Number(slots[1]), busy, now: Number(/^now (\d+)$/m.exec(text)?.[1] ?? 0) };
+}

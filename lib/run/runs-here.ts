@@ -1,0 +1,48 @@
+// This machine's runs in progress, per worker: only a hint for spreading runs over the workers (the one where
+// this machine runs least is asked first). The worker itself counts its slots (lib/remote/worker-slots.ts), so a
+// file left by a run that crashed, or by another machine sharing this home, never makes anyone wait.
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import type { Worker } from '../config.js';
+import type { Context } from '../context.js';
+import { stateDir } from '../paths.js';
+
+type Env = Pick<Context, 'home' | 'env'>;
+
+const dir = (c: Env) => join(stateDir(c), 'runs');
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+/** Records this process's run on `worker`; returns the function that removes the record. */
+export function recordRun(c: Env, worker: Worker): () => void {
+  mkdirSync(dir(c), { recursive: true });
+  const file = join(dir(c), `${worker.name}.${hostname()}.${process.pid}`);
+  writeFileSync(file, '');
+  return () => rmSync(file, { force: true });
+}
+
+/** The workers, those where this machine has fewest runs first (config order breaks ties). */
+export function leastBusyFirst(c: Env, workers: readonly Worker[]): Worker[] {
+  let names: string[] = [];
+  try {
+    names = readdirSync(dir(c));
+  } catch {
+    /* none yet */
+  }
+  const here = hostname();
+  const count = (w: Worker) =>
+    names.filter((n) => {
+      const rest = n.startsWith(`${w.name}.`) ? n.slice(w.name.length + 1) : undefined;
+      if (rest === undefined) return false;
+      const at = rest.lastIndexOf('.');
+      return rest.slice(0, at) === here && alive(Number(rest.slice(at + 1)));
+    }).length;
+  return workers.map((w, i) => ({ w, i, n: count(w) })).sort((a, b) => a.n - b.n || a.i - b.i).map((x) => x.w);
+}
