@@ -3,7 +3,9 @@ import { Command, CommanderError } from 'commander';
 import { register as registerAgent } from './commands/agent.js';
 import { register as registerClassify } from './commands/classify.js';
 import { register as registerDoctor } from './commands/doctor.js';
+import { register as registerLog } from './commands/log.js';
 import { register as registerRun } from './commands/run.js';
+import { register as registerStatus } from './commands/status.js';
 import { register as registerWorker } from './commands/worker.js';
 import { type Context, processContext } from './context.js';
 import { isSparehandError } from './errors.js';
@@ -25,6 +27,8 @@ export function buildProgram(ctx: Context, setExit: (n: number) => void): Comman
   registerAgent(program, ctx, setExit);
   registerClassify(program, ctx, setExit);
   registerDoctor(program, ctx, setExit);
+  registerStatus(program, ctx, setExit);
+  registerLog(program, ctx, setExit);
   for (const sub of program.commands) {
     sub.exitOverride().configureOutput(program.configureOutput());
     for (const subsub of sub.commands) subsub.exitOverride().configureOutput(program.configureOutput());

@@ -2,7 +2,9 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../config.js';
 import { type Context, say } from '../context.js';
-import { SparehandError } from '../errors.js';
+import { SparehandError, isSparehandError } from '../errors.js';
+import { projectRoot } from '../project-root.js';
+import { type RunOutcome, appendLog } from '../run/run-log.js';
 import { commandString } from '../run/command-string.js';
 import { parseDuration } from '../run/duration.js';
 import { runHere, runLocal } from '../run/local.js';
@@ -35,9 +37,25 @@ export function register(program: Command, ctx: Context, setExit: (n: number) =>
 }
 
 export async function run(ctx: Context, command: string, opts: RunOptions): Promise<number> {
+  const outcome: RunOutcome = { where: 'here' };
+  const start = new Date();
+  let exit = 125;
+  try {
+    exit = await runSomewhere(ctx, command, opts, outcome);
+    return exit;
+  } catch (e) {
+    if (isSparehandError(e)) exit = e.exitCode;
+    throw e;
+  } finally {
+    appendLog(ctx, { start: start.toISOString(), project: projectRoot(ctx.cwd), command, exit, totalMs: Date.now() - start.getTime(), ...outcome });
+  }
+}
+
+async function runSomewhere(ctx: Context, command: string, opts: RunOptions, outcome: RunOutcome): Promise<number> {
   const timeoutMs = opts.timeout === undefined ? undefined : parseDuration(opts.timeout);
   if (opts.local) {
     say(ctx, 'running locally (--local)');
+    outcome.why = '--local';
     return runLocal(ctx, command, { timeoutMs });
   }
   const config = loadConfig(ctx);
@@ -47,7 +65,7 @@ export async function run(ctx: Context, command: string, opts: RunOptions): Prom
         hint: 'add one with `sparehand worker add NAME user@host`, or run with --or-local to run here',
       });
     }
-    return runHere(ctx, command, 'no worker configured', timeoutMs);
+    return runHere(ctx, command, 'no worker configured', timeoutMs, outcome);
   }
   return runOnWorker(ctx, config, command, {
     orLocal: opts.orLocal,
@@ -55,5 +73,6 @@ export async function run(ctx: Context, command: string, opts: RunOptions): Prom
     timeoutMs,
     syncBack: opts.syncBack,
     quiet: opts.quiet,
+    outcome,
   });
 }

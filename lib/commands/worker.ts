@@ -6,6 +6,7 @@ import { type Context, say } from '../context.js';
 import { SparehandError } from '../errors.js';
 import type { WorkerReport } from '../remote/check.js';
 import { checkWorkersWithToolchains, toolchainLine } from '../toolchain/check.js';
+import { workerStatus } from '../remote/status.js';
 import { addWorker, findWorker, removeWorker, workerDir, workerSlots } from '../remote/workers.js';
 
 const int = (what: string) => (v: string) => {
@@ -41,6 +42,11 @@ export function register(program: Command, ctx: Context, setExit: (n: number) =>
       if (o.slots !== undefined) w.slots = o.slots;
       const { replaced } = await addWorker(ctx, w);
       say(ctx, `${replaced ? 'replaced' : 'added'} worker "${name}" (${destination}); check it with \`sparehand worker check ${name}\``);
+      // The slot count is the worker's own: every machine sharing it counts the same slots.
+      if (o.slots !== undefined) {
+        const s = await workerStatus(ctx, w, o.slots);
+        say(ctx, s.reachable ? `${name} now has ${o.slots} slot${o.slots === 1 ? '' : 's'}, for every machine that uses it` : `${name} could not be reached to set its slots (${s.problem}); its first run sets them`);
+      }
     });
   worker
     .command('list')

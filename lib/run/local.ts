@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { type Context, say } from '../context.js';
 import { SparehandError } from '../errors.js';
 import { exitStatus } from '../process.js';
+import type { RunOutcome } from './run-log.js';
 
 const FORWARDED: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT', 'SIGUSR1', 'SIGUSR2'];
 
@@ -54,7 +55,8 @@ export async function runLocal(ctx: Context, command: string, opts: { cwd?: stri
 }
 
 /** Runs here and says why, in the one `sparehand:` line a local run adds. */
-export function runHere(ctx: Context, command: string, why: string, timeoutMs: number | undefined): Promise<number> {
+export function runHere(ctx: Context, command: string, why: string, timeoutMs: number | undefined, outcome?: RunOutcome): Promise<number> {
   say(ctx, `running locally: ${why}`);
+  if (outcome) Object.assign(outcome, { where: 'here', why });
   return runLocal(ctx, command, { timeoutMs });
 }

@@ -33,6 +33,7 @@ import { recordRun } from './runs-here.js';
 import { conflictLines, summaryLines } from './report.js';
 import { whyNotSendable } from './sendable.js';
 import { toolchainNote } from './toolchain-note.js';
+import type { RunOutcome } from './run-log.js';
 import { RunSignals } from './signals.js';
 
 export interface RemoteRunOptions {
@@ -41,6 +42,8 @@ export interface RemoteRunOptions {
   timeoutMs?: number | undefined;
   syncBack?: boolean | undefined;
   quiet?: boolean | undefined;
+  /** Filled in as the run goes, for the log. */
+  outcome?: RunOutcome;
 }
 
 /** A progress line that rewrites itself, only when stderr is a terminal. */
@@ -51,7 +54,7 @@ function progress(ctx: Context, text: string | undefined): void {
 
 /** Runs `command` on a worker (or here, with --or-local, when none can take it). Returns the exit status. */
 export async function runOnWorker(ctx: Context, config: Config, command: string, opts: RemoteRunOptions): Promise<number> {
-  const local = (why: string) => runHere(ctx, command, why, opts.timeoutMs);
+  const local = (why: string) => runHere(ctx, command, why, opts.timeoutMs, opts.outcome);
   const cannot = (why: string, hint: string): Promise<number> => {
     if (opts.orLocal) return local(why);
     throw new SparehandError('WORKER', why, { hint: `${hint}; or run with --or-local to run here when no worker can` });
@@ -84,6 +87,7 @@ export async function runOnWorker(ctx: Context, config: Config, command: string,
       return cannot(first?.message ?? 'no worker reachable', first?.hint ?? 'check `sparehand worker check`');
     }
     const forget = recordRun(ctx, claim.worker);
+    if (opts.outcome) opts.outcome.where = claim.worker.name;
     try {
       return await runInSlot(ctx, opts, run, { ...claim, signals });
     } finally {
@@ -171,7 +175,7 @@ async function runInSlot(ctx: Context, opts: RemoteRunOptions, run: Prepared, cl
   } catch (e) {
     if (opts.orLocal && isSparehandError(e) && !signals.received) {
       session.close();
-      return runHere(ctx, command, e.message, opts.timeoutMs);
+      return runHere(ctx, command, e.message, opts.timeoutMs, opts.outcome);
     }
     throw e;
   } finally {
@@ -207,7 +211,7 @@ async function runInSlot(ctx: Context, opts: RemoteRunOptions, run: Prepared, cl
       return 255;
     }
     if (result.results.kind === 'refused') {
-      if (opts.orLocal) return runHere(ctx, command, `${worker.name}: ${result.results.reason}`, opts.timeoutMs);
+      if (opts.orLocal) return runHere(ctx, command, `${worker.name}: ${result.results.reason}`, opts.timeoutMs, opts.outcome);
       throw new SparehandError('WORKER', `${worker.name}: ${result.results.reason}`, { hint: 'or run with --or-local to run here when the worker cannot' });
     }
 
@@ -215,12 +219,11 @@ async function runInSlot(ctx: Context, opts: RemoteRunOptions, run: Prepared, cl
     const t2 = performance.now();
     const back = opts.syncBack === false ? undefined : bringBack(root, result.results.changes, run);
     for (const line of conflictLines(back?.conflicts ?? [])) say(ctx, line);
-    if (!opts.quiet) {
-      const syncMs = upMs + (execEnd - runEnd) + (performance.now() - t2);
-      const depsMs = (result.results.depsSeconds ?? 0) * 1000;
-      const times = { syncMs, runMs: Math.max(0, runEnd - t1 - depsMs), ...(result.results.depsSeconds === undefined ? {} : { depsMs }) };
-      for (const line of summaryLines(worker.name, times, back)) say(ctx, line);
-    }
+    const syncMs = upMs + (execEnd - runEnd) + (performance.now() - t2);
+    const depsMs = (result.results.depsSeconds ?? 0) * 1000;
+    const times = { syncMs, runMs: Math.max(0, runEnd - t1 - depsMs), ...(result.results.depsSeconds === undefined ? {} : { depsMs }) };
+    if (!opts.quiet) for (const line of summaryLines(worker.name, times, back)) say(ctx, line);
+    if (opts.outcome) Object.assign(opts.outcome, { ...times, files: back?.files ?? 0, bytes: back?.bytes ?? 0, conflicts: back?.conflicts.length ?? 0 });
     for (const line of await note()) say(ctx, line);
     // A signal that came while the files were applied: they all are; the run ends as the signal asks.
     if (signals.received) return exitStatus(null, signals.received);

@@ -1,0 +1,44 @@
+// `sparehand log [--json] [-n N]`: this machine's finished runs, newest last, and what today took off it.
+import type { Command } from 'commander';
+import type { Context } from '../context.js';
+import { SparehandError } from '../errors.js';
+import { type LogEntry, readLog } from '../run/run-log.js';
+
+const secs = (ms = 0): string => `${(ms / 1000).toFixed(1)}s`;
+
+/** Today's runs (this machine's day): how many, where, and the command time the workers took. */
+export function today(entries: readonly LogEntry[], now = new Date()): { runs: number; onWorkers: number; here: number; workerMs: number } {
+  const day = now.toDateString();
+  const mine = entries.filter((e) => new Date(e.start).toDateString() === day);
+  const away = mine.filter((e) => e.where !== 'here');
+  return { runs: mine.length, onWorkers: away.length, here: mine.length - away.length, workerMs: away.reduce((t, e) => t + (e.runMs ?? 0) + (e.depsMs ?? 0), 0) };
+}
+
+export function formatEntry(e: LogEntry): string {
+  const when = new Date(e.start).toLocaleString('sv-SE').slice(0, 16);
+  const where = e.where === 'here' ? `here (${e.why ?? 'local'})` : e.where;
+  const times = e.where === 'here' ? `total ${secs(e.totalMs)}` : `sync ${secs(e.syncMs)}${e.depsMs ? `, deps ${secs(e.depsMs)}` : ''}, run ${secs(e.runMs)}`;
+  const back = e.where === 'here' ? '' : `, ${e.files ?? 0} back, ${e.conflicts ?? 0} conflict${e.conflicts === 1 ? '' : 's'}`;
+  return `${when}  ${where}  exit ${e.exit}  ${times}${back}  ${e.project}  ${e.command}`;
+}
+
+export function register(program: Command, ctx: Context, setExit: (n: number) => void): void {
+  program
+    .command('log')
+    .description("this machine's finished runs: when, where, command, exit status, times, files back")
+    .option('--json', 'one JSON document: {"runs": [...], "today": {...}}')
+    .option('-n <count>', 'the last COUNT runs (default 20)')
+    .action((o: { json?: boolean; n?: string }) => {
+      const n = o.n === undefined ? 20 : Number(o.n);
+      if (!Number.isInteger(n) || n < 1) throw new SparehandError('USAGE', `-n must be a whole number above 0, got "${o.n}"`, { exitCode: 2 });
+      const all = readLog(ctx);
+      const runs = all.slice(-n);
+      const t = today(all);
+      if (o.json) ctx.stdout.write(`${JSON.stringify({ runs, today: t }, null, 2)}\n`);
+      else {
+        for (const e of runs) ctx.stdout.write(`${formatEntry(e)}\n`);
+        ctx.stdout.write(`today: ${t.runs} run${t.runs === 1 ? '' : 's'}, ${t.onWorkers} on workers (${secs(t.workerMs)} of commands off this machine), ${t.here} here\n`);
+      }
+      setExit(0);
+    });
+}

@@ -1,0 +1,40 @@
+// What runs on a worker now, from any machine: its slots and who holds each (the worker's own records).
+import { quote } from 'shell-quote';
+import type { Worker } from '../config.js';
+import type { Context } from '../context.js';
+import { isSparehandError } from '../errors.js';
+import { capture } from '../process.js';
+import { connect, connectionFor, sshEnv } from './connection.js';
+import { remotePath, sshArgs } from './ssh-args.js';
+import { SLOT_STATUS, type SlotRun, parseSlotStatus } from './worker-slots.js';
+import { workerDir, workerSlots } from './workers.js';
+
+export interface WorkerStatus {
+  name: string;
+  destination: string;
+  reachable: boolean;
+  /** Why it could not be asked. */
+  problem?: string;
+  slots: number;
+  free: number;
+  /** Busy slots: who, what, since when (seconds running, by the worker's clock). */
+  runs: Array<SlotRun & { seconds: number }>;
+}
+
+/** Asks one worker (a few ms over a shared connection); `setSlots` first writes its slot count (`worker add`). */
+export async function workerStatus(ctx: Context, worker: Worker, setSlots?: number): Promise<WorkerStatus> {
+  const base = { name: worker.name, destination: worker.destination };
+  try {
+    await connect(ctx, worker);
+  } catch (e) {
+    if (!isSparehandError(e)) throw e;
+    return { ...base, reachable: false, problem: e.message, slots: workerSlots(worker), free: 0, runs: [] };
+  }
+  const args = ['perl', '-e', SLOT_STATUS, remotePath(workerDir(worker)), ...(setSlots ? [String(setSlots)] : [])];
+  const r = await capture('ssh', sshArgs(worker, connectionFor(ctx, worker), quote(args)), { env: sshEnv(ctx) });
+  const s = parseSlotStatus(r.stdout);
+  if (!s) return { ...base, reachable: false, problem: `could not read its slots (perl there? ${r.stderr.trim().split('\n')[0] ?? ''})`, slots: workerSlots(worker), free: 0, runs: [] };
+  // No run there yet: the config's count, all free.
+  const slots = s.slots || workerSlots(worker);
+  return { ...base, reachable: true, slots, free: slots - s.busy.length, runs: s.busy.map((b) => ({ ...b, seconds: Math.max(0, s.now - b.started) })) };
+}

@@ -1,0 +1,73 @@
+// This machine's finished runs, for `sparehand log`: one JSON line each in the state folder, kept under a size.
+// Enough to answer "how much did sparehand take off this machine today?".
+import { appendFileSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { Context } from '../context.js';
+import { stateDir } from '../paths.js';
+
+type Env = Pick<Context, 'home' | 'env'>;
+
+/** What a run fills in as it goes; written to the log when it ends. */
+export interface RunOutcome {
+  /** A worker's name, or 'here'. */
+  where: string;
+  /** Why it ran here (no worker, all busy, --local, …). */
+  why?: string;
+  syncMs?: number;
+  depsMs?: number;
+  runMs?: number;
+  files?: number;
+  bytes?: number;
+  conflicts?: number;
+}
+
+export interface LogEntry extends RunOutcome {
+  /** ISO time the run started. */
+  start: string;
+  project: string;
+  command: string;
+  exit: number;
+  /** The whole run, sync and all (ms). */
+  totalMs: number;
+}
+
+/** The log is cut to its newer half when it grows past this. */
+const MAX_BYTES = 1024 * 1024;
+
+export const logPath = (c: Env): string => join(stateDir(c), 'runs.jsonl');
+
+/** Appends one entry (a single write of one line: runs ending at once do not mix their lines). */
+export function appendLog(c: Env, entry: LogEntry): void {
+  const file = logPath(c);
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    const line = `${JSON.stringify({ ...entry, command: entry.command.length > 500 ? `${entry.command.slice(0, 499)}…` : entry.command })}\n`;
+    appendFileSync(file, line, { mode: 0o600 });
+    if (statSync(file).size > MAX_BYTES) {
+      const text = readFileSync(file, 'utf8');
+      const tmp = `${file}.${process.pid}`;
+      writeFileSync(tmp, text.slice(text.indexOf('\n', text.length / 2) + 1), { mode: 0o600 });
+      renameSync(tmp, file);
+    }
+  } catch {
+    // The log is a convenience: a run never fails for it.
+  }
+}
+
+/** Every entry, oldest first (lines that do not parse are skipped). */
+export function readLog(c: Env): LogEntry[] {
+  let text = '';
+  try {
+    text = readFileSync(logPath(c), 'utf8');
+  } catch {
+    return [];
+  }
+  return text.split('\n').flatMap((line) => {
+    if (!line) return [];
+    try {
+      return [JSON.parse(line) as LogEntry];
+    } catch {
+      return [];
+    }
+  });
+}
