@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
-// The versions confirmed working offline (shared/agents/REAL-TOOLS.md). `bin` is the command the suite runs.
+// The versions confirmed working offline (docs/real-programs.md). `bin` is the command the suite runs.
 export const E2E_TOOLS = {
   'claude-code': { packages: ['@anthropic-ai/claude-code@2.1.332'], bin: 'claude' },
   codex: { packages: ['@openai/codex@0.171.0'], bin: 'codex' },

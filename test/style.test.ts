@@ -27,3 +27,25 @@ describe('agent-neutral core', () => {
     expect(offenders).toEqual([]);
   });
 });
+
+describe('the repository stands alone', () => {
+  // Built from parts so that this file does not match itself.
+  const BESIDE = new RegExp(['\\.\\./shared\\b', 'shared/(agents|tools)', ['REAL', 'TOOLS'].join('-')].join('|'));
+  const ROOT = new URL('../', import.meta.url).pathname;
+  it('nothing in lib/, test/, scripts/, bench/ or docs/ reads or cites a folder beside the clone', () => {
+    const text = (dir: string): string[] =>
+      readdirSync(join(ROOT, dir)).flatMap((f) => {
+        const p = join(ROOT, dir, f);
+        if (statSync(p).isDirectory()) return f === 'vendor-schemas' ? [] : text(relative(ROOT, p));
+        return /\.(ts|js|md|json)$/.test(f) ? [p] : [];
+      });
+    const offenders = ['lib', 'test', 'scripts', 'bench', 'docs'].flatMap(text).flatMap((f) =>
+      readFileSync(f, 'utf8')
+        .split('\n')
+        .map((line, i) => [line, i] as const)
+        .filter(([line]) => BESIDE.test(line))
+        .map(([line, i]) => `${relative(ROOT, f)}:${i + 1}: ${line.trim()}`),
+    );
+    expect(offenders).toEqual([]);
+  });
+});

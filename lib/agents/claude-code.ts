@@ -1,6 +1,6 @@
 // Claude Code. Sources: code.claude.com/docs/en/hooks, /permissions, /settings via the mirror
 // ericbuess/claude-code-docs (commit ec68a5b2, 2026-08-22, changelog 2.1.240), read 2026-11-29; the real
-// program @anthropic-ai/claude-code@2.1.332 driven offline (shared/agents/REAL-TOOLS.md), 2026-11-29.
+// program @anthropic-ai/claude-code@2.1.332 driven offline (docs/real-programs.md), 2026-11-29.
 import * as z from 'zod/mini';
 import { claudeApproval } from './claude-permissions.js';
 import { claudeStyleAnswer, claudeStyleTarget, inHome, inProject, looseInput, numField, rewrittenInput, once } from './shapes.js';
@@ -86,8 +86,8 @@ export const claudeCode: AgentSpec<Payload> = {
   afterInstall: [],
   failMode: 'Fails open: a timeout, an exit status other than 0 or 2, or output that is not JSON lets the call go on; exit 2 always blocks (CC-docs).',
   quirks: [
-    'Permission rules are checked against the rewritten command: sparehand marks the rewrite approved only when the original matches an allow rule (settings files or --allowedTools) or the mode is bypassPermissions, and leaves the command alone when a deny rule matches (REAL-TOOLS.md, fact 1).',
+    'Permission rules are checked against the rewritten command: sparehand marks the rewrite approved only when the original matches an allow rule (settings files or --allowedTools) or the mode is bypassPermissions, and leaves the command alone when a deny rule matches (docs/real-programs.md, fact 1).',
     'updatedInput replaces the whole tool input: every field is echoed back (CC-docs).',
-    'Its settings file is also read by VS Code (Local harness, matchers ignored), Cursor and Devin: the hook answers each in its own form (shared/agents/README.md, cross-tool hazards).',
+    'Its settings file is also read by VS Code (Local harness, matchers ignored), Cursor and Devin: the hook answers each in its own form (docs/real-programs.md, one hook, many callers).',
   ],
 };

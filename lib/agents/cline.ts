@@ -1,6 +1,6 @@
 // Cline (CLI 3 and the VS Code extension). Sources: docs.cline.bot/customization/hooks and
 // /features/hooks/hook-reference (search excerpts), cline sdk/examples/hooks/README.md (3.83.0), read
-// 2026-11-29. Real program: cline@3.0.65 driven offline, 2026-11-29 (REAL-TOOLS.md, fact 8).
+// 2026-11-29. Real program: cline@3.0.65 driven offline, 2026-11-29 (docs/real-programs.md, fact 8).
 import * as z from 'zod/mini';
 import { guardedShell, inHome, inProject, json, once } from './shapes.js';
 import type { AgentSpec, InstallBase, OwnFileTarget } from './types.js';
@@ -54,7 +54,7 @@ export const cline: AgentSpec<Payload> = {
     p.tool_call.name === 'run_commands' && p.tool_call.input.commands.length === 1
       ? { command: p.tool_call.input.commands[0] as string, cwd: p.workspaceRoots?.[0], sessionId: p.taskId }
       : null,
-  // {"cancel":true} aborts the whole task (REAL-TOOLS.md), so there is no refusal: rewrite only.
+  // {"cancel":true} aborts the whole task (docs/real-programs.md), so there is no refusal: rewrite only.
   encode: (answer, p) =>
     answer.kind === 'refuse'
       ? { stdout: '', stderr: '', exitCode: 0 }
@@ -77,9 +77,9 @@ export const cline: AgentSpec<Payload> = {
   afterInstall: [],
   failMode: 'Not documented; the installed executable exits 0 silently when sparehand is gone.',
   quirks: [
-    'Hooks are executables named after the event in ~/.cline/hooks/ (REAL-TOOLS.md, fact 8); the docs name ~/Documents/Cline/Hooks/.',
-    'The payload has no cwd: the first workspace root is used (REAL-TOOLS.md, fact 8).',
-    '{"cancel":true} aborts the whole task, so the hook never refuses (REAL-TOOLS.md).',
-    'The CLI leaves a `cline --cline-hub-daemon` running after a run (REAL-TOOLS.md).',
+    'Hooks are executables named after the event in ~/.cline/hooks/ (docs/real-programs.md, fact 8); the docs name ~/Documents/Cline/Hooks/.',
+    'The payload has no cwd: the first workspace root is used (docs/real-programs.md, fact 8).',
+    '{"cancel":true} aborts the whole task, so the hook never refuses (docs/real-programs.md).',
+    'The CLI leaves a `cline --cline-hub-daemon` running after a run (docs/real-programs.md).',
   ],
 };

@@ -1,6 +1,6 @@
 // OpenAI Codex CLI. Sources: openai/codex codex-rs/hooks (schema.rs, engine/output_parser.rs,
 // events/pre_tool_use.rs, schema/generated/*.json), PR #20527 (2026-05-12), developers.openai.com/codex/hooks;
-// read 2026-11-29. Real program: @openai/codex@0.171.0 driven offline, 2026-11-29 (REAL-TOOLS.md §2, §3).
+// read 2026-11-29. Real program: @openai/codex@0.171.0 driven offline, 2026-11-29 (docs/real-programs.md, facts 2 and 3).
 import { join } from 'node:path';
 import * as z from 'zod/mini';
 import { codexTrust } from './codex-trust.js';
@@ -48,7 +48,7 @@ export const codex: AgentSpec<Payload> = {
   documented: 'codex-rs hooks schema (commits bde5e187 / 6fff509b)',
   binary: { name: 'codex', versionArgs: ['--version'] },
   shellTools: ['Bash'],
-  // Codex runs commands with `bash -lc`: the login profile resets PATH (REAL-TOOLS.md, fact 2).
+  // Codex runs commands with `bash -lc`: the login profile resets PATH (docs/real-programs.md, fact 2).
   sparehandName: 'absolute',
   rewriteNeedsApproval: true,
   rewriteOptIn: true,
@@ -86,9 +86,9 @@ export const codex: AgentSpec<Payload> = {
   afterInstall: [],
   failMode: 'Fails open: a runner error, a timeout, an exit status other than 0/2, or JSON that does not parse marks the hook Failed and the original command runs; exit 2 with an empty stderr is not a block (pre_tool_use.rs).',
   quirks: [
-    'updatedInput without permissionDecision "allow" is a failed hook and the original command runs; "allow" alone is rejected too (output_parser.rs; REAL-TOOLS.md §3).',
-    'An untrusted hook is skipped silently in `codex exec` (REAL-TOOLS.md §3).',
+    'updatedInput without permissionDecision "allow" is a failed hook and the original command runs; "allow" alone is rejected too (output_parser.rs; docs/real-programs.md, fact 3).',
+    'An untrusted hook is skipped silently in `codex exec` (docs/real-programs.md, fact 3).',
     'Every shell-like tool reports tool_name "Bash" with tool_input {command} only (pre_tool_use.rs).',
-    'Commands run in a login shell (bash -lc) whose profile resets PATH, so the replacement names sparehand by absolute path (REAL-TOOLS.md, fact 2).',
+    'Commands run in a login shell (bash -lc) whose profile resets PATH, so the replacement names sparehand by absolute path (docs/real-programs.md, fact 2).',
   ],
 };

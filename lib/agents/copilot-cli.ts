@@ -1,6 +1,6 @@
 // GitHub Copilot CLI. Sources: github/docs content/copilot/reference/hooks-reference.md (commit 05da5bc3),
 // cli-config-dir-reference.md, read 2026-11-29. Real program: @github/copilot@1.0.102 driven offline,
-// 2026-11-29 (REAL-TOOLS.md, fact 5).
+// 2026-11-29 (docs/real-programs.md, fact 5).
 import { join } from 'node:path';
 import * as z from 'zod/mini';
 import { claudeStyleAnswer, flatTarget, guardedShell, inProject, isObject, json, once, rewrittenInput } from './shapes.js';
@@ -116,9 +116,9 @@ export const copilotCli: AgentSpec<Payload> = {
   ],
   failMode: 'Closed on a crash or any non-zero exit (the call is denied); open on a timeout and on unparsable output (hooks-reference), so the installed command exits 0 when sparehand is gone.',
   quirks: [
-    'Any non-zero exit of a command hook denies the call; a timeout does not (hooks-reference; REAL-TOOLS.md, fact 5).',
-    'toolArgs arrives as an object although the docs show a JSON string: both are accepted (REAL-TOOLS.md, fact 5).',
-    'Refuses, even with --allow-all-tools, commands naming an absolute path outside the work folder and /tmp, so the rewrite names sparehand bare; without it on PATH the command is left alone (REAL-TOOLS.md, fact 5).',
-    'Claude-shaped answers are ignored for the camelCase event; the user sees the original command while the rewritten one runs (REAL-TOOLS.md, fact 5).',
+    'Any non-zero exit of a command hook denies the call; a timeout does not (hooks-reference; docs/real-programs.md, fact 5).',
+    'toolArgs arrives as an object although the docs show a JSON string: both are accepted (docs/real-programs.md, fact 5).',
+    'Refuses, even with --allow-all-tools, commands naming an absolute path outside the work folder and /tmp, so the rewrite names sparehand bare; without it on PATH the command is left alone (docs/real-programs.md, fact 5).',
+    'Claude-shaped answers are ignored for the camelCase event; the user sees the original command while the rewritten one runs (docs/real-programs.md, fact 5).',
   ],
 };

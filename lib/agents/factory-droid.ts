@@ -1,6 +1,6 @@
 // Factory Droid. Sources: docs.factory.ai/harness/hooks and /reference/hooks-reference (search excerpts, two
 // revisions), rtk PR #2267 (third party), read 2026-11-29. Real program: droid@0.215.0 driven offline,
-// 2026-11-29 (REAL-TOOLS.md, fact 4).
+// 2026-11-29 (docs/real-programs.md, fact 4).
 import * as z from 'zod/mini';
 import { claudeStyleAnswer, claudeStyleTarget, inHome, inProject, looseInput, rewrittenInput, once } from './shapes.js';
 import type { AgentSpec, InstallBase } from './types.js';
@@ -64,7 +64,7 @@ export const factoryDroid: AgentSpec<Payload> = {
   ],
   failMode: 'A non-zero exit other than 2 is a non-blocking error (third-party adapters).',
   quirks: [
-    'Ignores ~/.factory/hooks.json in the {"hooks":{…}} shape without a word; reads hooks.json with the events at the top level, or "hooks" in settings.json (REAL-TOOLS.md, fact 4).',
+    'Ignores ~/.factory/hooks.json in the {"hooks":{…}} shape without a word; reads hooks.json with the events at the top level, or "hooks" in settings.json (docs/real-programs.md, fact 4).',
     'Tool input is {command, summary, riskLevelReason, riskLevel}: all kept on rewrite (captured payload).',
   ],
 };

@@ -1,6 +1,6 @@
 // Gemini CLI. Sources: google-gemini/gemini-cli docs/hooks/{index,reference}.md, packages/core/src/hooks/*,
 // scheduler/hook-utils.ts, schemas/settings.schema.json (HEAD 5411f113, 2026-08-21, 0.56.0-nightly), read
-// 2026-11-29. Real program: @google/gemini-cli@0.61.0 driven offline, 2026-11-29 (REAL-TOOLS.md).
+// 2026-11-29. Real program: @google/gemini-cli@0.61.0 driven offline, 2026-11-29 (docs/real-programs.md).
 import * as z from 'zod/mini';
 import { claudeStyleTarget, exit2, inHome, inProject, json, looseInput, rewrittenInput, once } from './shapes.js';
 import type { AgentSpec, InstallBase } from './types.js';
@@ -88,6 +88,6 @@ export const geminiCli: AgentSpec<Payload> = {
   quirks: [
     'The docs say tool_input "merges"; the code replaces the arguments with the hook\'s object (hook-utils.ts, scheduler_hooks.test.ts).',
     'Plain-text output with an exit status other than 0 or 1 denies the call, so the installed command exits 0 when sparehand is gone (hookRunner.ts).',
-    'Adds "Tool input parameters were modified by a hook" to the tool result (REAL-TOOLS.md, fact 6).',
+    'Adds "Tool input parameters were modified by a hook" to the tool result (docs/real-programs.md, fact 6).',
   ],
 };

@@ -1,6 +1,6 @@
 // OpenCode. Sources: anomalyco/opencode packages/plugin/src/index.ts (v1 Hooks, 0149423),
 // packages/plugin/src/promise/tool.ts (v2, 196e461), packages/opencode/src/tool/bash.ts (00376c2), read
-// 2026-11-29. Real program: opencode-ai@1.18.33 driven offline, 2026-11-29 (REAL-TOOLS.md, fact 7).
+// 2026-11-29. Real program: opencode-ai@1.18.33 driven offline, 2026-11-29 (docs/real-programs.md, fact 7).
 // OpenCode has no command hooks: sparehand's plugin (opencode-plugin.ts) sends this payload and applies the answer.
 import * as z from 'zod/mini';
 import { inConfigHome, inProject, json, looseInput, numField, once, rewrittenInput } from './shapes.js';
@@ -78,8 +78,8 @@ export const opencode: AgentSpec<Payload> = {
   ],
   failMode: 'In-process: the plugin catches every failure of the hook (sparehand gone, a crash, a 10 s timeout, bad JSON) and leaves the call alone; only a refusal throws.',
   quirks: [
-    'Once a plugin folder exists OpenCode npm-installs @opencode-ai/plugin at start (about 3 s; 74 s when the registry is unreachable) (REAL-TOOLS.md, fact 7).',
-    'A plugin needs no import from OpenCode; both a named async factory and `export default { id, setup, server }` load (REAL-TOOLS.md).',
+    'Once a plugin folder exists OpenCode npm-installs @opencode-ai/plugin at start (about 3 s; 74 s when the registry is unreachable) (docs/real-programs.md, fact 7).',
+    'A plugin needs no import from OpenCode; both a named async factory and `export default { id, setup, server }` load (docs/real-programs.md).',
     'Refusing = throwing from the plugin: the error text reaches the model as the tool failure (third-party plugins; not verified in OpenCode\'s source).',
   ],
 };

@@ -16,7 +16,7 @@ export const leaveFor = (spec: AgentSpec<unknown> | undefined): WireAnswer => ({
 
 /**
  * The caller of a payload: the named tool when its shape fits, else any other tool whose shape fits (several
- * tools read the same settings file, see shared/agents/README.md "One hook, many callers").
+ * tools read the same settings file, see docs/real-programs.md "One hook, many callers").
  */
 export function callerOf(named: AgentSpec<unknown>, raw: Record<string, unknown>): AgentSpec<unknown> | undefined {
   const fits = (a: AgentSpec<unknown>): boolean => {

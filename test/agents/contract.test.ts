@@ -7,7 +7,7 @@ import { AGENTS, agentEnvVar, allAgents } from '../../lib/agents/index.js';
 import type { AgentId } from '../../lib/agents/types.js';
 import { answerFor, callerOf } from '../../lib/hook/answer.js';
 import { tempDir } from '../helpers/context.js';
-import { sharedJson } from '../helpers/shared.js';
+import { fixtureJson } from '../helpers/fixtures.js';
 
 const FIXTURES = new URL('../fixtures/agents/', import.meta.url);
 const SELF = { node: '/usr/bin/node', script: '/opt/sparehand/bin/sparehand.js' };
@@ -130,7 +130,7 @@ describe('redirect tools refuse once per session, then let the same command thro
 
 describe('codex', () => {
   const ajv = new Ajv({ strict: false });
-  const load = (name: string) => sharedJson(`agents/vendor-schemas/codex/${name}`) as object;
+  const load = (name: string) => fixtureJson(`vendor-schemas/codex/${name}`) as object;
   const validOutput = ajv.compile(load('pre-tool-use.command.output.schema.json'));
   const validInput = ajv.compile(load('pre-tool-use.command.input.schema.json'));
 
@@ -224,6 +224,20 @@ describe('one hook, many callers', () => {
       },
     });
   });
+
+  it.each(readdirSync(new URL('../fixtures/unconnected/', import.meta.url)).map((f) => [f]))(
+    'every hook leaves alone a heavy command in the payload of a tool sparehand does not connect (%s)',
+    (file) => {
+      const text = JSON.stringify(fixtureJson(`unconnected/${file}`)).replaceAll('echo ORIGINAL-COMMAND', 'npm test');
+      // Left alone: exit 0, nothing on stderr, and on stdout nothing or a tool's "leave" (Auggie's payload has
+      // Cursor's conversation_id, so Cursor's `{}` may answer it).
+      const leaves = [null, ...HOOKED.map((a) => leaveOf(a.id))];
+      for (const a of HOOKED) {
+        const r = run(a.id, text);
+        expect([a.id, r.exitCode, r.stderr, leaves.some((l) => JSON.stringify(l) === JSON.stringify(r.stdout))]).toEqual([a.id, 0, '', true]);
+      }
+    },
+  );
 
   it('an unknown --for value leaves everything alone', () => {
     expect(answerFor(ctxFor(), 'nope', JSON.stringify(fixture('claude-code', 'payload.json')))).toEqual({
