@@ -2,12 +2,15 @@
 // Builds dist/: tsc (types and the modules tests import), plus bundled, minified CommonJS files that bin/
 // loads: the hook's hot path (no classifier), its full path (registry, zod), and the CLI with its loader.
 import { execFileSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
+// From scratch: a file left by an older build (a bundle since renamed) must not be shipped or loaded.
+rmSync(join(root, 'dist'), { recursive: true, force: true });
 execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', join(root, 'tsconfig.json')], {
   stdio: 'inherit',
 });

@@ -1,5 +1,5 @@
 // A whole command string → heavy or not, the rule that decided, and where to cut it.
-import { SparehandError } from '../errors.js';
+import { SparehandError, isSparehandError } from '../errors.js';
 import type { Verdict } from './kinds.js';
 import { type Item, parse, type Simple } from './parse.js';
 import type { Classification, RuleChanges } from './types.js';
@@ -65,4 +65,4 @@ export function analyze(command: string, rules: RuleChanges): Classification {
   return { heavy: true, rule: hv.rule, reason: sentence(command, hv, 'heavy, so it goes to a worker (or runs here when none is free).'), wrap: c };
 }
 
-export const isParseError = (e: unknown): e is SparehandError => e instanceof SparehandError && e.code === 'PARSE';
+export const isParseError = (e: unknown): e is SparehandError => isSparehandError(e) && e.code === 'PARSE';

@@ -1,7 +1,7 @@
 // `sparehand doctor`: is everything sparehand needs here and on the workers?
 import type { Command } from 'commander';
 import { allAgents } from '../agents/index.js';
-import { loadConfig } from '../config.js';
+import { readConfig } from '../config.js';
 import type { Context } from '../context.js';
 import { isSparehandError } from '../errors.js';
 import { checkAgent } from '../install/check.js';
@@ -57,9 +57,10 @@ export async function doctor(ctx: Context): Promise<{ ok: boolean; checks: Docto
   const checks = [await program('ssh', ['-V'], ctx.env), await program('rsync', ['--version'], ctx.env)];
   let workers: WorkerReport[] = [];
   try {
-    const config = loadConfig(ctx);
+    const { config, unknown } = readConfig(ctx);
     const n = config.workers?.length ?? 0;
-    checks.push({ name: 'config', ok: true, detail: `${n} worker${n === 1 ? '' : 's'} configured` });
+    const ignored = unknown.length ? `; unknown fields (ignored): ${unknown.join(', ')}` : '';
+    checks.push({ name: 'config', ok: true, detail: `${n} worker${n === 1 ? '' : 's'} configured${ignored}` });
     workers = await Promise.all((config.workers ?? []).map((w) => checkWorker(ctx, w)));
   } catch (e) {
     if (!isSparehandError(e)) throw e;

@@ -1,13 +1,13 @@
 // The hook's hot path: stdin → off switches → does the payload name any program that could be heavy? Most
 // calls end here, without loading the classifier, the registry or zod (docs/performance.md); the rest goes to
 // ./answer.js. The one place that fails open.
-import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { WireAnswer } from '../agents/types.js';
 import type { RuleChanges } from '../classify/types.js';
 import { mayNameHeavy, ruleWords } from '../classify/vocabulary.js';
 import type { Context } from '../context.js';
+import { readConfigText } from '../config-file.js';
 import { cacheDir, configPath } from '../paths.js';
 import { requireWithCodeCache } from '../code-cache.js';
 import { logLine, readPayload, writeOut } from './io.js';
@@ -24,7 +24,7 @@ async function leaveText(agent: string): Promise<string> {
 /** The config's rule changes, read without validation: only used to rule commands out early. */
 function rawRules(ctx: Pick<Context, 'home' | 'env'>): RuleChanges {
   try {
-    const doc = JSON.parse(readFileSync(configPath(ctx), 'utf8')) as { rules?: unknown };
+    const doc = JSON.parse(readConfigText(configPath(ctx)) ?? '{}') as { rules?: unknown };
     const r = doc?.rules as Record<string, unknown> | undefined;
     const list = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
     return r && typeof r === 'object' ? { heavy: list(r.heavy), local: list(r.local) } : {};

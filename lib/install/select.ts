@@ -9,5 +9,5 @@ export const TOOL_CHOICES = `${AGENT_IDS.join(', ')} or all`;
 export function selectAgents(tool: string): AgentSpec[] {
   if (tool === 'all') return allAgents();
   if (isAgentId(tool)) return [AGENTS[tool]];
-  throw new SparehandError('USAGE', `unknown tool "${tool}"`, { hint: `tools: ${TOOL_CHOICES}`, exitCode: 2 });
+  throw new SparehandError('USAGE', `unknown tool "${tool}"`, { hint: `tools: ${TOOL_CHOICES}` });
 }
