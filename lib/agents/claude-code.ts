@@ -3,7 +3,7 @@
 // program @anthropic-ai/claude-code@2.1.332 driven offline (docs/real-programs.md), 2026-11-29.
 import * as z from 'zod/mini';
 import { claudeApproval } from './claude-permissions.js';
-import { claudeStyleAnswer, claudeStyleTarget, inHome, inProject, looseInput, numField, rewrittenInput, once } from './shapes.js';
+import { claudeStyleAnswer, claudeStyleTarget, inHome, inProject, looseInput, numField, once, rewrittenInput } from './shapes.js';
 import type { AgentSpec } from './types.js';
 
 const payload = once(() =>
@@ -41,6 +41,7 @@ export const claudeCode: AgentSpec<Payload> = {
   ],
   documented: '2.1.240 (docs of 2026-08-22)',
   binary: { name: 'claude', versionArgs: ['--version'] },
+  folders: (b) => [inHome('.claude')(b)],
   shellTools: ['Bash'],
   sparehandName: 'absolute',
   maxTimeoutMs: 600_000,

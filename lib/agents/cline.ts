@@ -45,6 +45,7 @@ export const cline: AgentSpec<Payload> = {
   ],
   documented: 'docs.cline.bot (2026-11-29); sdk 3.83.0',
   binary: { name: 'cline', versionArgs: ['--version'] },
+  folders: (b) => [inHome('.cline')(b), inHome('Documents', 'Cline')(b)],
   shellTools: ['run_commands'],
   sparehandName: 'absolute',
   payload,

@@ -47,6 +47,7 @@ export const codex: AgentSpec<Payload> = {
   ],
   documented: 'codex-rs hooks schema (commits bde5e187 / 6fff509b)',
   binary: { name: 'codex', versionArgs: ['--version'] },
+  folders: (b) => [codexHome(b)],
   shellTools: ['Bash'],
   // Codex runs commands with `bash -lc`: the login profile resets PATH (docs/real-programs.md, fact 2).
   sparehandName: 'absolute',

@@ -73,6 +73,7 @@ export const copilotCli: AgentSpec<Payload> = {
   ],
   documented: 'hooks-reference.md commit 05da5bc3',
   binary: { name: 'copilot', versionArgs: ['--version'] },
+  folders: (b) => [copilotHome(b)],
   shellTools: ['bash'],
   // It refuses commands naming an absolute path outside the work folder: the bare `sparehand` on its PATH.
   sparehandName: 'bare',

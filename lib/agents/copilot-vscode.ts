@@ -2,7 +2,7 @@
 // docs/copilot/customization/hooks.md (commit 9f2e2ab6, VS Code 1.109.3, Preview) and the newer "Legacy
 // Local hooks reference" excerpt on code.visualstudio.com, read 2026-11-29. Not confirmed in the real program.
 import * as z from 'zod/mini';
-import { claudeStyleAnswer, claudeStyleTarget, inHome, inProject, looseInput, rewrittenInput, once } from './shapes.js';
+import { claudeStyleAnswer, claudeStyleTarget, inConfigHome, inHome, inProject, looseInput, once, rewrittenInput } from './shapes.js';
 import type { AgentSpec, InstallBase } from './types.js';
 
 const payload = once(() =>
@@ -39,6 +39,7 @@ export const copilotVscode: AgentSpec<Payload> = {
   confirmed: [],
   documented: 'VS Code 1.109.3 (docs approved 2026-02-09)',
   binary: { name: 'code', versionArgs: ['--version'] },
+  folders: (b) => [inHome('.vscode')(b), inConfigHome('Code')(b)],
   shellTools: ['run_in_terminal', 'runTerminalCommand'],
   sparehandName: 'absolute',
   payload,

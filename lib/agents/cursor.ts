@@ -39,6 +39,7 @@ export const cursor: AgentSpec<Payload> = {
   confirmed: [],
   documented: 'survey 2026-11-10 (cursor_version 3.16.17 in the sample payload)',
   binary: { name: 'cursor-agent', versionArgs: ['--version'] },
+  folders: (b) => [inHome('.cursor')(b)],
   shellTools: ['Shell'],
   sparehandName: 'absolute',
   payload,

@@ -2,7 +2,7 @@
 // (overview, two revisions, search excerpts), read 2026-11-29; Windsurf legacy hooks via the survey of
 // 2026-11-10. Not confirmed in the real program (no CLI on npm).
 import * as z from 'zod/mini';
-import { claudeStyleAnswer, claudeStyleTarget, inConfigHome, inHome, inProject, looseInput, rewrittenInput, once } from './shapes.js';
+import { claudeStyleAnswer, claudeStyleTarget, inConfigHome, inHome, inProject, looseInput, once, rewrittenInput } from './shapes.js';
 import type { AgentSpec, InstallBase } from './types.js';
 
 const payload = once(() =>
@@ -30,6 +30,7 @@ export const devin: AgentSpec<Payload> = {
   confirmed: [],
   documented: 'docs.devin.ai (two revisions read 2026-11-29)',
   binary: { name: 'devin', versionArgs: ['--version'] },
+  folders: (b) => [inConfigHome('devin')(b), inHome('.codeium', 'windsurf')(b)],
   shellTools: ['exec'],
   sparehandName: 'absolute',
   payload,

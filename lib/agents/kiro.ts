@@ -47,6 +47,7 @@ export const kiro: AgentSpec<Payload> = {
   confirmed: [],
   documented: 'Kiro CLI 3.4.0',
   binary: { name: 'kiro-cli', versionArgs: ['--version'] },
+  folders: (b) => [inHome('.kiro')(b)],
   shellTools: ['execute_bash', 'shell'],
   sparehandName: 'absolute',
   payload,

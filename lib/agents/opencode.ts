@@ -48,6 +48,7 @@ export const opencode: AgentSpec<Payload> = {
   ],
   documented: 'plugin API v1 + v2 sources',
   binary: { name: 'opencode', versionArgs: ['--version'] },
+  folders: (b) => [inConfigHome('opencode')(b)],
   shellTools: ['bash', 'shell'],
   sparehandName: 'absolute',
   maxTimeoutMs: 600_000,

@@ -69,6 +69,8 @@ export interface Confirmed {
   /** YYYY-MM-DD */
   date: string;
   how: string;
+  /** Other npm packages the program needed to run on a machine like the tests' (`npm run test:agents` installs them too). */
+  needs?: readonly string[];
 }
 
 /** Where install puts things: HOME for user scope, the project folder for `--project`. */
@@ -98,6 +100,11 @@ export interface JsonHookTarget {
   isOurs: (entry: unknown) => boolean;
   /** Reads back the installed command from an entry of ours. */
   commandOf: (entry: unknown) => string | undefined;
+  /**
+   * Where an entry is a group of handlers (`{matcher, hooks: [...]}`): the key of that list and sparehand's
+   * handler in it. A handler the user adds to sparehand's group stays through install and uninstall.
+   */
+  handlers?: { key: string; isOurs: (handler: unknown) => boolean };
 }
 
 /** A whole file that belongs to sparehand (a plugin, an executable hook). */
@@ -173,6 +180,11 @@ export interface AgentSpec<P = unknown> {
   documented?: string;
   /** Executable on PATH (for `agent status`) and how to ask its version. */
   binary?: { name: string; versionArgs: readonly string[] };
+  /**
+   * The tool's own folders at user level: when one exists, or `binary` is on PATH, the tool counts as used here and
+   * `agent install all` installs it (the others are skipped, and can be installed by name).
+   */
+  folders?: (base: InstallBase) => readonly string[];
   /** Shell tool names in the payload. */
   shellTools: readonly string[];
   /** How the rewritten command names sparehand: an absolute path, or the bare name on the tool's PATH. */

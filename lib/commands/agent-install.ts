@@ -9,7 +9,7 @@ export function register(agent: Command, ctx: Context, _setExit: (n: number) => 
   agent
     .command('install')
     .description(
-      "write each tool's hook into the file it reads (user level, or the project's with --project), plus a note in its instruction file where it has one; merges, keeps a .bak, idempotent",
+      "write each tool's hook into the file it reads (user level, or the project's with --project), plus a note in its instruction file where it has one; merges, keeps a .bak, idempotent. `all`: the tools found on this machine (their program on PATH, or their folder); name a tool to install it anyway",
     )
     .argument('<tool>', TOOL_CHOICES)
     .option('--project <dir>', 'install into this project instead of your home folder')
@@ -22,7 +22,7 @@ export function register(agent: Command, ctx: Context, _setExit: (n: number) => 
         .join(', ')}): write the trust entry too`,
     )
     .action(async (tool: string, opts: { project?: string; dryRun?: boolean; trust?: boolean }) => {
-      await installAgents(ctx, selectAgents(tool), opts);
+      await installAgents(ctx, selectAgents(tool), { ...opts, onlyUsed: tool === 'all' });
     });
   agent
     .command('uninstall')

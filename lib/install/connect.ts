@@ -6,15 +6,19 @@ import type { Context } from '../context.js';
 import { SparehandError, isSparehandError } from '../errors.js';
 import { resolvesTo, which } from './binary.js';
 import { type Planned, hookInstalled, notesAt, planInstall, planUninstall, targetsAt } from './engine.js';
+import { lookedFor, usedHere } from './select.js';
 import { setTomlString } from './toml-trust.js';
 import { sparehandInvocation } from '../self.js';
 import { confirmTrust } from './trust-confirm.js';
-import { type Change, applyChanges, readIfExists, unifiedDiff, workspace } from './workspace.js';
+import { removeCreatedDirs } from './created.js';
+import { type Change, type Workspace, applyChanges, readIfExists, unifiedDiff, workspace } from './workspace.js';
 
 export interface ConnectOptions {
   project?: string;
   dryRun?: boolean;
   trust?: boolean;
+  /** `all`: only the tools used on this machine (the others are skipped, with a line saying so). */
+  onlyUsed?: boolean;
 }
 
 /** A path as people write it: `~/…` under HOME. */
@@ -31,13 +35,16 @@ function fail(failures: { agent: AgentSpec; error: SparehandError }[], verb: str
   throw new SparehandError('INSTALL', `could not ${verb} ${failures.map((f) => f.agent.id).join(', ')}:\n${failures.map((f) => `  ${f.agent.id}: ${f.error.message}`).join('\n')}`);
 }
 
-async function write(ctx: Context, changes: Change[], dryRun: boolean): Promise<void> {
-  if (dryRun) {
+async function write(ctx: Context, ws: Workspace, opts: { dryRun: boolean; install: boolean; base: InstallBase }): Promise<Change[]> {
+  const changes = ws.changes();
+  if (opts.dryRun) {
     for (const c of changes) if (!c.internal) ctx.stdout.write(unifiedDiff(c));
     ctx.stdout.write(changes.length ? 'dry run: nothing was written\n' : 'dry run: nothing would change\n');
   } else {
-    await applyChanges(changes);
+    await applyChanges(changes, { sweep: ws.paths(), recordFirst: opts.install });
+    if (!opts.install) await removeCreatedDirs(opts.base);
   }
+  return changes;
 }
 
 /** Where the bare `sparehand` must be for tools that call it by name; a line saying how, when it is not there. */
@@ -65,6 +72,10 @@ export async function installAgents(ctx: Context, agents: readonly AgentSpec[], 
       out(agent, `${agent.id}: nothing to install at ${scope} level`);
       continue;
     }
+    if (opts.onlyUsed && usedHere(agent, base) === undefined) {
+      out(agent, `${agent.id}: skipped: not found here (${lookedFor(agent, base, (p) => tilde(ctx, p))}); to install it anyway: sparehand agent install ${agent.id}${opts.project ? ` --project ${opts.project}` : ''}`);
+      continue;
+    }
     const undo = ws.checkpoint();
     try {
       planned.push(await planInstall(ws, agent, { base, scope, trust: Boolean(opts.trust) }));
@@ -75,8 +86,7 @@ export async function installAgents(ctx: Context, agents: readonly AgentSpec[], 
       out(agent, `${agent.id}: not installed: ${e.message}`);
     }
   }
-  const changes = ws.changes();
-  await write(ctx, changes, Boolean(opts.dryRun));
+  const changes = await write(ctx, ws, { dryRun: Boolean(opts.dryRun), install: true, base });
   const changed = new Set(changes.map((c) => c.path));
   const state = (p: string) => (changed.has(p) ? (opts.dryRun ? 'would change' : 'written') : 'unchanged');
   for (const p of planned) {
@@ -113,8 +123,8 @@ async function confirm(ctx: Context, p: Planned, base: InstallBase): Promise<str
     case 'differs': {
       const table = trust.table(entry.hooksRealPath, entry.group, entry.handler);
       const text = await readIfExists(entry.file);
-      // The .bak already holds the user's content from before install: keep it.
-      await applyChanges([{ path: entry.file, before: text, after: setTomlString(entry.file, text, table, trust.field, c.reported), backup: false }]);
+      // The backup already holds the user's content from before install: keep it.
+      await applyChanges([{ path: entry.file, before: text, after: setTomlString(entry.file, text, table, trust.field, c.reported) }]);
       return [`${where}: ${c.program} reports ${c.reported} (computed ${entry.hash}); the reported hash was written`];
     }
     case 'no-program':
@@ -148,8 +158,7 @@ export async function uninstallAgents(ctx: Context, agents: readonly AgentSpec[]
       failures.push({ agent, error: e });
     }
   }
-  const changes = ws.changes();
-  await write(ctx, changes, Boolean(opts.dryRun));
+  await write(ctx, ws, { dryRun: Boolean(opts.dryRun), install: false, base });
   for (const p of planned) {
     const parts = [...p.files.map((f) => `hook removed from ${tilde(ctx, f)}`), ...p.notes.map((f) => `note removed from ${tilde(ctx, f)}`)];
     if (parts.length > 0 || agents.length === 1) ctx.stdout.write(`${p.agent.id}: ${parts.length ? parts.join('; ') : 'nothing installed'}\n`);

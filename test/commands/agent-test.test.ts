@@ -9,6 +9,7 @@ import { classify } from '../../lib/classify/index.js';
 import { decodeWire } from '../../lib/install/answer.js';
 import type { CheckResult } from '../../lib/install/check.js';
 import { installedCommands } from '../../lib/install/json-target.js';
+import { toolsFound } from '../helpers/tree.js';
 import { BIN, sparehand } from '../helpers/cli.js';
 import { tempDir } from '../helpers/context.js';
 
@@ -23,6 +24,7 @@ async function installedHome() {
   const bin = join(home, 'bin');
   mkdirSync(bin);
   symlinkSync(BIN, join(bin, 'sparehand'));
+  toolsFound(home, hooked);
   const env = { HOME: home, PATH: `${bin}:${process.env.PATH}`, npm_config_update_notifier: 'false' };
   const r = await sparehand(['agent', 'install', 'all'], { env });
   expect(r.exitCode).toBe(0);
