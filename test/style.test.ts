@@ -2,9 +2,12 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { allAgents } from '../lib/agents/index.js';
 
 const LIB = new URL('../lib/', import.meta.url).pathname;
-const NAMES = /\b(claude|codex|gemini|cursor|copilot|opencode|kiro|devin|windsurf|cline|factory|droid)\b/i;
+// Every registered tool: its id, and the first word of it (`claude` of `claude-code`), from the registry itself.
+const words = [...new Set(allAgents().flatMap((a) => [a.id, a.id.split('-')[0]!]))];
+const NAMES = new RegExp(`\\b(${words.map((w) => w.replace(/-/g, '\\-')).join('|')})\\b`, 'i');
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((f) => {

@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
+import { agentEnvVar } from '../agents/index.js';
 import type { AgentSpec, InstallBase, Scope } from '../agents/types.js';
 import { type Outcome, decodeWire } from './answer.js';
 import { which } from './binary.js';
@@ -123,7 +124,7 @@ async function runChecks(
   }
   const first = res.trials[0];
   if (opts.heavyFirst && first?.outcome.kind === 'leave') {
-    const off = ['SPAREHAND', `SPAREHAND_AGENT_${agent.id.toUpperCase().replaceAll('-', '_')}`].filter((k) => env[k] === 'off');
+    const off = ['SPAREHAND', agentEnvVar(agent.id)].filter((k) => env[k] === 'off');
     return {
       ...res,
       status: 'broken',
