@@ -99,7 +99,8 @@ export async function run(ctx: Context, command: string, opts: RunOptions): Prom
         hint: 'add one with `sparehand worker add NAME user@host`, or run with --or-local to run here',
       });
     }
-    return runHere(ctx, command, 'no worker configured', timeoutMs);
+    // The first line a newcomer sees: it says what to do next.
+    return runHere(ctx, command, 'no worker configured; to run on a spare machine, add one: `sparehand worker add NAME user@host`', timeoutMs);
   }
   return runOnWorker(ctx, config, command, {
     orLocal: opts.orLocal,
