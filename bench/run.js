@@ -2,8 +2,10 @@
 // Benchmarks `sparehand run` against bare ssh/rsync doing the same job with the same options, in the same run,
 // on a real sshd on 127.0.0.1 (needs root, sshd and rsync: see .ci/run). Prints medians and ratios.
 //   1. warm `sparehand run -- true` on a small project  vs  rsync up + ssh + rsync back (dry run), by hand
-//   2. a no-change sync of a 20,000-file tree: sparehand's sync step  vs  plain `rsync -a --delete`
-//   3. warm `sparehand run -- true` on that 20,000-file tree  vs  the same three steps by hand
+//   2. the same run  vs  one ssh round trip over the shared connection (`ssh … true`)
+//   3. a no-change sync of a 20,000-file tree: sparehand's sync step  vs  plain `rsync -a --delete`
+//   4. warm `sparehand run -- true` on that 20,000-file tree  vs  the same three steps by hand
+//   5. the worker's tree watch around `true` on a 50,000-file tree (both walks)  vs  `find` listing it twice
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
@@ -15,7 +17,9 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = join(root, 'bin', 'sparehand.js');
 const { connectionFor, closeConnections } = await import(join(root, 'dist/remote/connection.js'));
 const { sshArgs, rsyncRsh } = await import(join(root, 'dist/remote/ssh-args.js'));
-const { rsyncUpArgs, rsyncBackListArgs } = await import(join(root, 'dist/remote/rsync-args.js'));
+const { rsyncUpArgs } = await import(join(root, 'dist/remote/rsync-args.js'));
+const { upFilterArgs, notBroughtBack, skipArgument, skipRules } = await import(join(root, 'dist/remote/sync-rules.js'));
+const { TREE_WATCH } = await import(join(root, 'dist/remote/tree-watch.js'));
 const { remoteRoot } = await import(join(root, 'dist/run/project.js'));
 const { syncUp } = await import(join(root, 'dist/remote/sync.js'));
 const RUNS = Number(process.env.BENCH_RUNS || 11);
@@ -80,14 +84,18 @@ const env = { PATH: process.env.PATH, HOME: home };
 const c = { home, env };
 const conn = connectionFor(c, worker);
 
-/** The same job by hand: rsync up, ssh, rsync back (dry run), with sparehand's options. */
+/**
+ * The same job by hand: rsync up, ssh, and a dry run of rsync back listing what differs (the way sparehand
+ * found the command's changes before it had the tree watch), with sparehand's options.
+ */
 function byHand(proj, filters) {
   const dest = `${join(s.dir, 'remote-hand')}/${proj.split('/').pop()}`;
   const up = filters ? rsyncUpArgs(worker, conn, {}, proj, dest) : ['-a', '--delete', '-e', rsyncRsh(worker, conn), `--rsync-path=mkdir -p ${dest} && rsync`, `${proj}/`, `${worker.destination}:${dest}/`];
+  const back = ['-a', '--delete-delay', '--protect-args', '--dry-run', '--out-format=%i|%M|%l|%n', '-e', rsyncRsh(worker, conn), ...upFilterArgs({}), `${worker.destination}:${dest}/`, `${proj}/`];
   return {
     up: () => must('rsync', up, { env }),
     run: () => must('ssh', sshArgs(worker, conn, `cd ${dest} && bash -c true`), { env }),
-    back: () => must('rsync', rsyncBackListArgs(worker, conn, {}, proj, dest), { env }),
+    back: () => must('rsync', back, { env }),
   };
 }
 
@@ -101,7 +109,8 @@ function compare(label, a, b, target) {
   const ma = median(ta);
   const mb = median(tb);
   const ratio = ma / mb;
-  console.log(`${label}: sparehand ${ma.toFixed(0)} ms, bare ${mb.toFixed(0)} ms, ratio ${ratio.toFixed(2)}x (target <= ${target}x)`);
+  const goal = typeof target === 'number' ? ` (target <= ${target}x)` : '';
+  console.log(`${label}: sparehand ${ma.toFixed(0)} ms, bare ${mb.toFixed(0)} ms, ratio ${ratio.toFixed(2)}x${goal}`);
   return ratio;
 }
 
@@ -126,7 +135,8 @@ try {
   sparehand(small)(); // warm: connection, first copy
   const h1 = byHand(small, true);
   h1.up();
-  compare('warm `run -- true` (20 files)', sparehand(small), () => (h1.up(), h1.run(), h1.back()), 1.2);
+  compare('warm `run -- true` (20 files) vs the three bare steps', sparehand(small), () => (h1.up(), h1.run(), h1.back()), 0.8);
+  compare('warm `run -- true` (20 files) vs one ssh round trip', sparehand(small), () => must('ssh', sshArgs(worker, conn, 'true'), { env }), 3);
 
   const big = tree(20_000);
   // sparehand's sync step as `run` does it (lib/remote/sync.ts, in this process) against plain
@@ -140,7 +150,16 @@ try {
   sparehand(big)();
   const h3 = byHand(big, true);
   h3.up();
-  compare('warm `run -- true` (20,000 files)', sparehand(big), () => (h3.up(), h3.run(), h3.back()), 1.2);
+  compare('warm `run -- true` (20,000 files) vs the three bare steps', sparehand(big), () => (h3.up(), h3.run(), h3.back()), 0.8);
+
+  // The tree watch as the worker runs it (here: this machine is the worker), around `true`, on 50,000 files:
+  // its two walks against `find` listing the same tree twice with the same facts (type, inode, size, times).
+  const huge = tree(50_000);
+  const skip = skipArgument(skipRules(notBroughtBack({})));
+  const watchArgs = ['-e', TREE_WATCH, join(huge, '..', 'huge.tree'), skip, 'N', '-', 'true'];
+  must('perl', watchArgs, { cwd: huge }); // the first walk hashes every file; later ones reuse the hashes
+  const find = () => must('find', ['.', '-printf', '%y %i %s %T@ %C@ %m %P\\0'], { cwd: huge });
+  compare('tree watch around `true`, 50,000 files (two walks)', () => must('perl', watchArgs, { cwd: huge }), () => (find(), find()));
 } finally {
   await closeConnections(c);
   s.proc.kill();

@@ -44,6 +44,8 @@ export const ConfigSchema = z.object({
       sendSecrets: z.optional(z.boolean()),
       /** Copy dependency folders (node_modules…) instead of installing them on the worker. */
       copyDependencies: z.optional(z.boolean()),
+      /** Extra patterns of build caches that stay on the worker: never brought back. */
+      keepOnWorker: z.optional(z.array(z.string())),
     }),
   ),
 });

@@ -3,11 +3,16 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
-/** The nearest folder holding `.git` (as git finds the top level), or `cwd` itself. */
-export function projectRoot(cwd: string): string {
+/** The nearest folder holding `.git` (as git finds the top level), or undefined outside a git repository. */
+export function gitRoot(cwd: string): string | undefined {
   // Walking up costs a few stats; `git rev-parse --show-toplevel` costs a process on every run.
   for (let dir = cwd; ; dir = dirname(dir)) {
     if (existsSync(join(dir, '.git'))) return dir;
-    if (dirname(dir) === dir) return cwd;
+    if (dirname(dir) === dir) return undefined;
   }
+}
+
+/** The git top level of `cwd`, or `cwd` itself. */
+export function projectRoot(cwd: string): string {
+  return gitRoot(cwd) ?? cwd;
 }

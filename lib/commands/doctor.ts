@@ -7,7 +7,7 @@ import { isSparehandError } from '../errors.js';
 import { checkAgent } from '../install/check.js';
 import { projectRoot } from '../project-root.js';
 import { type WorkerReport, checkWorker } from '../remote/check.js';
-import { capture } from '../remote/connection.js';
+import { capture } from '../process.js';
 import { formatReport } from './worker.js';
 
 export interface DoctorCheck {

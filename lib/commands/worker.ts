@@ -18,7 +18,7 @@ const int = (v: string): number => {
 export function formatReport(r: WorkerReport): string {
   if (!r.ok && r.connectMs === undefined) return `${r.name}: FAILED: ${r.problems.join('; ')}${r.hint ? `\n  fix: ${r.hint}` : ''}`;
   const gb = r.freeBytes == null ? '?' : `${(r.freeBytes / 1e9).toFixed(1)} GB`;
-  const head = `${r.name}: ${r.ok ? 'ok' : 'PROBLEM'}: latency ${r.latencyMs} ms (connect ${r.connectMs} ms), bash ${r.bash ?? 'MISSING'}, rsync ${r.rsync ?? 'MISSING'}, ${gb} free in ${r.dir}, ${r.freeSlots}/${r.slots} slots free`;
+  const head = `${r.name}: ${r.ok ? 'ok' : 'PROBLEM'}: latency ${r.latencyMs} ms (connect ${r.connectMs} ms), bash ${r.bash ?? 'MISSING'}, rsync ${r.rsync ?? 'MISSING'}, perl ${r.perl ?? 'MISSING'}, ${gb} free in ${r.dir}, ${r.freeSlots}/${r.slots} slots free`;
   return r.ok ? head : `${head}\n  ${r.problems.join('; ')}${r.hint ? `\n  fix: ${r.hint}` : ''}`;
 }
 

@@ -3,7 +3,8 @@ import { quote } from 'shell-quote';
 import type { Worker } from '../config.js';
 import type { Context } from '../context.js';
 import { isSparehandError } from '../errors.js';
-import { capture, connect, connectionFor, sshEnv } from './connection.js';
+import { capture } from '../process.js';
+import { connect, connectionFor, sshEnv } from './connection.js';
 import { freeSlots } from './slots.js';
 import { remotePath, sshArgs } from './ssh-args.js';
 import { workerDir, workerSlots } from './workers.js';
@@ -18,6 +19,8 @@ export interface WorkerReport {
   latencyMs?: number;
   bash?: string | null;
   rsync?: string | null;
+  /** Perl with Digest::MD5 and Time::HiRes: the tree watch that finds what the command changed. */
+  perl?: string | null;
   /** Free space in the worker's --dir (bytes), null when unknown. */
   freeBytes?: number | null;
   dir: string;
@@ -33,6 +36,7 @@ const PROBE = String.raw`
 d=$1; mkdir -p -- "$d" 2>/dev/null
 echo "bash=$BASH_VERSION"
 echo "rsync=$(rsync --version 2>/dev/null | head -n 1)"
+echo "perl=$(perl -MDigest::MD5 -MTime::HiRes -e 'print $^V' 2>/dev/null)"
 echo "df=$(df -Pk -- "$d" 2>/dev/null | awk 'NR==2 {print $4}')"
 `;
 
@@ -60,6 +64,7 @@ export async function checkWorker(ctx: Context, worker: Worker): Promise<WorkerR
   const field = (k: string) => new RegExp(`^${k}=(.*)$`, 'm').exec(r.stdout)?.[1]?.trim() || null;
   const bash = field('bash');
   const rsync = field('rsync')?.replace(/^rsync\s+version\s+/, '').replace(/\s+protocol.*$/, '') ?? null;
+  const perl = field('perl');
   const kb = field('df');
   const problems: string[] = [];
   let hint: string | undefined;
@@ -71,6 +76,10 @@ export async function checkWorker(ctx: Context, worker: Worker): Promise<WorkerR
     problems.push('rsync not found on the worker');
     hint ??= 'install rsync on the worker (e.g. `apt-get install rsync`)';
   }
+  if (!perl) {
+    problems.push('perl with Digest::MD5 and Time::HiRes not found on the worker (sparehand needs it to find what a command changed)');
+    hint ??= 'install perl on the worker (e.g. `apt-get install perl`)';
+  }
   return {
     ...base,
     ok: problems.length === 0,
@@ -78,6 +87,7 @@ export async function checkWorker(ctx: Context, worker: Worker): Promise<WorkerR
     latencyMs: Math.round(latencyMs),
     bash,
     rsync,
+    perl,
     freeBytes: kb ? Number(kb) * 1024 : null,
     problems,
     ...(hint ? { hint } : {}),

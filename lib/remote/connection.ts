@@ -9,7 +9,7 @@ import type { Worker } from '../config.js';
 import type { Context } from '../context.js';
 import { SparehandError } from '../errors.js';
 import { cacheDir } from '../paths.js';
-import { exitStatus } from '../run/local.js';
+import { capture } from '../process.js';
 import { diagnoseSsh } from './ssh-errors.js';
 import { type Connection, sshControlArgs, sshMasterArgs } from './ssh-args.js';
 
@@ -50,27 +50,6 @@ export function connectionFor(c: Env, worker: Worker): Connection {
     .digest('hex')
     .slice(0, 16);
   return { controlPath: join(controlDir(c), id), configFile, knownHosts };
-}
-
-export interface ProcResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs a short-lived program with argv, collecting its output (never through a shell). */
-export function capture(cmd: string, args: readonly string[], opts: { input?: string; env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<ProcResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { stdio: ['pipe', 'pipe', 'pipe'], env: opts.env, cwd: opts.cwd });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.once('error', (e) => reject(new SparehandError('IO', `cannot start ${cmd}: ${e.message}`, { cause: e })));
-    child.once('close', (code, signal) => resolve({ code: exitStatus(code, signal), stdout, stderr }));
-    child.stdin.on('error', () => undefined);
-    child.stdin.end(opts.input ?? '');
-  });
 }
 
 /** Runs the background master with its stderr in a file: a persisting master must not hold our pipes open. */

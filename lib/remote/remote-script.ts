@@ -2,19 +2,21 @@
 import { quote } from 'shell-quote';
 
 /**
- * Runs on the worker. Installs dependencies when the lock file's hash changed, then runs the command in its
- * own process group with stdin from /dev/null. sparehand keeps ssh's stdin open: a line naming a signal
- * (INT, TERM, HUP, QUIT) is passed to the whole group; end of input (Ctrl-C, sparehand killed, connection
- * lost) stops the group (TERM, then KILL). When the command ends, whatever it left running is killed too.
- * In terminal mode (ssh -tt) the command runs in the foreground of the terminal instead: Ctrl-C reaches it
- * through the terminal and a hang-up (ssh gone) stops it.
+ * Runs on the worker, in the slot's folder. Installs dependencies when the lock file's hash changed, then runs
+ * the command under the tree watch (tree-watch.ts), which reports what the command changed in a results block
+ * after its output; without a watch (--no-sync-back) the block holds only the exit status. Anything that stops
+ * the command from starting (no folder, a failed install, no perl) is reported as a refusal in the same block,
+ * so sparehand can tell it from the command's own failure, and exits 125.
+ *
+ * The command runs in its own process group with stdin from /dev/null. sparehand keeps ssh's stdin open: a line
+ * naming a signal (INT, TERM, HUP, QUIT) is passed to the whole group; end of input (Ctrl-C, sparehand killed,
+ * connection lost) stops the group (TERM, then KILL). When the command ends, whatever it left running in its
+ * group is killed too. In terminal mode (ssh -tt) the command runs in the foreground of the terminal instead:
+ * Ctrl-C reaches it through the terminal and a hang-up (ssh gone) stops it; the results block goes to a file.
+ *
+ * The watch runs the command by calling this same script again (`$BASH_EXECUTION_STRING`) as `sparehand-run`.
  */
 export const WRAPPER = String.raw`
-mode=$1 root=$2 rel=$3 stamp=$4 hash=$5 deps=$6 cmd=$7
-shift 7
-exec 3<&0 </dev/null
-for kv in "$@"; do export "$kv"; done
-cd -- "$root" 2>/dev/null || { echo "sparehand: cannot enter $root on the worker" >&2; exit 125; }
 group() {
   set -m
   bash -c "$1" 3<&- &
@@ -32,17 +34,42 @@ group() {
   wait "$watcher" 2>/dev/null
   return "$st"
 }
+if [ "$0" = sparehand-run ]; then
+  cd -- "$2" || exit 125
+  if [ "$1" = tty ]; then bash -c "$3" <&3 3<&-; exit; fi
+  group "$3"
+  exit
+fi
+mode=$1 root=$2 rel=$3 stamp=$4 hash=$5 deps=$6 cmd=$7 nonce=$8 tree=$9
+shift 9
+skip=$1 watch=$2
+shift 2
+exec 3<&0 </dev/null
+for kv in "$@"; do export "$kv"; done
+out=-
+results() {
+  if [ "$out" = - ]; then printf '\0sparehand-results %s %s\n' "$nonce" "$1"; else printf '\0sparehand-results %s %s\n' "$nonce" "$1" >"$out"; fi
+}
+refuse() { results "refused $1"; exit 125; }
+cd -- "$root" 2>/dev/null || refuse "cannot enter $root on the worker"
+[ "$mode" = tty ] && out=$tree.results
 if [ -n "$hash" ] && [ "$(cat -- "$stamp" 2>/dev/null)" != "$hash" ]; then
   echo "sparehand: installing dependencies on the worker: $deps" >&2
   if [ "$mode" = tty ]; then bash -c "$deps" >&2 3<&-; else group "$deps" >&2; fi
   st=$?
-  if [ "$st" -ne 0 ]; then echo "sparehand: installing dependencies failed on the worker (exit $st)" >&2; exit 125; fi
+  [ "$st" -eq 0 ] || refuse "installing dependencies failed on the worker (exit $st): $deps"
   printf '%s\n' "$hash" >"$stamp"
 fi
-cd -- "$rel" 2>/dev/null || { echo "sparehand: cannot enter $rel on the worker" >&2; exit 125; }
-if [ "$mode" = tty ]; then exec bash -c "$cmd" <&3 3<&-; fi
-group "$cmd"
-exit $?
+[ -d "$rel" ] || refuse "cannot enter $rel on the worker"
+if [ -n "$watch" ]; then
+  command -v perl >/dev/null || refuse "the worker has no perl, which sparehand needs to find what the command changed (install perl there)"
+  exec perl -e "$watch" "$tree" "$skip" "$nonce" "$out" bash -c "$BASH_EXECUTION_STRING" sparehand-run "$mode" "$rel" "$cmd"
+fi
+bash -c "$BASH_EXECUTION_STRING" sparehand-run "$mode" "$rel" "$cmd"
+st=$?
+results "ran $st"
+[ "$out" = - ] && echo "end 0" || echo "end 0" >>"$out"
+exit "$st"
 `;
 
 export interface RemoteJob {
@@ -57,6 +84,14 @@ export interface RemoteJob {
   depsHash: string;
   depsCommand: string;
   command: string;
+  /** Names this run's results block. */
+  nonce: string;
+  /** The tree watch's record of the slot (relative to root); in terminal mode the results go beside it. */
+  tree: string;
+  /** Paths the watch skips (sync-rules.ts). */
+  skip: string;
+  /** The tree watch program, or '' to bring nothing back (--no-sync-back). */
+  watch: string;
   env: Readonly<Record<string, string>>;
 }
 
@@ -71,6 +106,7 @@ export function remoteCommand(job: RemoteJob): string {
   return quote([
     'env', '-u', 'SSH_CLIENT', '-u', 'SSH2_CLIENT',
     'bash', '-c', WRAPPER, 'sparehand',
-    job.tty ? 'tty' : 'pipe', job.root, job.rel, job.stamp, job.depsHash, job.depsCommand, job.command, ...env,
+    job.tty ? 'tty' : 'pipe', job.root, job.rel, job.stamp, job.depsHash, job.depsCommand, job.command,
+    job.nonce, job.tree, job.skip, job.watch, ...env,
   ]);
 }

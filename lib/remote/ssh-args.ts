@@ -37,7 +37,8 @@ export function sshOptions(worker: Worker, conn: Connection, master: 'yes' | 'no
 
 /** `ssh … DEST REMOTE`: one remote command string (the remote shell parses it), optionally with a terminal. */
 export function sshArgs(worker: Worker, conn: Connection, remote: string, opts: { tty?: boolean } = {}): string[] {
-  return [...sshOptions(worker, conn), opts.tty ? '-tt' : '-T', '--', worker.destination, remote];
+  // -q with a terminal: ssh would end every run with "Shared connection to … closed." on it.
+  return [...sshOptions(worker, conn), ...(opts.tty ? ['-tt', '-q'] : ['-T']), '--', worker.destination, remote];
 }
 
 /** Starts the shared connection in the background (-f) once authenticated; nothing is run (-N). */

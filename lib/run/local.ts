@@ -1,22 +1,15 @@
 // Runs the command on this machine exactly as the shell would: bash -c, same folder, stdio passed through.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { constants } from 'node:os';
 import { type Context, say } from '../context.js';
 import { SparehandError } from '../errors.js';
+import { exitStatus } from '../process.js';
 
 const FORWARDED: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT', 'SIGUSR1', 'SIGUSR2'];
 
 /** bash where there is one, else sh. */
 export function localShell(): string {
   return existsSync('/bin/bash') ? '/bin/bash' : existsSync('/usr/bin/bash') ? '/usr/bin/bash' : '/bin/sh';
-}
-
-/** Exit status as a shell reports it: the code, or 128+N for a signal. */
-export function exitStatus(code: number | null, signal: NodeJS.Signals | null): number {
-  if (code !== null) return code;
-  const n = signal ? constants.signals[signal] : undefined;
-  return 128 + (n ?? 0);
 }
 
 /** Runs `command` here; with `timeoutMs`, a command running longer gets SIGTERM (then SIGKILL) and 124, as timeout(1). */

@@ -1,6 +1,6 @@
 // A real sshd on 127.0.0.1 with throwaway host and user keys, for worker tests. No fake ssh anywhere.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync, appendFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, connect as tcpConnect } from 'node:net';
 import { join } from 'node:path';
 import { tempDir } from './context.js';
@@ -93,10 +93,13 @@ export async function startSshd(opts: { identity?: string; path?: string } = {})
     identity,
     remoteDir,
     stop: async () => {
-      if (proc.exitCode !== null) return;
-      const done = new Promise((r) => proc.once('exit', r));
-      proc.kill('SIGTERM');
-      await done;
+      if (proc.exitCode === null) {
+        const done = new Promise((r) => proc.once('exit', r));
+        proc.kill('SIGTERM');
+        await done;
+      }
+      // The worker's copies can be large (the sync tests send gigabytes): gone with the worker.
+      rmSync(dir, { recursive: true, force: true });
     },
   };
 }

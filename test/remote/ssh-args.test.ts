@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Config, Worker } from '../../lib/config.js';
-import { rsyncBackArgs, rsyncBackListArgs, rsyncUpArgs } from '../../lib/remote/rsync-args.js';
+import { rsyncUpArgs } from '../../lib/remote/rsync-args.js';
 import { WRAPPER, remoteCommand } from '../../lib/remote/remote-script.js';
 import { remotePath, rsyncPathMaking, rsyncRsh, rsyncWord, sshArgs, sshMasterArgs } from '../../lib/remote/ssh-args.js';
 
@@ -24,7 +24,7 @@ describe('ssh argument arrays', () => {
       '-i', '/k/id key', '-o', 'IdentitiesOnly=yes',
       '-T', '--', 'me@box.lan', 'true',
     ]);
-    expect(sshArgs({ name: 'b', destination: 'b' }, { controlPath: '/c' }, 'x', { tty: true }).slice(-4)).toEqual(['-tt', '--', 'b', 'x']);
+    expect(sshArgs({ name: 'b', destination: 'b' }, { controlPath: '/c' }, 'x', { tty: true }).slice(-5)).toEqual(['-tt', '-q', '--', 'b', 'x']);
     expect(sshMasterArgs({ name: 'b', destination: 'b' }, { controlPath: '/c', configFile: '/h/.ssh/config' })).toEqual([
       '-F', '/h/.ssh/config',
       '-o', 'BatchMode=yes', '-o', 'ConnectTimeout=5', '-o', 'ControlMaster=yes', '-o', 'ControlPath=/c',
@@ -74,10 +74,10 @@ describe('rsync argument arrays', () => {
     expect(args[5]).toBe('--rsync-path=mkdir -p -- w/p/0 && rsync');
     expect(args.slice(-2)).toEqual(['/p/', 'b:w/p/0/']);
     const filters = fixed({});
-    expect(filters).toContain('--filter=- .env');
-    expect(filters).toContain('--filter=- .env.*');
-    expect(filters).toContain('--filter=- id_rsa*');
-    expect(filters).toContain('--filter=- *.pem');
+    expect(filters).toContain('--filter=- .[eE][nN][vV]');
+    expect(filters).toContain('--filter=- .[eE][nN][vV].*');
+    expect(filters).toContain('--filter=- [iI][dD]_*');
+    expect(filters).toContain('--filter=- *.[pP][eE][mM]');
     expect(filters).toContain('--filter=- node_modules/');
     expect(filters).toContain('--filter=- .git/');
     expect(filters.at(-1)).toBe('--filter=:- .gitignore');
@@ -85,23 +85,14 @@ describe('rsync argument arrays', () => {
 
   it('config: sendSecrets and copyDependencies drop those rules; sync.exclude adds rules', () => {
     const f = fixed({ sync: { sendSecrets: true, copyDependencies: true, exclude: ['*.log'] } });
-    expect(f.some((x) => x.includes('.env') || x.includes('node_modules'))).toBe(false);
+    expect(f.some((x) => x.includes('[eE][nN][vV]') || x.includes('node_modules'))).toBe(false);
     expect(f).toContain('--filter=- *.log');
-  });
-
-  it('back: a dry run listing changes; ignored files come back but local ones are never deleted', () => {
-    const list = rsyncBackListArgs(w, c, {}, '/p', 'w/p/0');
-    expect(list).toContain('--dry-run');
-    expect(list).toContain('--out-format=%i|%M|%l|%n');
-    expect(list.filter((a) => a.startsWith('--filter=')).at(-1)).toBe('--filter=:-r .gitignore');
-    expect(list.slice(-2)).toEqual(['b:w/p/0/', '/p/']);
-    expect(rsyncBackArgs(w, c, '/p', 'w/p/0')).toEqual(['-a', '--protect-args', '--files-from=-', '--from0', '-e', rsh, 'b:w/p/0/', '/p/']);
   });
 });
 
 describe('the one remote command string', () => {
   const job = (command: string, env: Record<string, string> = {}) => ({
-    tty: false, root: 'w/p/0', rel: 'src', stamp: '../0.deps', depsHash: '', depsCommand: '', command, env,
+    tty: false, root: 'w/p/0', rel: 'src', stamp: '../0.deps', depsHash: '', depsCommand: '', command, nonce: 'n1', tree: '../0.tree', skip: '(?:^|/)x$', watch: 'print 1', env,
   });
 
   it('every argument reaches the worker\'s bash unchanged (property test against real bash)', () => {
@@ -113,7 +104,7 @@ describe('the one remote command string', () => {
         const got = execFileSync('bash', ['-c', `printf '%s\\0' ${remoteCommand(job(cmd, env))}`]).toString();
         expect(got.split('\0').slice(0, -1)).toEqual([
           'env', '-u', 'SSH_CLIENT', '-u', 'SSH2_CLIENT',
-          'bash', '-c', WRAPPER, 'sparehand', 'pipe', 'w/p/0', 'src', '../0.deps', '', '', cmd, ...values.map((v, i) => `V${i}=${v}`),
+          'bash', '-c', WRAPPER, 'sparehand', 'pipe', 'w/p/0', 'src', '../0.deps', '', '', cmd, 'n1', '../0.tree', '(?:^|/)x$', 'print 1', ...values.map((v, i) => `V${i}=${v}`),
         ]);
       }),
       { numRuns: 100 },

@@ -8,6 +8,7 @@ import { type WorkerHome, workerHome } from '../helpers/worker-env.js';
 
 let sshd: Sshd;
 let noRsync: Sshd;
+let noPerl: Sshd;
 const homes: WorkerHome[] = [];
 const home = (...a: Parameters<typeof workerHome>) => {
   const h = workerHome(...a);
@@ -15,10 +16,10 @@ const home = (...a: Parameters<typeof workerHome>) => {
   return h;
 };
 
-/** A PATH holding everything the probe and wrapper need except rsync. */
-function pathWithoutRsync(): string {
+/** A PATH holding everything the probe and wrapper need except rsync (and perl, unless `withRsync`). */
+function pathWithoutRsync(withRsync = false): string {
   const bin = tempDir('sparehand-bin-');
-  for (const tool of ['bash', 'sh', 'mkdir', 'df', 'awk', 'head', 'cat', 'true']) {
+  for (const tool of ['bash', 'sh', 'mkdir', 'df', 'awk', 'head', 'cat', 'true', 'env', 'rm', ...(withRsync ? ['rsync'] : [])]) {
     for (const d of ['/usr/bin', '/bin']) {
       if (existsSync(join(d, tool))) {
         symlinkSync(join(d, tool), join(bin, tool));
@@ -32,11 +33,13 @@ function pathWithoutRsync(): string {
 beforeAll(async () => {
   sshd = await startSshd();
   noRsync = await startSshd({ path: pathWithoutRsync() });
+  noPerl = await startSshd({ path: pathWithoutRsync(true) });
 });
 afterAll(async () => {
   await Promise.all(homes.map((h) => h.close()));
   await sshd?.stop();
   await noRsync?.stop();
+  await noPerl?.stop();
 });
 
 describe('sparehand worker add / list / remove', () => {
@@ -83,7 +86,7 @@ describe('sparehand worker check', () => {
     expect(w.freeBytes).toBeGreaterThan(0);
     expect(w.latencyMs).toBeGreaterThanOrEqual(0);
     const text = await sparehand(['worker', 'check', 'w0'], { env: h.env });
-    expect(text.stdout).toMatch(/^w0: ok: latency \d+ ms \(connect \d+ ms\), bash 5\.\S+, rsync \S+, [\d.]+ GB free in .*, 2\/2 slots free\n$/);
+    expect(text.stdout).toMatch(/^w0: ok: latency \d+ ms \(connect \d+ ms\), bash 5\.\S+, rsync \S+, perl v5\.\S+, [\d.]+ GB free in .*, 2\/2 slots free\n$/);
   });
 
   it('says rsync is missing on the worker', async () => {
@@ -92,6 +95,21 @@ describe('sparehand worker check', () => {
     expect(r.exitCode).toBe(1);
     expect(r.stdout).toContain('rsync MISSING');
     expect(r.stdout).toContain('fix: install rsync on the worker');
+  });
+
+  it('says perl is missing on the worker; a run there goes here with --or-local, naming it, and is 125 without', async () => {
+    const h = home([noPerl]);
+    const r = await sparehand(['worker', 'check'], { env: h.env });
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout).toContain('perl MISSING');
+    expect(r.stdout).toContain('fix: install perl on the worker');
+    const proj = tempDir('sparehand-proj-');
+    const here = await sparehand(['run', '--or-local', '--', 'echo here'], { env: h.env, cwd: proj });
+    expect([here.exitCode, here.stdout]).toEqual([0, 'here\n']);
+    expect(here.stderr).toBe('sparehand: running locally: w0: the worker has no perl, which sparehand needs to find what the command changed (install perl there)\n');
+    const not = await sparehand(['run', '--', 'echo here'], { env: h.env, cwd: proj });
+    expect([not.exitCode, not.stdout]).toEqual([125, '']);
+    expect(not.stderr).toContain('w0: the worker has no perl');
   });
 
   it('explains an unknown host key, a changed host key, a refused key and an unreachable host', async () => {
@@ -171,13 +189,17 @@ describe('sparehand run when the worker cannot be used', () => {
     expect(existsSync(marker)).toBe(false);
   });
 
-  it('--worker (or SPAREHAND_WORKER) names an unknown worker: 125 with the list', async () => {
+  it('--worker (or SPAREHAND_WORKER) names an unknown worker: 125 naming the option and the list; --or-local runs here', async () => {
     const h = home([sshd]);
     const r = await sparehand(['run', '--worker', 'nope', '--', 'true'], { env: h.env });
     expect(r.exitCode).toBe(125);
-    expect(r.stderr).toBe('sparehand: no worker named "nope"\nsparehand: configured workers: w0\n');
+    expect(r.stderr).toBe('sparehand: no worker named "nope" (--worker)\nsparehand: configured workers: w0; or run with --or-local to run here when no worker can\n');
     const e = await sparehand(['run', '--', 'true'], { env: { ...h.env, SPAREHAND_WORKER: 'nope2' } });
-    expect(e.stderr).toContain('no worker named "nope2"');
+    expect(e.exitCode).toBe(125);
+    expect(e.stderr).toContain('no worker named "nope2" (SPAREHAND_WORKER)');
+    const here = await sparehand(['run', '--or-local', '--', 'echo here'], { env: { ...h.env, SPAREHAND_WORKER: 'nope2' } });
+    expect([here.exitCode, here.stdout]).toEqual([0, 'here\n']);
+    expect(here.stderr).toBe('sparehand: running locally: no worker named "nope2" (SPAREHAND_WORKER)\n');
   });
 
   it('rsync missing on the worker: the project cannot be sent, so --or-local runs here; without it, 125', async () => {

@@ -79,3 +79,38 @@ describe('stopping a remote command', () => {
     expect(await until(() => running(marker).length === 0, 5000)).toBe(true);
   });
 });
+
+describe('stopping a command in terminal mode (ssh -tt)', () => {
+  /** sparehand with a pseudo-terminal for stdin and stdout (`script`), as in an interactive shell. */
+  function inTerminal(cmd: string) {
+    const proj = mkdtempSync(join(tmpdir(), 'sparehand-proj-'));
+    const line = `${process.execPath} ${BIN} run -- '${cmd}'`;
+    return execa('script', ['-qec', line, '/dev/null'], { cwd: proj, env: { ...w.wh.env, TERM: 'xterm' }, extendEnv: false, reject: false });
+  }
+
+  it('Ctrl-C at the terminal stops the command: exit 130, no ssh chatter', async () => {
+    const { cmd, marker } = longCommand();
+    const p = inTerminal(cmd);
+    const started = await until(() => running(marker).length === 2);
+    if (!started) p.kill('SIGKILL');
+    expect(started).toBe(true);
+    p.stdin?.write('\x03');
+    const r = await p;
+    expect(r.exitCode).toBe(130);
+    expect(r.stdout).not.toContain('Shared connection');
+    expect(await until(() => running(marker).length === 0, 5000)).toBe(true);
+  });
+
+  it('SIGINT sent to sparehand itself: exit 130, the command stopped', async () => {
+    const { cmd, marker } = longCommand();
+    const p = inTerminal(`${cmd} # ${marker}-here`);
+    const started = await until(() => running(marker).length === 2);
+    if (!started) p.kill('SIGKILL');
+    expect(started).toBe(true);
+    const pid = execFileSync('pgrep', ['-f', `^${process.execPath} ${BIN} run -- .*${marker}-here`], { encoding: 'utf8' }).trim().split('\n')[0];
+    process.kill(Number(pid), 'SIGINT');
+    const r = await p;
+    expect(r.exitCode).toBe(130);
+    expect(await until(() => running(marker).length === 0, 5000)).toBe(true);
+  });
+});

@@ -78,17 +78,19 @@ describe('sparehand run on a real worker over ssh', () => {
     expect(readFileSync(join(proj, 'src', 'math.js'), 'utf8')).toBe('formatted\n');
     expect(readFileSync(join(proj, 'notes.txt'), 'utf8')).toBe('mine\n');
     expect(r.stderr).toContain('sparehand: conflict: notes.txt changed here while the command ran');
-    expect(r.stderr).toMatch(/ran on w0: .*, 3 files back, 1 conflict\n/);
+    expect(r.stderr).toMatch(/ran on w0: .*, 3 files back \(\d+ B\), 1 conflict\n/);
     expect(readdirSync(join(proj, 'node_modules')).sort()).toEqual(['.package-lock.json', 'LOCAL_ONLY', 'tiny']);
   });
 
   it('with a terminal here, the command gets one there (ssh -tt), and TERM is forwarded', async () => {
     const proj = nodeProject();
     // `script` gives sparehand a pseudo-terminal for stdin and stdout, as an interactive shell would.
-    const line = `${process.execPath} ${BIN} run --quiet -- 'test -t 0 && test -t 1 && echo "tty $TERM"'`;
+    const line = `${process.execPath} ${BIN} run --quiet -- 'test -t 0 && test -t 1 && echo "tty $TERM" && echo made > tty-made.txt'`;
     const r = await execa('script', ['-qec', line, '/dev/null'], { cwd: proj, env: { ...w.wh.env, TERM: 'xterm-test' }, extendEnv: false, reject: false });
     expect(r.exitCode).toBe(0);
     expect(r.stdout.replace(/\r/g, '')).toContain('tty xterm-test');
+    // The results come back in a second round trip (a terminal cannot carry them).
+    expect(readFileSync(join(proj, 'tty-made.txt'), 'utf8')).toBe('made\n');
     const plain = await sparehand(['run', '--quiet', '--', 'test -t 0 || test -t 1 || echo "no tty"'], { env: w.wh.env, cwd: proj });
     expect(plain.stdout).toBe('no tty\n');
   });

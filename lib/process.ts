@@ -1,0 +1,67 @@
+// Starting programs: the one place below lib/run and lib/remote that knows how a child's end becomes an exit status.
+import { spawn } from 'node:child_process';
+import { constants } from 'node:os';
+import { SparehandError } from './errors.js';
+
+/** Exit status as a shell reports it: the code, or 128+N for a signal. */
+export function exitStatus(code: number | null, signal: NodeJS.Signals | null): number {
+  if (code !== null) return code;
+  const n = signal ? constants.signals[signal] : undefined;
+  return 128 + (n ?? 0);
+}
+
+export interface ProcResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs `"$@"` and stops it when this process dies, even by SIGKILL: sparehand holds the shell's stdin open, and
+ * end of input there means sparehand is gone. (A program left running after sparehand, such as an rsync still
+ * writing into a worker's slot, would race the next run there.)
+ */
+const TIED = 'exec 3<&0; "$@" </dev/null & p=$!; { read -r _ <&3; kill -TERM "$p" 2>/dev/null; } & w=$!; wait "$p"; s=$?; kill "$w" 2>/dev/null; exit "$s"';
+
+export interface CaptureOptions {
+  input?: string;
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+  /** Aborting stops the program (and what it started) with SIGTERM. */
+  signal?: AbortSignal;
+  /** Stop the program if sparehand itself dies (see TIED); no `input` then. */
+  tied?: boolean;
+}
+
+/** Runs a program with argv, collecting its output (never through a shell of ours, but for `tied`'s fixed one). */
+export function capture(cmd: string, args: readonly string[], opts: CaptureOptions = {}): Promise<ProcResult> {
+  return new Promise((resolve, reject) => {
+    const tied = opts.tied === true;
+    const child = tied
+      ? spawn('sh', ['-c', TIED, 'sh', cmd, ...args], { stdio: ['pipe', 'pipe', 'pipe'], env: opts.env, cwd: opts.cwd, detached: true })
+      : spawn(cmd, args, { stdio: ['pipe', 'pipe', 'pipe'], env: opts.env, cwd: opts.cwd });
+    let stdout = '';
+    let stderr = '';
+    const abort = () => {
+      if (child.exitCode !== null || child.pid === undefined) return;
+      try {
+        if (tied) process.kill(-child.pid, 'SIGTERM');
+        else child.kill('SIGTERM');
+      } catch {
+        /* already gone */
+      }
+    };
+    if (opts.signal?.aborted) abort();
+    opts.signal?.addEventListener('abort', abort, { once: true });
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.once('error', (e) => reject(new SparehandError('IO', `cannot start ${cmd}: ${e.message}`, { cause: e })));
+    child.once('close', (code, signal) => {
+      opts.signal?.removeEventListener('abort', abort);
+      if (tied) child.stdin.destroy();
+      resolve({ code: exitStatus(code, signal), stdout, stderr });
+    });
+    child.stdin.on('error', () => undefined);
+    if (!tied) child.stdin.end(opts.input ?? '');
+  });
+}

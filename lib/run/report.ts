@@ -1,0 +1,62 @@
+// What a run on a worker says when it ends: one line per conflict (a few, then a count), the summary line.
+import type { Applied, Conflict } from '../sync-back/apply.js';
+
+/** At most this many conflict lines; the rest are counted. */
+const MAX_CONFLICT_LINES = 20;
+/** Above this much coming back, the summary names the biggest folder and how to keep it on the worker. */
+export const BIG_BACK_BYTES = 50 * 1024 * 1024;
+
+export const secs = (ms: number): string => `${(ms / 1000).toFixed(1)}s`;
+
+export function size(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 ** 2) return `${Math.round(bytes / 1024)} KB`;
+  if (bytes < 1024 ** 3) return `${(bytes / 1024 ** 2).toFixed(bytes < 10 * 1024 ** 2 ? 1 : 0)} MB`;
+  return `${(bytes / 1024 ** 3).toFixed(1)} GB`;
+}
+
+/** One sentence for a conflict: what happened, what was kept, where the worker's version is. */
+export function conflictLine(c: Conflict): string {
+  const there = c.saved ? `; the worker's version is in ${c.saved}` : '';
+  switch (c.kind) {
+    case 'changed-here':
+      return `conflict: ${c.path} changed here while the command ran; kept yours${there}`;
+    case 'deleted-here':
+      return `conflict: ${c.path} was deleted (or moved) here while the command changed it${there}`;
+    case 'exists-here':
+      return `conflict: the command created ${c.path}, but a different ${c.path} is here; kept yours${there}`;
+    case 'delete-kept':
+      return `conflict: the command deleted ${c.path}, but it changed here; kept yours`;
+    case 'case':
+      return `conflict: the command created ${c.path}, which differs only in case from ${c.detail} here (this disk ignores case); kept ${c.detail}${there}`;
+    case 'blocked':
+      return `conflict: ${c.path} could not be put here: a file or a link stands where a folder is needed${there}`;
+    case 'not-applied':
+      return `conflict: ${c.path} was not brought back: ${c.detail}; it is still on the worker`;
+  }
+}
+
+export function conflictLines(conflicts: readonly Conflict[]): string[] {
+  const lines = conflicts.slice(0, MAX_CONFLICT_LINES).map(conflictLine);
+  const more = conflicts.length - MAX_CONFLICT_LINES;
+  if (more > 0) {
+    const where = conflicts.find((c) => c.saved)?.saved?.split('/').slice(0, 3).join('/');
+    lines.push(`and ${more} more conflict${more === 1 ? '' : 's'}${where ? ` (the worker's versions are in ${where})` : ''}`);
+  }
+  return lines;
+}
+
+/** `ran on box: sync 0.3s, run 12.0s, 3 files back (12 KB), 0 conflicts`, and a hint when much came back. */
+export function summaryLines(worker: string, t: { syncMs: number; runMs: number }, back: Applied | undefined): string[] {
+  const files = back?.files ?? 0;
+  const conflicts = back?.conflicts.length ?? 0;
+  const bytes = back && back.bytes > 0 ? ` (${size(back.bytes)})` : '';
+  const lines = [
+    `ran on ${worker}: sync ${secs(t.syncMs)}, run ${secs(t.runMs)}, ${files} file${files === 1 ? '' : 's'} back${bytes}, ${conflicts} conflict${conflicts === 1 ? '' : 's'}`,
+  ];
+  if (back && back.bytes > BIG_BACK_BYTES) {
+    const [folder, most] = [...back.byFolder].sort((a, b) => b[1] - a[1])[0] ?? ['.', 0];
+    lines.push(`${size(most)} of it in ${folder}/; if that is only needed on the worker, add "${folder}/" to sync.keepOnWorker in the config`);
+  }
+  return lines;
+}

@@ -1,0 +1,67 @@
+// Small git projects for sync tests, and ways to act here while a command runs on the worker.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { tempDir } from './context.js';
+
+/** A year-old time: a file written before the run, as far as any clock can tell. */
+export const OLD = new Date('2025-06-01T12:00:00Z');
+
+/** A git project holding `files` (path → content), every file and folder dated OLD. */
+export function gitProject(files: Record<string, string>): string {
+  const dir = tempDir('sparehand-proj-');
+  execFileSync('git', ['init', '-q'], { cwd: dir });
+  for (const [p, s] of Object.entries(files)) write(dir, p, s);
+  age(dir);
+  return dir;
+}
+
+/** Writes `content` at `p` under `root`, making folders. */
+export function write(root: string, p: string, content: string): void {
+  mkdirSync(dirname(join(root, p)), { recursive: true });
+  writeFileSync(join(root, p), content);
+}
+
+/** Dates every file and folder under `root` (but .git) OLD. */
+export function age(root: string): void {
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      if (e.name === '.git') continue;
+      const p = join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      utimesSync(p, OLD, OLD);
+    }
+  };
+  walk(root);
+  utimesSync(root, OLD, OLD);
+}
+
+/** Every file under `root` (not .git, not sparehand's own .sparehand/) with its content. */
+export function files(root: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) {
+        if (e.name !== '.git' && relative(root, p) !== '.sparehand') walk(p);
+      } else out[relative(root, p)] = e.isSymbolicLink() ? '<link>' : readFileSync(p, 'utf8');
+    }
+  };
+  walk(root);
+  return out;
+}
+
+/** A file the command touches on the worker (this machine) to say it has started. */
+export function startMarker(): { path: string; touch: string; started: () => boolean } {
+  const path = join(tempDir('sparehand-mark-'), 'started');
+  return { path, touch: `touch ${path}`, started: () => existsSync(path) };
+}
+
+export async function until(cond: () => boolean, ms = 15_000): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (cond()) return true;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  return cond();
+}
