@@ -47,25 +47,17 @@ export const claudeCode: AgentSpec<Payload> = {
   maxTimeoutMs: 600_000,
   defaultTimeoutMs: 120_000,
   payload,
-  // Claude's own payload: snake_case, no timestamp (Copilot), turn_id (Codex), conversation_id (Cursor).
-  recognise: (raw) =>
-    raw.hook_event_name === 'PreToolUse' &&
-    typeof raw.session_id === 'string' &&
-    !('timestamp' in raw) &&
-    !('turn_id' in raw) &&
-    !('conversation_id' in raw) &&
-    raw.tool_name !== 'exec' &&
-    raw.tool_name !== 'Execute',
-  read: (p) =>
-    p.tool_name === 'Bash'
-      ? {
-          command: p.tool_input.command,
-          cwd: p.cwd,
-          timeoutMs: numField(p.tool_input, 'timeout'),
-          sessionId: p.session_id,
-          permissionMode: p.permission_mode,
-        }
-      : null,
+  // The shape several tools copy: the hook tries it after every other tool's (the most specific shape wins).
+  fallback: true,
+  recognise: (raw) => raw.hook_event_name === 'PreToolUse' && typeof raw.session_id === 'string',
+  read: (p) => ({
+    tool: p.tool_name,
+    command: p.tool_input.command,
+    cwd: p.cwd,
+    timeoutMs: numField(p.tool_input, 'timeout'),
+    sessionId: p.session_id,
+    permissionMode: p.permission_mode,
+  }),
   encode: (answer, p) =>
     claudeStyleAnswer('PreToolUse', answer, () => rewrittenInput(p.tool_input, answer as never, 'timeout')),
   approval: claudeApproval,

@@ -52,8 +52,8 @@ export const cline: AgentSpec<Payload> = {
   recognise: (raw) => 'tool_call' in raw && ('hookName' in raw || 'taskId' in raw),
   // One command per call is rewritten; a call with several commands is left alone.
   read: (p) =>
-    p.tool_call.name === 'run_commands' && p.tool_call.input.commands.length === 1
-      ? { command: p.tool_call.input.commands[0] as string, cwd: p.workspaceRoots?.[0], sessionId: p.taskId }
+    p.tool_call.input.commands.length === 1
+      ? { tool: p.tool_call.name, command: p.tool_call.input.commands[0] as string, cwd: p.workspaceRoots?.[0], sessionId: p.taskId }
       : null,
   // {"cancel":true} aborts the whole task (docs/real-programs.md), so there is no refusal: rewrite only.
   encode: (answer, p) =>

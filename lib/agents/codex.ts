@@ -55,10 +55,7 @@ export const codex: AgentSpec<Payload> = {
   rewriteOptIn: true,
   payload,
   recognise: (raw) => raw.hook_event_name === 'PreToolUse' && typeof raw.turn_id === 'string',
-  read: (p) =>
-    p.tool_name === 'Bash'
-      ? { command: p.tool_input.command, cwd: p.cwd, sessionId: p.session_id, permissionMode: p.permission_mode }
-      : null,
+  read: (p) => ({ tool: p.tool_name, command: p.tool_input.command, cwd: p.cwd, sessionId: p.session_id, permissionMode: p.permission_mode }),
   // tool_input is exactly {command}: the rewrite sends exactly that (output schema: additionalProperties).
   encode: (answer) =>
     claudeStyleAnswer('PreToolUse', answer, () => ({ command: answer.kind === 'rewrite' ? answer.command : '' })),

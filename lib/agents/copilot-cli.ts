@@ -74,7 +74,8 @@ export const copilotCli: AgentSpec<Payload> = {
   documented: 'hooks-reference.md commit 05da5bc3',
   binary: { name: 'copilot', versionArgs: ['--version'] },
   folders: (b) => [copilotHome(b)],
-  shellTools: ['bash'],
+  // `bash` in its own camelCase payload; `Bash` in the Claude-compatible one.
+  shellTools: ['bash', 'Bash'],
   // It refuses commands naming an absolute path outside the work folder: the bare `sparehand` on its PATH.
   sparehandName: 'bare',
   payload,
@@ -84,8 +85,8 @@ export const copilotCli: AgentSpec<Payload> = {
   read: (p) => {
     const a = args(p);
     const [tool, sessionId] = isPascal(p) ? [p.tool_name, p.session_id] : [p.toolName as string, p.sessionId as string | undefined];
-    if (!a || !['bash', 'Bash'].includes(tool)) return null;
-    return { command: a.command as string, cwd: p.cwd as string | undefined, sessionId };
+    if (!a) return null;
+    return { tool, command: a.command as string, cwd: p.cwd as string | undefined, sessionId };
   },
   encode: (answer, p) => {
     const a = args(p) ?? {};

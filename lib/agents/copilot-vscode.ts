@@ -44,10 +44,7 @@ export const copilotVscode: AgentSpec<Payload> = {
   sparehandName: 'absolute',
   payload,
   recognise: (raw) => raw.hookEventName === 'PreToolUse' && typeof raw.sessionId === 'string' && 'tool_name' in raw,
-  read: (p) =>
-    ['run_in_terminal', 'runTerminalCommand'].includes(p.tool_name)
-      ? { command: p.tool_input.command, cwd: p.cwd, sessionId: p.sessionId }
-      : null,
+  read: (p) => ({ tool: p.tool_name, command: p.tool_input.command, cwd: p.cwd, sessionId: p.sessionId }),
   encode: (answer, p) => claudeStyleAnswer('PreToolUse', answer, () => rewrittenInput(p.tool_input, answer as never)),
   // A payload in this tool's form for `agent test` (shaped like the captured/example payloads).
   samplePayload: (command, cwd) => ({

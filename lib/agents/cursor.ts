@@ -44,10 +44,7 @@ export const cursor: AgentSpec<Payload> = {
   sparehandName: 'absolute',
   payload,
   recognise: (raw) => typeof raw.conversation_id === 'string' || typeof raw.cursor_version === 'string',
-  read: (p) =>
-    p.tool_name === 'Shell'
-      ? { command: p.tool_input.command, cwd: (p.tool_input.working_directory as string | undefined) ?? p.cwd, sessionId: p.conversation_id }
-      : null,
+  read: (p) => ({ tool: p.tool_name, command: p.tool_input.command, cwd: (p.tool_input.working_directory as string | undefined) ?? p.cwd, sessionId: p.conversation_id }),
   encode: (answer, p) =>
     answer.kind === 'refuse'
       ? json({ permission: 'deny', user_message: 'Heavy command redirected to sparehand.', agent_message: answer.reason })

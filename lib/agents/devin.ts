@@ -35,7 +35,7 @@ export const devin: AgentSpec<Payload> = {
   sparehandName: 'absolute',
   payload,
   recognise: (raw) => raw.hook_event_name === 'PreToolUse' && raw.tool_name === 'exec',
-  read: (p) => ({ command: p.tool_input.command, cwd: p.cwd, sessionId: p.session_id }),
+  read: (p) => ({ tool: p.tool_name, command: p.tool_input.command, cwd: p.cwd, sessionId: p.session_id }),
   encode: (answer, p) => claudeStyleAnswer('PreToolUse', answer, () => rewrittenInput(p.tool_input, answer as never)),
   // A payload in this tool's form for `agent test` (shaped like the captured/example payloads).
   samplePayload: (command, cwd) => ({

@@ -45,7 +45,7 @@ export const factoryDroid: AgentSpec<Payload> = {
   sparehandName: 'absolute',
   payload,
   recognise: (raw) => raw.hook_event_name === 'PreToolUse' && raw.tool_name === 'Execute',
-  read: (p) => ({ command: p.tool_input.command, cwd: p.cwd, sessionId: p.session_id, permissionMode: p.permission_mode }),
+  read: (p) => ({ tool: p.tool_name, command: p.tool_input.command, cwd: p.cwd, sessionId: p.session_id, permissionMode: p.permission_mode }),
   encode: (answer, p) => claudeStyleAnswer('PreToolUse', answer, () => rewrittenInput(p.tool_input, answer as never)),
   // A payload in this tool's form for `agent test` (shaped like the captured/example payloads).
   samplePayload: (command, cwd) => ({

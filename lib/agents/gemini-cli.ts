@@ -57,10 +57,7 @@ export const geminiCli: AgentSpec<Payload> = {
   sparehandName: 'absolute',
   payload,
   recognise: (raw) => raw.hook_event_name === 'BeforeTool',
-  read: (p) =>
-    p.tool_name === 'run_shell_command'
-      ? { command: p.tool_input.command, cwd: p.cwd, sessionId: p.session_id }
-      : null,
+  read: (p) => ({ tool: p.tool_name, command: p.tool_input.command, cwd: p.cwd, sessionId: p.session_id }),
   // The hook's tool_input REPLACES the arguments (hook-utils.ts), so every field is sent back.
   encode: (answer, p) =>
     answer.kind === 'refuse'

@@ -56,10 +56,7 @@ export const kiro: AgentSpec<Payload> = {
     /^[Pp]reToolUse$/.test(raw.hook_event_name) &&
     typeof raw.tool_name === 'string' &&
     ['execute_bash', 'shell'].includes(raw.tool_name),
-  read: (p) =>
-    ['execute_bash', 'shell'].includes(p.tool_name)
-      ? { command: p.tool_input.command, cwd: p.cwd, sessionId: p.session_id }
-      : null,
+  read: (p) => ({ tool: p.tool_name, command: p.tool_input.command, cwd: p.cwd, sessionId: p.session_id }),
   encode: (answer) => (answer.kind === 'refuse' ? exit2(answer.reason) : { stdout: '', stderr: '', exitCode: 0 }),
   // A payload in this tool's form for `agent test` (shaped like the captured/example payloads).
   samplePayload: (command, cwd) => ({

@@ -54,15 +54,13 @@ export const opencode: AgentSpec<Payload> = {
   maxTimeoutMs: 600_000,
   payload,
   recognise: (raw) => typeof raw.tool === 'string' && typeof raw.args === 'object' && !('hook_event_name' in raw),
-  read: (p) =>
-    ['bash', 'shell'].includes(p.tool)
-      ? {
-          command: p.args.command,
-          cwd: (typeof p.args.workdir === 'string' ? p.args.workdir : undefined) ?? p.directory,
-          timeoutMs: numField(p.args, 'timeout'),
-          sessionId: p.sessionID,
-        }
-      : null,
+  read: (p) => ({
+    tool: p.tool,
+    command: p.args.command,
+    cwd: (typeof p.args.workdir === 'string' ? p.args.workdir : undefined) ?? p.directory,
+    timeoutMs: numField(p.args, 'timeout'),
+    sessionId: p.sessionID,
+  }),
   // The plugin's protocol: {"args": {...}} to rewrite in place, {"error": "..."} to refuse (it throws).
   encode: (answer, p) =>
     answer.kind === 'refuse' ? json({ error: answer.reason }) : json({ args: rewrittenInput(p.args, answer, 'timeout') }),

@@ -2,21 +2,8 @@
 // The core (lib/hook, lib/install, lib/commands) reads only these fields and never names a tool.
 import type * as z from 'zod/mini';
 
-export const AGENT_IDS = [
-  'claude-code',
-  'codex',
-  'gemini-cli',
-  'cursor',
-  'copilot-cli',
-  'copilot-vscode',
-  'devin',
-  'opencode',
-  'kiro',
-  'cline',
-  'factory-droid',
-  'copilot-agent',
-] as const;
-export type AgentId = (typeof AGENT_IDS)[number];
+/** A tool's id (`claude-code`): the registry in index.ts is the list of them. */
+export type AgentId = string;
 
 /**
  * rewrite: the hook replaces the command; redirect: the hook can only refuse, naming the replacement;
@@ -26,6 +13,8 @@ export type ConnectionKind = 'rewrite' | 'redirect' | 'note' | 'none';
 
 /** One shell call as the core sees it, read out of a tool's payload. */
 export interface ShellCall {
+  /** The tool's name for what it is about to call (the core goes on only for the spec's `shellTools`). */
+  tool: string;
   command: string;
   /** Working folder of the call, when the payload says. */
   cwd?: string;
@@ -200,11 +189,16 @@ export interface AgentSpec<P = unknown> {
   /** Payload schema (the hook's input), built on first use (schemas cost start-up time). Absent for note/none tools. */
   payload?: () => z.ZodMiniType<P>;
   /**
-   * Tells this tool's payload from every other tool's (cheap shape test on the parsed JSON). Several tools
-   * read the same settings file (VS Code and Cursor read Claude Code's), so the hook asks every tool.
+   * Tells this tool's payload by its shape (a cheap test on the parsed JSON). Several tools read the same settings
+   * file (VS Code and Cursor read Claude Code's), so the hook asks every tool, and the most specific shape wins.
    */
   recognise?: (raw: Record<string, unknown>) => boolean;
-  /** The shell call in a payload, or null when the payload is not a shell call. */
+  /**
+   * The shape is one that other tools copy (Claude Code's): it is tried after every other tool's, so that a tool
+   * file never needs to know another tool's fields to tell them apart.
+   */
+  fallback?: boolean;
+  /** The call in a payload (any tool; the core keeps those in `shellTools`), or null when it has no command. */
   read?: (payload: P) => ShellCall | null;
   /** Puts a decision in the tool's own form; `leave` is always empty stdout + exit 0 unless overridden. */
   encode?: (answer: Exclude<HookAnswer, { kind: 'leave' }>, payload: P) => WireAnswer;

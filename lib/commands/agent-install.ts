@@ -1,6 +1,7 @@
 // `sparehand agent install|uninstall TOOL|all`: connect (or disconnect) coding tools through their own hook files.
 import type { Command } from 'commander';
 import { allAgents } from '../agents/index.js';
+import { confirmLines } from '../checks/trust-confirm.js';
 import type { Context } from '../context.js';
 import { installAgents, uninstallAgents } from '../install/connect.js';
 import { TOOL_CHOICES, selectAgents } from '../install/select.js';
@@ -22,7 +23,7 @@ export function register(agent: Command, ctx: Context, _setExit: (n: number) => 
         .join(', ')}): write the trust entry too`,
     )
     .action(async (tool: string, opts: { project?: string; dryRun?: boolean; trust?: boolean }) => {
-      await installAgents(ctx, selectAgents(tool), { ...opts, onlyUsed: tool === 'all' });
+      await installAgents(ctx, selectAgents(tool), { ...opts, onlyUsed: tool === 'all', confirm: confirmLines });
     });
   agent
     .command('uninstall')

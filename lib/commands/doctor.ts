@@ -4,8 +4,7 @@ import { allAgents } from '../agents/index.js';
 import { readConfig } from '../config.js';
 import type { Context } from '../context.js';
 import { isSparehandError } from '../errors.js';
-import { checkAgent } from '../install/check.js';
-import { projectRoot } from '../project-root.js';
+import { checkInstalled } from '../checks/hook-check.js';
 import { type WorkerReport, checkWorker } from '../remote/check.js';
 import { capture } from '../process.js';
 import { formatReport } from './worker.js';
@@ -21,17 +20,11 @@ export interface DoctorCheck {
  * would run it (agent test), with a heavy command that must come back rewritten or refused.
  */
 export async function installedHookChecks(ctx: Context): Promise<DoctorCheck[]> {
-  const project = projectRoot(ctx.cwd);
   const checks: DoctorCheck[] = [];
-  const seen = new Set<string>();
   for (const agent of allAgents()) {
-    for (const scope of ['user', 'project'] as const) {
-      const base = { home: ctx.home, env: ctx.env, ...(scope === 'project' ? { project } : {}) };
-      const r = await checkAgent(agent, base, scope, { cwd: ctx.cwd, commands: ['npm test'], heavyFirst: true });
-      // In HOME itself the project's files are the user's: check each file once.
-      if (r.status === 'not-installed' || seen.has(`${agent.id} ${r.file}`)) continue;
-      seen.add(`${agent.id} ${r.file}`);
-      const name = `hook: ${agent.id} (${scope})`;
+    const { installed } = await checkInstalled(agent, ctx, { commands: ['npm test'], heavyFirst: true });
+    for (const r of installed) {
+      const name = `hook: ${agent.id} (${r.scope})`;
       checks.push(
         r.status === 'working'
           ? { name, ok: true, detail: `${r.file}: working` }

@@ -2,16 +2,14 @@
 // the diff), then says what the user must still do. Tools whose files cannot be read are reported, not half-done.
 import { resolve } from 'node:path';
 import type { AgentSpec, InstallBase, Scope } from '../agents/types.js';
-import type { Context } from '../context.js';
+import { type Context, tilde } from '../context.js';
 import { SparehandError, isSparehandError } from '../errors.js';
-import { resolvesTo, which } from './binary.js';
+import { resolvesTo, which } from '../which.js';
 import { type Planned, hookInstalled, notesAt, planInstall, planUninstall, targetsAt } from './engine.js';
 import { lookedFor, usedHere } from './select.js';
-import { setTomlString } from './toml-trust.js';
 import { sparehandInvocation } from '../self.js';
-import { confirmTrust } from './trust-confirm.js';
 import { removeCreatedDirs } from './created.js';
-import { type Change, type Workspace, applyChanges, readIfExists, unifiedDiff, workspace } from './workspace.js';
+import { type Change, type Workspace, applyChanges, unifiedDiff, workspace } from './workspace.js';
 
 export interface ConnectOptions {
   project?: string;
@@ -19,10 +17,10 @@ export interface ConnectOptions {
   trust?: boolean;
   /** `all`: only the tools used on this machine (the others are skipped, with a line saying so). */
   onlyUsed?: boolean;
+  /** With `trust`: confirms a written trust entry with the tool's own program; returns the lines to print. */
+  confirm?: (ctx: Context, planned: Planned, base: InstallBase) => Promise<string[]>;
 }
 
-/** A path as people write it: `~/…` under HOME. */
-export const tilde = (ctx: Pick<Context, 'home'>, p: string): string => (p.startsWith(`${ctx.home}/`) ? `~${p.slice(ctx.home.length)}` : p);
 
 export function baseOf(ctx: Context, project: string | undefined): { base: InstallBase; scope: Scope } {
   const base: InstallBase = { home: ctx.home, env: ctx.env, ...(project ? { project: resolve(ctx.cwd, project) } : {}) };
@@ -98,7 +96,7 @@ export async function installAgents(ctx: Context, agents: readonly AgentSpec[], 
     out(a, `${a.id}: ${parts.join('; ')}`);
     if (a.trust && p.trust) {
       if (!opts.trust) out(a, `  then: trust the hook: ${a.trust.howTo}`);
-      else if (!opts.dryRun) for (const line of await confirm(ctx, p, base)) out(a, `  ${line}`);
+      else if (!opts.dryRun && opts.confirm) for (const line of await opts.confirm(ctx, p, base)) out(a, `  ${line}`);
     }
     if (a.sparehandName === 'bare' && p.files.length > 0) {
       const advice = bareNameAdvice(ctx, p.command.script);
@@ -109,31 +107,6 @@ export async function installAgents(ctx: Context, agents: readonly AgentSpec[], 
   }
   for (const l of lines.values()) for (const s of l) ctx.stdout.write(`${s}\n`);
   fail(failures, 'install');
-}
-
-/** Confirms a written trust entry with the real program (rewriting it with the hash the program reports). */
-async function confirm(ctx: Context, p: Planned, base: InstallBase): Promise<string[]> {
-  const entry = p.trust!;
-  const trust = p.agent.trust!;
-  const c = await confirmTrust(p.agent, base, entry);
-  const where = `trust entry in ${tilde(ctx, entry.file)}`;
-  switch (c.kind) {
-    case 'confirmed':
-      return [`${where}: ${entry.hash} (confirmed by ${c.program})`];
-    case 'differs': {
-      const table = trust.table(entry.hooksRealPath, entry.group, entry.handler);
-      const text = await readIfExists(entry.file);
-      // The backup already holds the user's content from before install: keep it.
-      await applyChanges([{ path: entry.file, before: text, after: setTomlString(entry.file, text, table, trust.field, c.reported) }]);
-      return [`${where}: ${c.program} reports ${c.reported} (computed ${entry.hash}); the reported hash was written`];
-    }
-    case 'no-program':
-      return [`${where}: ${entry.hash} was computed but not confirmed (the tool's program is not on PATH); check it with \`sparehand agent status\` once it is`];
-    case 'not-listed':
-      return [`${where}: ${entry.hash} was written, but ${c.program} does not list the hook; ${trust.howTo}`];
-    case 'failed':
-      return [`${where}: ${entry.hash} was written, but ${c.program} could not confirm it (${c.why})`];
-  }
 }
 
 /** Removes what install added for these tools; a note stays while another installed tool reads the same file. */

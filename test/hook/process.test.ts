@@ -115,3 +115,19 @@ describe('sparehand agent hook reads stdin as the tools write it', () => {
     expect(readFileSync(`${e.HOME}/.local/state/sparehand/hook.log`, 'utf8')).toContain('config.fifo is not a regular file');
   });
 });
+
+describe('the hook fails open in one place, and logs there', () => {
+  it('an error in the full path leaves the command alone, with a line in the log naming it', async () => {
+    const { hookMain } = await import('../../lib/hook/main.js');
+    const { testContext } = await import('../helpers/context.js');
+    const ctx = testContext({ stdin: payload });
+    const code = await hookMain(ctx, 'claude-code', {
+      full: () => {
+        throw new TypeError('a bug in the classifier');
+      },
+      leave: () => '',
+    });
+    expect([code, ctx.out(), ctx.err()]).toEqual([0, '', '']);
+    expect(readFileSync(`${ctx.home}/.local/state/sparehand/hook.log`, 'utf8')).toContain('claude-code: internal error, left alone: TypeError: a bug in the classifier');
+  });
+});

@@ -118,6 +118,6 @@ describe('agent install all', () => {
     expect(() => statSync(join(home, '.cursor'))).toThrow();
     const forced = await sparehand(['agent', 'install', 'cursor'], { env: e });
     expect(forced.exitCode).toBe(0);
-    expect(JSON.stringify(JSON.parse(readFileSync(AGENTS.cursor.install[0]!.path(base(home)), 'utf8')))).toContain('agent hook --for cursor');
+    expect(JSON.stringify(JSON.parse(readFileSync(AGENTS.cursor!.install[0]!.path(base(home)), 'utf8')))).toContain('agent hook --for cursor');
   });
 });

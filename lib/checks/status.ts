@@ -1,12 +1,13 @@
 // `agent status`: per tool, what is installed where, the tool's binary and version, what the connection was
 // checked against, and whether a hash-trusting tool trusts the hook. Reads the registry only.
 import type { AgentSpec, Confirmed, InstallBase, Scope } from '../agents/types.js';
-import { which, versionOf } from './binary.js';
-import { hookInstalled, notesAt, targetsAt, trustEntryOf } from './engine.js';
-import { hasNote } from './note-block.js';
+import { which } from '../which.js';
+import { versionOf } from './program.js';
+import { hookInstalled, notesAt, targetsAt, trustEntryOf } from '../install/engine.js';
+import { hasNote } from '../install/note-block.js';
 import { confirmTrust } from './trust-confirm.js';
-import { parseToml, tomlAt } from './toml-trust.js';
-import { readIfExists, workspace } from './workspace.js';
+import { parseToml, tomlAt } from '../install/toml-trust.js';
+import { readIfExists, workspace } from '../install/workspace.js';
 
 export type TrustState = 'trusted' | 'untrusted' | 'changed' | 'unknown';
 

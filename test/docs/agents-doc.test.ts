@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { quote } from 'shell-quote';
 import { describe, expect, it } from 'vitest';
 import { agentEnvVar, allAgents } from '../../lib/agents/index.js';
-import { DOC_BEGIN, DOC_END, renderAgentsDoc, renderEnvironmentDoc, replaceGenerated } from '../../lib/install/agents-doc.js';
+import { DOC_BEGIN, DOC_END, renderAgentsDoc, renderEnvironmentDoc, replaceGenerated } from '../../lib/docs/agents-doc.js';
 import { BIN, sparehand } from '../helpers/cli.js';
 import { tempDir } from '../helpers/context.js';
 
