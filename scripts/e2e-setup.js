@@ -16,10 +16,10 @@ import { join } from 'node:path';
 const { allAgents } = await import(new URL('../dist/agents/index.js', import.meta.url).href);
 export const E2E_TOOLS = Object.fromEntries(
   allAgents()
-    .filter((a) => a.confirmed.length > 0 && a.binary)
+    .filter((a) => a.facts.confirmed.length > 0 && a.program?.binary)
     .map((a) => {
-      const c = a.confirmed.at(-1);
-      return [a.id, { packages: [`${c.package}@${c.version}`, ...(c.needs ?? [])], bin: a.binary.name }];
+      const c = a.facts.confirmed.at(-1);
+      return [a.id, { packages: [`${c.package}@${c.version}`, ...(c.needs ?? [])], bin: a.program.binary.name }];
     }),
 );
 

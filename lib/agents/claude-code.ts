@@ -26,22 +26,32 @@ export const claudeCode: AgentSpec<Payload> = {
   name: 'Claude Code',
   connection: 'rewrite',
   why: 'Its PreToolUse hook can replace the Bash tool input (updatedInput) and mark it approved.',
-  sources: [
-    { title: 'Claude Code hooks reference', url: 'https://code.claude.com/docs/en/hooks', read: '2026-11-29' },
-    { title: 'Claude Code permissions', url: 'https://code.claude.com/docs/en/permissions', read: '2026-11-29' },
-  ],
-  confirmed: [
-    {
-      package: '@anthropic-ai/claude-code',
-      version: '2.1.332',
-      date: '2026-11-29',
-      how:
-        'claude -p against a fake Anthropic Messages server on 127.0.0.1; updatedInput honoured, deny honoured; re-checked through sparehand agent install by test/e2e/agents/claude-code.test.ts',
-    },
-  ],
-  documented: '2.1.240 (docs of 2026-08-22)',
-  binary: { name: 'claude', versionArgs: ['--version'] },
-  folders: (b) => [inHome('.claude')(b)],
+  facts: {
+    sources: [
+      { title: 'Claude Code hooks reference', url: 'https://code.claude.com/docs/en/hooks', read: '2026-11-29' },
+      { title: 'Claude Code permissions', url: 'https://code.claude.com/docs/en/permissions', read: '2026-11-29' },
+    ],
+    confirmed: [
+      {
+        package: '@anthropic-ai/claude-code',
+        version: '2.1.332',
+        date: '2026-11-29',
+        how:
+          'claude -p against a fake Anthropic Messages server on 127.0.0.1; updatedInput honoured, deny honoured; re-checked through sparehand agent install by test/e2e/agents/claude-code.test.ts',
+      },
+    ],
+    documented: '2.1.240 (docs of 2026-08-22)',
+    failMode: 'Fails open: a timeout, an exit status other than 0 or 2, or output that is not JSON lets the call go on; exit 2 always blocks (CC-docs).',
+    quirks: [
+      'Permission rules are checked against the rewritten command: sparehand marks the rewrite approved only when the original matches an allow rule (settings files or --allowedTools) or the mode is bypassPermissions, and leaves the command alone when a deny rule matches (docs/real-programs.md, fact 1).',
+      'updatedInput replaces the whole tool input: every field is echoed back (CC-docs).',
+      'Its settings file is also read by VS Code (Local harness, matchers ignored), Cursor and Devin: the hook answers each in its own form (docs/real-programs.md, one hook, many callers).',
+    ],
+  },
+  program: {
+    binary: { name: 'claude', versionArgs: ['--version'] },
+    folders: (b) => [inHome('.claude')(b)],
+  },
   shellTools: ['Bash'],
   sparehandName: 'absolute',
   maxTimeoutMs: 600_000,
@@ -77,10 +87,4 @@ export const claudeCode: AgentSpec<Payload> = {
     target('project', inProject('.claude', 'settings.json')),
   ],
   afterInstall: [],
-  failMode: 'Fails open: a timeout, an exit status other than 0 or 2, or output that is not JSON lets the call go on; exit 2 always blocks (CC-docs).',
-  quirks: [
-    'Permission rules are checked against the rewritten command: sparehand marks the rewrite approved only when the original matches an allow rule (settings files or --allowedTools) or the mode is bypassPermissions, and leaves the command alone when a deny rule matches (docs/real-programs.md, fact 1).',
-    'updatedInput replaces the whole tool input: every field is echoed back (CC-docs).',
-    'Its settings file is also read by VS Code (Local harness, matchers ignored), Cursor and Devin: the hook answers each in its own form (docs/real-programs.md, one hook, many callers).',
-  ],
 };

@@ -30,22 +30,33 @@ export const cline: AgentSpec<Payload> = {
   name: 'Cline',
   connection: 'rewrite',
   why: 'Its CLI honours {"overrideInput":{"commands":[…]}} from a PreToolUse hook on run_commands (seen in the real program; not in the docs).',
-  sources: [
-    { title: 'Cline hooks', url: 'https://docs.cline.bot/customization/hooks', read: '2026-11-29' },
-    { title: 'Cline hook reference', url: 'https://docs.cline.bot/features/hooks/hook-reference', read: '2026-11-29' },
-  ],
-  confirmed: [
-    {
-      package: 'cline',
-      version: '3.0.65',
-      date: '2026-11-29',
-      how:
-        'cline --auto-approve against a fake chat-completions server on 127.0.0.1; overrideInput honoured; re-checked through sparehand agent install by test/e2e/agents/cline.test.ts',
-    },
-  ],
-  documented: 'docs.cline.bot (2026-11-29); sdk 3.83.0',
-  binary: { name: 'cline', versionArgs: ['--version'] },
-  folders: (b) => [inHome('.cline')(b), inHome('Documents', 'Cline')(b)],
+  facts: {
+    sources: [
+      { title: 'Cline hooks', url: 'https://docs.cline.bot/customization/hooks', read: '2026-11-29' },
+      { title: 'Cline hook reference', url: 'https://docs.cline.bot/features/hooks/hook-reference', read: '2026-11-29' },
+    ],
+    confirmed: [
+      {
+        package: 'cline',
+        version: '3.0.65',
+        date: '2026-11-29',
+        how:
+          'cline --auto-approve against a fake chat-completions server on 127.0.0.1; overrideInput honoured; re-checked through sparehand agent install by test/e2e/agents/cline.test.ts',
+      },
+    ],
+    documented: 'docs.cline.bot (2026-11-29); sdk 3.83.0',
+    failMode: 'Not documented; the installed executable exits 0 silently when sparehand is gone.',
+    quirks: [
+      'Hooks are executables named after the event in ~/.cline/hooks/ (docs/real-programs.md, fact 8); the docs name ~/Documents/Cline/Hooks/.',
+      'The payload has no cwd: the first workspace root is used (docs/real-programs.md, fact 8).',
+      '{"cancel":true} aborts the whole task, so the hook never refuses (docs/real-programs.md).',
+      'The CLI leaves a `cline --cline-hub-daemon` running after a run (docs/real-programs.md).',
+    ],
+  },
+  program: {
+    binary: { name: 'cline', versionArgs: ['--version'] },
+    folders: (b) => [inHome('.cline')(b), inHome('Documents', 'Cline')(b)],
+  },
   shellTools: ['run_commands'],
   sparehandName: 'absolute',
   payload,
@@ -76,11 +87,4 @@ export const cline: AgentSpec<Payload> = {
     { scope: 'project', path: inProject('.clinerules', 'sparehand.md') },
   ],
   afterInstall: [],
-  failMode: 'Not documented; the installed executable exits 0 silently when sparehand is gone.',
-  quirks: [
-    'Hooks are executables named after the event in ~/.cline/hooks/ (docs/real-programs.md, fact 8); the docs name ~/Documents/Cline/Hooks/.',
-    'The payload has no cwd: the first workspace root is used (docs/real-programs.md, fact 8).',
-    '{"cancel":true} aborts the whole task, so the hook never refuses (docs/real-programs.md).',
-    'The CLI leaves a `cline --cline-hub-daemon` running after a run (docs/real-programs.md).',
-  ],
 };

@@ -31,23 +31,34 @@ export const codex: AgentSpec<Payload> = {
   name: 'Codex CLI',
   connection: 'redirect',
   why: 'Codex accepts a changed command only together with permissionDecision "allow", which would approve what the user never approved; so by default the hook refuses once and names the replacement (SPAREHAND_AGENT_CODEX=rewrite switches to rewriting).',
-  sources: [
-    { title: 'codex-rs/hooks output_parser.rs, pre_tool_use.rs, generated schemas', url: 'https://github.com/openai/codex/tree/main/codex-rs/hooks', read: '2026-11-29' },
-    { title: 'PR #20527 Support PreToolUse updatedInput rewrites', url: 'https://github.com/openai/codex/pull/20527', read: '2026-11-29' },
-    { title: 'Codex hooks', url: 'https://developers.openai.com/codex/hooks', read: '2026-11-29' },
-  ],
-  confirmed: [
-    {
-      package: '@openai/codex',
-      version: '0.171.0',
-      date: '2026-11-29',
-      how:
-        'codex exec against a fake Responses server on 127.0.0.1; deny reason reaches the model; allow+updatedInput honoured; trust entry honoured; re-checked through sparehand agent install by test/e2e/agents/codex.test.ts',
-    },
-  ],
-  documented: 'codex-rs hooks schema (commits bde5e187 / 6fff509b)',
-  binary: { name: 'codex', versionArgs: ['--version'] },
-  folders: (b) => [codexHome(b)],
+  facts: {
+    sources: [
+      { title: 'codex-rs/hooks output_parser.rs, pre_tool_use.rs, generated schemas', url: 'https://github.com/openai/codex/tree/main/codex-rs/hooks', read: '2026-11-29' },
+      { title: 'PR #20527 Support PreToolUse updatedInput rewrites', url: 'https://github.com/openai/codex/pull/20527', read: '2026-11-29' },
+      { title: 'Codex hooks', url: 'https://developers.openai.com/codex/hooks', read: '2026-11-29' },
+    ],
+    confirmed: [
+      {
+        package: '@openai/codex',
+        version: '0.171.0',
+        date: '2026-11-29',
+        how:
+          'codex exec against a fake Responses server on 127.0.0.1; deny reason reaches the model; allow+updatedInput honoured; trust entry honoured; re-checked through sparehand agent install by test/e2e/agents/codex.test.ts',
+      },
+    ],
+    documented: 'codex-rs hooks schema (commits bde5e187 / 6fff509b)',
+    failMode: 'Fails open: a runner error, a timeout, an exit status other than 0/2, or JSON that does not parse marks the hook Failed and the original command runs; exit 2 with an empty stderr is not a block (pre_tool_use.rs).',
+    quirks: [
+      'updatedInput without permissionDecision "allow" is a failed hook and the original command runs; "allow" alone is rejected too (output_parser.rs; docs/real-programs.md, fact 3).',
+      'An untrusted hook is skipped silently in `codex exec` (docs/real-programs.md, fact 3).',
+      'Every shell-like tool reports tool_name "Bash" with tool_input {command} only (pre_tool_use.rs).',
+      'Commands run in a login shell (bash -lc) whose profile resets PATH, so the replacement names sparehand by absolute path (docs/real-programs.md, fact 2).',
+    ],
+  },
+  program: {
+    binary: { name: 'codex', versionArgs: ['--version'] },
+    folders: (b) => [codexHome(b)],
+  },
   shellTools: ['Bash'],
   // Codex runs commands with `bash -lc`: the login profile resets PATH (docs/real-programs.md, fact 2).
   sparehandName: 'absolute',
@@ -82,11 +93,4 @@ export const codex: AgentSpec<Payload> = {
   }),
   // Trusting the hook (by hand, or --trust) is said by `agent install` from `trust` above.
   afterInstall: [],
-  failMode: 'Fails open: a runner error, a timeout, an exit status other than 0/2, or JSON that does not parse marks the hook Failed and the original command runs; exit 2 with an empty stderr is not a block (pre_tool_use.rs).',
-  quirks: [
-    'updatedInput without permissionDecision "allow" is a failed hook and the original command runs; "allow" alone is rejected too (output_parser.rs; docs/real-programs.md, fact 3).',
-    'An untrusted hook is skipped silently in `codex exec` (docs/real-programs.md, fact 3).',
-    'Every shell-like tool reports tool_name "Bash" with tool_input {command} only (pre_tool_use.rs).',
-    'Commands run in a login shell (bash -lc) whose profile resets PATH, so the replacement names sparehand by absolute path (docs/real-programs.md, fact 2).',
-  ],
 };

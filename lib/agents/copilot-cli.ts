@@ -59,21 +59,32 @@ export const copilotCli: AgentSpec<Payload> = {
   name: 'GitHub Copilot CLI',
   connection: 'rewrite',
   why: 'Its preToolUse hook can substitute the bash tool\'s arguments (modifiedArgs).',
-  sources: [
-    { title: 'GitHub Copilot hooks reference', url: 'https://docs.github.com/en/copilot/reference/hooks-reference', read: '2026-11-29' },
-  ],
-  confirmed: [
-    {
-      package: '@github/copilot',
-      version: '1.0.102',
-      date: '2026-11-29',
-      how:
-        'copilot -p --allow-all-tools against a fake chat-completions server on 127.0.0.1; modifiedArgs honoured; re-checked through sparehand agent install by test/e2e/agents/copilot-cli.test.ts',
-    },
-  ],
-  documented: 'hooks-reference.md commit 05da5bc3',
-  binary: { name: 'copilot', versionArgs: ['--version'] },
-  folders: (b) => [copilotHome(b)],
+  facts: {
+    sources: [
+      { title: 'GitHub Copilot hooks reference', url: 'https://docs.github.com/en/copilot/reference/hooks-reference', read: '2026-11-29' },
+    ],
+    confirmed: [
+      {
+        package: '@github/copilot',
+        version: '1.0.102',
+        date: '2026-11-29',
+        how:
+          'copilot -p --allow-all-tools against a fake chat-completions server on 127.0.0.1; modifiedArgs honoured; re-checked through sparehand agent install by test/e2e/agents/copilot-cli.test.ts',
+      },
+    ],
+    documented: 'hooks-reference.md commit 05da5bc3',
+    failMode: 'Closed on a crash or any non-zero exit (the call is denied); open on a timeout and on unparsable output (hooks-reference), so the installed command exits 0 when sparehand is gone.',
+    quirks: [
+      'Any non-zero exit of a command hook denies the call; a timeout does not (hooks-reference; docs/real-programs.md, fact 5).',
+      'toolArgs arrives as an object although the docs show a JSON string: both are accepted (docs/real-programs.md, fact 5).',
+      'Refuses, even with --allow-all-tools, commands naming an absolute path outside the work folder and /tmp, so the rewrite names sparehand bare; without it on PATH the command is left alone (docs/real-programs.md, fact 5).',
+      'Claude-shaped answers are ignored for the camelCase event; the user sees the original command while the rewritten one runs (docs/real-programs.md, fact 5).',
+    ],
+  },
+  program: {
+    binary: { name: 'copilot', versionArgs: ['--version'] },
+    folders: (b) => [copilotHome(b)],
+  },
   // `bash` in its own camelCase payload; `Bash` in the Claude-compatible one.
   shellTools: ['bash', 'Bash'],
   // It refuses commands naming an absolute path outside the work folder: the bare `sparehand` on its PATH.
@@ -115,12 +126,5 @@ export const copilotCli: AgentSpec<Payload> = {
     // Copilot CLI 1.0.102 matches shell(NAME) on the program name: `shell(sparehand run)` matched nothing
     // (test/e2e/agents/copilot-cli.test.ts).
     'Copilot CLI checks its permissions against the rewritten command: allow it with --allow-tool \'shell(sparehand:*)\' (or --allow-all-tools). That rule approves every command run through `sparehand run`, including ones the model writes itself.',
-  ],
-  failMode: 'Closed on a crash or any non-zero exit (the call is denied); open on a timeout and on unparsable output (hooks-reference), so the installed command exits 0 when sparehand is gone.',
-  quirks: [
-    'Any non-zero exit of a command hook denies the call; a timeout does not (hooks-reference; docs/real-programs.md, fact 5).',
-    'toolArgs arrives as an object although the docs show a JSON string: both are accepted (docs/real-programs.md, fact 5).',
-    'Refuses, even with --allow-all-tools, commands naming an absolute path outside the work folder and /tmp, so the rewrite names sparehand bare; without it on PATH the command is left alone (docs/real-programs.md, fact 5).',
-    'Claude-shaped answers are ignored for the camelCase event; the user sees the original command while the rewritten one runs (docs/real-programs.md, fact 5).',
   ],
 };

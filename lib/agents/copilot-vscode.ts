@@ -33,13 +33,23 @@ export const copilotVscode: AgentSpec<Payload> = {
   name: 'VS Code Copilot (agent mode)',
   connection: 'rewrite',
   why: 'The Local harness\'s PreToolUse hook can return updatedInput for the terminal tool (it is ignored when it does not match the tool\'s schema, so every field is sent back).',
-  sources: [
-    { title: 'VS Code agent hooks (Preview)', url: 'https://code.visualstudio.com/docs/copilot/customization/hooks', read: '2026-11-29' },
-  ],
-  confirmed: [],
-  documented: 'VS Code 1.109.3 (docs approved 2026-02-09)',
-  binary: { name: 'code', versionArgs: ['--version'] },
-  folders: (b) => [inHome('.vscode')(b), inConfigHome('Code')(b)],
+  facts: {
+    sources: [
+      { title: 'VS Code agent hooks (Preview)', url: 'https://code.visualstudio.com/docs/copilot/customization/hooks', read: '2026-11-29' },
+    ],
+    confirmed: [],
+    documented: 'VS Code 1.109.3 (docs approved 2026-02-09)',
+    failMode: 'Exit 2 blocks; any other non-zero exit is a warning and the call goes on (vscode-docs hooks.md).',
+    quirks: [
+      'Matchers are parsed but ignored: the hook gets every tool call and leaves all but the terminal tool alone (vscode-docs hooks.md).',
+      'Newer VS Code routes Copilot sessions through the Copilot CLI hook format (.github/hooks, ~/.copilot/hooks): install copilot-cli too.',
+      'The terminal tool id in the docs\' example is runTerminalCommand; Copilot Chat\'s tool is run_in_terminal: both are read.',
+    ],
+  },
+  program: {
+    binary: { name: 'code', versionArgs: ['--version'] },
+    folders: (b) => [inHome('.vscode')(b), inConfigHome('Code')(b)],
+  },
   shellTools: ['run_in_terminal', 'runTerminalCommand'],
   sparehandName: 'absolute',
   payload,
@@ -64,11 +74,5 @@ export const copilotVscode: AgentSpec<Payload> = {
   ],
   afterInstall: [
     'VS Code runs the rewritten command through its own terminal approval: approve it when asked, or add "{sparehand} run" to chat.tools.terminal.autoApprove.',
-  ],
-  failMode: 'Exit 2 blocks; any other non-zero exit is a warning and the call goes on (vscode-docs hooks.md).',
-  quirks: [
-    'Matchers are parsed but ignored: the hook gets every tool call and leaves all but the terminal tool alone (vscode-docs hooks.md).',
-    'Newer VS Code routes Copilot sessions through the Copilot CLI hook format (.github/hooks, ~/.copilot/hooks): install copilot-cli too.',
-    'The terminal tool id in the docs\' example is runTerminalCommand; Copilot Chat\'s tool is run_in_terminal: both are read.',
   ],
 };

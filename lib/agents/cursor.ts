@@ -33,13 +33,22 @@ export const cursor: AgentSpec<Payload> = {
   name: 'Cursor',
   connection: 'rewrite',
   why: 'Its preToolUse hook can return updated_input for the Shell tool (per the survey and third-party adapters; not verified in a primary source).',
-  sources: [
-    { title: 'Cursor hooks (survey of 2026-11-10; third-party adapters)', url: 'https://cursor.com/docs/agent/hooks', read: '2026-11-29' },
-  ],
-  confirmed: [],
-  documented: 'survey 2026-11-10 (cursor_version 3.16.17 in the sample payload)',
-  binary: { name: 'cursor-agent', versionArgs: ['--version'] },
-  folders: (b) => [inHome('.cursor')(b)],
+  facts: {
+    sources: [
+      { title: 'Cursor hooks (survey of 2026-11-10; third-party adapters)', url: 'https://cursor.com/docs/agent/hooks', read: '2026-11-29' },
+    ],
+    confirmed: [],
+    documented: 'survey 2026-11-10 (cursor_version 3.16.17 in the sample payload)',
+    failMode: 'A failure or a timeout lets the call through; invalid JSON on stdout blocks it (survey), so the hook prints {} when it leaves a command alone.',
+    quirks: [
+      'Wire format from the survey and third-party adapters only; read cursor.com/docs/agent/hooks before relying on it.',
+      'Invalid JSON on stdout blocks the call (survey): the hook prints {} when it leaves a command alone.',
+    ],
+  },
+  program: {
+    binary: { name: 'cursor-agent', versionArgs: ['--version'] },
+    folders: (b) => [inHome('.cursor')(b)],
+  },
   shellTools: ['Shell'],
   sparehandName: 'absolute',
   payload,
@@ -63,9 +72,4 @@ export const cursor: AgentSpec<Payload> = {
   }),
   install: [target('user', inHome('.cursor', 'hooks.json')), target('project', inProject('.cursor', 'hooks.json'))],
   afterInstall: [],
-  failMode: 'A failure or a timeout lets the call through; invalid JSON on stdout blocks it (survey), so the hook prints {} when it leaves a command alone.',
-  quirks: [
-    'Wire format from the survey and third-party adapters only; read cursor.com/docs/agent/hooks before relying on it.',
-    'Invalid JSON on stdout blocks the call (survey): the hook prints {} when it leaves a command alone.',
-  ],
 };

@@ -24,13 +24,23 @@ export const devin: AgentSpec<Payload> = {
   name: 'Devin CLI / Devin Local / Windsurf',
   connection: 'rewrite',
   why: 'Its hooks are "Claude Code compatible": a PreToolUse hook on the exec tool can return updatedInput (survey; not verified in the real program), and a note asks the model where the hook is not honoured.',
-  sources: [
-    { title: 'Devin CLI hooks', url: 'https://docs.devin.ai/cli/extensibility/hooks', read: '2026-11-29' },
-  ],
-  confirmed: [],
-  documented: 'docs.devin.ai (two revisions read 2026-11-29)',
-  binary: { name: 'devin', versionArgs: ['--version'] },
-  folders: (b) => [inConfigHome('devin')(b), inHome('.codeium', 'windsurf')(b)],
+  facts: {
+    sources: [
+      { title: 'Devin CLI hooks', url: 'https://docs.devin.ai/cli/extensibility/hooks', read: '2026-11-29' },
+    ],
+    confirmed: [],
+    documented: 'docs.devin.ai (two revisions read 2026-11-29)',
+    failMode: 'Only exit 2 or {"decision":"block"} blocks; other non-zero exits are logged and the call goes on (docs, newer revision).',
+    quirks: [
+      'Only exit 2 or {"decision":"block"} blocks; other non-zero exits are logged (newer docs revision; the older one said any non-zero exit blocks).',
+      'Picks up hooks from .claude/ folders too: the claude-code hook answers Devin\'s payloads in this form.',
+      'The user-level file (~/.config/devin/config.json) comes from the survey and is unverified.',
+    ],
+  },
+  program: {
+    binary: { name: 'devin', versionArgs: ['--version'] },
+    folders: (b) => [inConfigHome('devin')(b), inHome('.codeium', 'windsurf')(b)],
+  },
   shellTools: ['exec'],
   sparehandName: 'absolute',
   payload,
@@ -57,10 +67,4 @@ export const devin: AgentSpec<Payload> = {
     { scope: 'project', path: inProject('.windsurf', 'rules', 'sparehand.md') },
   ],
   afterInstall: [],
-  failMode: 'Only exit 2 or {"decision":"block"} blocks; other non-zero exits are logged and the call goes on (docs, newer revision).',
-  quirks: [
-    'Only exit 2 or {"decision":"block"} blocks; other non-zero exits are logged (newer docs revision; the older one said any non-zero exit blocks).',
-    'Picks up hooks from .claude/ folders too: the claude-code hook answers Devin\'s payloads in this form.',
-    'The user-level file (~/.config/devin/config.json) comes from the survey and is unverified.',
-  ],
 };

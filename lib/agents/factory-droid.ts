@@ -26,21 +26,30 @@ export const factoryDroid: AgentSpec<Payload> = {
   name: 'Factory Droid',
   connection: 'rewrite',
   why: 'Its PreToolUse hook (Claude-compatible) can return updatedInput for the Execute tool.',
-  sources: [
-    { title: 'Factory hooks reference', url: 'https://docs.factory.ai/reference/hooks-reference', read: '2026-11-29' },
-  ],
-  confirmed: [
-    {
-      package: 'droid',
-      version: '0.215.0',
-      date: '2026-11-29',
-      how:
-        'droid exec --auto high against a fake chat-completions server on 127.0.0.1; updatedInput honoured; re-checked through sparehand agent install by test/e2e/agents/factory-droid.test.ts',
-    },
-  ],
-  documented: 'docs.factory.ai (two revisions)',
-  binary: { name: 'droid', versionArgs: ['--version'] },
-  folders: (b) => [inHome('.factory')(b)],
+  facts: {
+    sources: [
+      { title: 'Factory hooks reference', url: 'https://docs.factory.ai/reference/hooks-reference', read: '2026-11-29' },
+    ],
+    confirmed: [
+      {
+        package: 'droid',
+        version: '0.215.0',
+        date: '2026-11-29',
+        how:
+          'droid exec --auto high against a fake chat-completions server on 127.0.0.1; updatedInput honoured; re-checked through sparehand agent install by test/e2e/agents/factory-droid.test.ts',
+      },
+    ],
+    documented: 'docs.factory.ai (two revisions)',
+    failMode: 'A non-zero exit other than 2 is a non-blocking error (third-party adapters).',
+    quirks: [
+      'Ignores ~/.factory/hooks.json in the {"hooks":{…}} shape without a word; reads hooks.json with the events at the top level, or "hooks" in settings.json (docs/real-programs.md, fact 4).',
+      'Tool input is {command, summary, riskLevelReason, riskLevel}: all kept on rewrite (captured payload).',
+    ],
+  },
+  program: {
+    binary: { name: 'droid', versionArgs: ['--version'] },
+    folders: (b) => [inHome('.factory')(b)],
+  },
   shellTools: ['Execute'],
   sparehandName: 'absolute',
   payload,
@@ -62,10 +71,5 @@ export const factoryDroid: AgentSpec<Payload> = {
     // Its allowlist matches the command's start, and the rewrite names sparehand by absolute path (seen in
     // droid 0.215 by test/e2e/agents/factory-droid.test.ts).
     'Droid checks its command allowlist against the rewritten command: under --auto low/medium add "{sparehand} run" to commandAllowlist in ~/.factory/settings.json.',
-  ],
-  failMode: 'A non-zero exit other than 2 is a non-blocking error (third-party adapters).',
-  quirks: [
-    'Ignores ~/.factory/hooks.json in the {"hooks":{…}} shape without a word; reads hooks.json with the events at the top level, or "hooks" in settings.json (docs/real-programs.md, fact 4).',
-    'Tool input is {command, summary, riskLevelReason, riskLevel}: all kept on rewrite (captured payload).',
   ],
 };

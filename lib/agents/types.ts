@@ -162,18 +162,29 @@ export interface AgentSpec<P = unknown> {
   connection: ConnectionKind;
   /** Why this connection kind (one or two sentences, shown by `agent list` and docs). */
   why: string;
-  sources: readonly Source[];
-  /** Versions of the real program the connection was seen working in. Empty: documentation only. */
-  confirmed: readonly Confirmed[];
-  /** Documentation version the wire format was checked against. */
-  documented?: string;
-  /** Executable on PATH (for `agent status`) and how to ask its version. */
-  binary?: { name: string; versionArgs: readonly string[] };
-  /**
-   * The tool's own folders at user level: when one exists, or `binary` is on PATH, the tool counts as used here and
-   * `agent install all` installs it (the others are skipped, and can be installed by name).
-   */
-  folders?: (base: InstallBase) => readonly string[];
+  /** What the connection rests on: the sources read, the real program's versions seen working, and its quirks. */
+  facts: {
+    sources: readonly Source[];
+    /** Versions of the real program the connection was seen working in. Empty: documentation only. */
+    confirmed: readonly Confirmed[];
+    /** Documentation version the wire format was checked against. */
+    documented?: string;
+    /** What the tool does when the hook fails, times out or prints nonsense (docs/agents.md). */
+    failMode?: string;
+    /** Observed behaviour that differs from the documentation, each with where it was seen. */
+    quirks: readonly string[];
+  };
+  /** Finding the tool on this machine (`agent status`, `agent install all`). */
+  program?: {
+    /** Executable on PATH (for `agent status`) and how to ask its version. */
+    binary?: { name: string; versionArgs: readonly string[] };
+    /**
+     * The tool's own folders at user level: when one exists, or `binary` is on PATH, the tool counts as used here and
+     * `agent install all` installs it (the others are skipped, and can be installed by name).
+     */
+    folders?: (base: InstallBase) => readonly string[];
+  };
+  // The hook: how the tool's payload is read and answered.
   /** Shell tool names in the payload. */
   shellTools: readonly string[];
   /** How the rewritten command names sparehand: an absolute path, or the bare name on the tool's PATH. */
@@ -206,6 +217,7 @@ export interface AgentSpec<P = unknown> {
   approval?: (call: ShellCall, ctx: { home: string; env: NodeJS.ProcessEnv }) => Approval;
   /** What "leave alone" prints, for a tool that wants an answer on every path (default: nothing). */
   leaveStdout?: string;
+  // Installing: the files the hook and the note go in.
   install: readonly InstallTarget[];
   /** Where the instruction note goes, for tools with a note. */
   note?: readonly NoteTarget[];
@@ -218,8 +230,4 @@ export interface AgentSpec<P = unknown> {
    * sparehand as this tool's rewrites name it (node + script by absolute path, or the bare name).
    */
   afterInstall?: readonly string[];
-  /** What the tool does when the hook fails, times out or prints nonsense (docs/agents.md). */
-  failMode?: string;
-  /** Observed behaviour that differs from the documentation, each with where it was seen. */
-  quirks: readonly string[];
 }

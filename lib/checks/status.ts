@@ -73,18 +73,18 @@ async function scopeStatus(agent: AgentSpec, base: InstallBase, scope: Scope): P
 
 /** The status of one tool (user level, and project level for `project`). */
 export async function agentStatus(agent: AgentSpec, base: InstallBase & { project: string }): Promise<AgentStatus> {
-  const path = agent.binary ? (which(agent.binary.name, base.env.PATH) ?? null) : null;
-  const version = agent.binary && path ? ((await versionOf(path, agent.binary.versionArgs, base.env)) ?? null) : null;
-  const reads = agent.sources.map((s) => s.read).sort();
+  const path = agent.program?.binary ? (which(agent.program?.binary.name, base.env.PATH) ?? null) : null;
+  const version = agent.program?.binary && path ? ((await versionOf(path, agent.program?.binary.versionArgs, base.env)) ?? null) : null;
+  const reads = agent.facts.sources.map((s) => s.read).sort();
   return {
     id: agent.id,
     name: agent.name,
     connection: agent.connection,
     user: await scopeStatus(agent, base, 'user'),
     project: await scopeStatus(agent, base, 'project'),
-    binary: agent.binary ? { name: agent.binary.name, path, version } : null,
-    documented: agent.documented ?? null,
+    binary: agent.program?.binary ? { name: agent.program?.binary.name, path, version } : null,
+    documented: agent.facts.documented ?? null,
     sourcesRead: reads.at(-1) ?? null,
-    confirmed: [...agent.confirmed],
+    confirmed: [...agent.facts.confirmed],
   };
 }

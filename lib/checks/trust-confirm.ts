@@ -17,7 +17,7 @@ export type Confirmation =
 /** The program's own view of the hook's hash, compared with the one computed. */
 export async function confirmTrust(agent: AgentSpec, base: InstallBase, entry: TrustEntry): Promise<Confirmation> {
   const confirm = agent.trust?.confirm;
-  const program = agent.binary ? which(agent.binary.name, base.env.PATH) : undefined;
+  const program = agent.program?.binary ? which(agent.program?.binary.name, base.env.PATH) : undefined;
   if (!confirm || !program) return { kind: 'no-program' };
   const cwd = base.project ?? base.home;
   const rpc = rpcSession(program, confirm.args, { env: base.env, cwd, timeoutMs: 15_000 });

@@ -65,21 +65,21 @@ function section(a: AgentSpec): string {
   if (file?.kind === 'file' && !json) lines.push(`**Entry:** sparehand's own file, calling \`${cmd.shell}\`${file.mode ? ` (mode ${file.mode.toString(8)})` : ''}.`, '');
   if (a.samplePayload) lines.push('**Input** (what the hook reads on stdin, shaped like the captured payload):', '', code('json', pretty(a.samplePayload('npm test', CWD))), '');
   lines.push(...answers(a));
-  if (a.failMode) lines.push(`**When the hook fails:** ${a.failMode}`, '');
+  if (a.facts.failMode) lines.push(`**When the hook fails:** ${a.facts.failMode}`, '');
   if (a.trust) lines.push(`**Trust:** ${a.trust.howTo}.`, '');
   if ((a.afterInstall ?? []).length > 0) lines.push('**After install:**', '', ...a.afterInstall!.map((t) => `- ${t}`), '');
-  lines.push('**Sources:**', '', ...a.sources.map((s) => `- [${s.title}](${s.url}), read ${s.read}`), '');
+  lines.push('**Sources:**', '', ...a.facts.sources.map((s) => `- [${s.title}](${s.url}), read ${s.read}`), '');
   lines.push(
-    a.confirmed.length > 0
-      ? `**Confirmed in the real program:** ${a.confirmed.map((c) => `${c.package}@${c.version} on ${c.date} (${c.how})`).join('; ')}.`
+    a.facts.confirmed.length > 0
+      ? `**Confirmed in the real program:** ${a.facts.confirmed.map((c) => `${c.package}@${c.version} on ${c.date} (${c.how})`).join('; ')}.`
       : '**Confirmed in the real program:** no — documentation only.',
     '',
   );
-  if (a.documented) lines.push(`**Checked against:** ${a.documented}.`, '');
-  if (a.quirks.length > 0) lines.push('**Quirks:**', '', ...a.quirks.map((q) => `- ${q}`), '');
+  if (a.facts.documented) lines.push(`**Checked against:** ${a.facts.documented}.`, '');
+  if (a.facts.quirks.length > 0) lines.push('**Quirks:**', '', ...a.facts.quirks.map((q) => `- ${q}`), '');
   if (a.install.length > 0) {
     lines.push(
-      `**Check again:** \`sparehand agent test ${a.id}\` runs the installed hook with a payload in this form; \`sparehand agent status\` shows the program's version${a.binary ? ` (\`${a.binary.name} ${a.binary.versionArgs.join(' ')}\`)` : ''} next to the one confirmed above. Re-read the sources above when the version moves.`,
+      `**Check again:** \`sparehand agent test ${a.id}\` runs the installed hook with a payload in this form; \`sparehand agent status\` shows the program's version${a.program?.binary ? ` (\`${a.program?.binary.name} ${a.program?.binary.versionArgs.join(' ')}\`)` : ''} next to the one confirmed above. Re-read the sources above when the version moves.`,
       '',
     );
   }
@@ -90,8 +90,8 @@ function section(a: AgentSpec): string {
 export function renderAgentsDoc(agents: readonly AgentSpec[]): string {
   const rows = agents.map((a) => {
     const user = a.install.filter((t) => t.scope === 'user').map((t) => `\`${t.path(BASE)}\``).join(', ') || '—';
-    const confirmed = a.confirmed.map((c) => `${c.version} (${c.date})`).join(', ') || 'docs only';
-    const found = [...(a.binary ? [a.binary.name] : []), ...(a.folders?.(BASE) ?? [])].map((f) => `\`${f}\``).join(', ') || '—';
+    const confirmed = a.facts.confirmed.map((c) => `${c.version} (${c.date})`).join(', ') || 'docs only';
+    const found = [...(a.program?.binary ? [a.program?.binary.name] : []), ...(a.program?.folders?.(BASE) ?? [])].map((f) => `\`${f}\``).join(', ') || '—';
     return `| \`${a.id}\` | ${a.name} | ${a.connection} | ${found} | ${user} | ${confirmed} |`;
   });
   return [

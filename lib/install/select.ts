@@ -16,16 +16,16 @@ export function selectAgents(tool: string): AgentSpec[] {
 
 /** Why a tool counts as used here (its program on PATH, or one of its folders), or undefined when it does not. */
 export function usedHere(agent: AgentSpec, base: InstallBase): string | undefined {
-  const program = agent.binary && which(agent.binary.name, base.env.PATH);
+  const program = agent.program?.binary && which(agent.program?.binary.name, base.env.PATH);
   if (program) return program;
-  return agent.folders?.({ home: base.home, env: base.env }).find((f) => existsSync(f));
+  return agent.program?.folders?.({ home: base.home, env: base.env }).find((f) => existsSync(f));
 }
 
 /** What `agent install all` looked for, for the line that says a tool was skipped. */
 export function lookedFor(agent: AgentSpec, base: InstallBase, tilde: (p: string) => string): string {
   const where = [
-    ...(agent.binary ? [`no \`${agent.binary.name}\` on PATH`] : []),
-    ...(agent.folders?.({ home: base.home, env: base.env }) ?? []).map((f) => `no ${tilde(f)}`),
+    ...(agent.program?.binary ? [`no \`${agent.program?.binary.name}\` on PATH`] : []),
+    ...(agent.program?.folders?.({ home: base.home, env: base.env }) ?? []).map((f) => `no ${tilde(f)}`),
   ];
   return where.join(', ');
 }

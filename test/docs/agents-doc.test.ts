@@ -22,8 +22,8 @@ describe('docs/agents.md', () => {
     for (const a of allAgents()) {
       expect(generated).toContain(`### ${a.name} (\`${a.id}\`)`);
       expect(generated).toContain(`**Connection:** ${a.connection}.`);
-      for (const s of a.sources) expect(generated).toContain(`[${s.title}](${s.url}), read ${s.read}`);
-      for (const c of a.confirmed) expect(generated).toContain(`${c.package}@${c.version} on ${c.date}`);
+      for (const s of a.facts.sources) expect(generated).toContain(`[${s.title}](${s.url}), read ${s.read}`);
+      for (const c of a.facts.confirmed) expect(generated).toContain(`${c.package}@${c.version} on ${c.date}`);
     }
   });
 

@@ -3,6 +3,7 @@
 // what a command did to the user's files.
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import type { AgentSpec } from '../../lib/agents/types.js';
 
 const CODE_CACHE = join('.cache', 'sparehand', 'v8');
 const CACHE_DIRS = new Set(['.cache/', '.cache/sparehand/']);
@@ -26,9 +27,9 @@ export function tree(root: string, opts: { dirs?: boolean } = {}): Record<string
 }
 
 /** Makes every tool in `agents` count as used in `home` (its first own folder exists), as `install all` asks. */
-export function toolsFound(home: string, agents: readonly { folders?: (b: { home: string; env: NodeJS.ProcessEnv }) => readonly string[] }[]): void {
+export function toolsFound(home: string, agents: readonly AgentSpec[]): void {
   for (const a of agents) {
-    const f = a.folders?.({ home, env: { HOME: home } })[0];
+    const f = a.program?.folders?.({ home, env: { HOME: home } })[0];
     if (f) mkdirSync(f, { recursive: true });
   }
 }
