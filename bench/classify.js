@@ -5,11 +5,12 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const distIndex = join(root, 'dist/classify/index.js');
+// `node bench/classify.js [DIST]`: another build's dist/ folder (e.g. main's) to compare on the same corpus.
+const distIndex = join(process.argv[2] ? resolve(process.argv[2]) : join(root, 'dist'), 'classify/index.js');
 const { classify, rewriteCommand } = await import(pathToFileURL(distIndex).href);
 
 const CORPUS = [
@@ -25,6 +26,9 @@ const CORPUS = [
   'cd packages/web && pnpm build && pnpm test -- --reporter=dot', 'timeout 600 cargo test --release 2>&1 | tee test.log',
   'bash -c "cd app && make check"', '(cd rust && cargo clippy -- -D warnings) 2>&1 | head -100',
   'git add -A && git commit -m "fix: handle the empty case" && git push',
+  // split chains: test, then look
+  'npm test && git diff', 'cd packages/api && npm test && cd ../..', 'cargo test 2>&1 | tail -30; git status --short',
+  'npm run build && npm start', 'timeout -vk 5 600 go test ./... && git diff --stat',
   // long ones
   `npx vitest run ${Array.from({ length: 40 }, (_, i) => `src/module-${i}/index.test.ts`).join(' ')}`,
   `python -c "${'print(1); '.repeat(60)}"`,

@@ -13,21 +13,21 @@ const isSparehand = (v: string): boolean => {
 /** True when the command already goes through `sparehand run`: any path, `node …/sparehand.js`, npx, env prefixes, `bash -c`. */
 export function alreadyWrapped(command: string, depth = 0): boolean {
   if (typeof command !== 'string' || !command.includes('sparehand') || depth > 3) return false;
-  let toks: Token[];
+  let tokens: Token[];
   try {
-    toks = lex(command);
+    tokens = lex(command);
   } catch {
     return TEXT_RUN.test(command);
   }
-  for (let i = 0; i < toks.length; i++) {
-    const t = toks[i] as Token;
-    if (t.t !== 'w' || !t.v.includes('sparehand')) continue;
-    if (isSparehand(t.v)) {
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i] as Token;
+    if (t.kind !== 'word' || !t.value.includes('sparehand')) continue;
+    if (isSparehand(t.value)) {
       let j = i + 1;
-      for (let n = toks[j]; n?.t === 'w' && n.v.startsWith('-'); n = toks[++j]);
-      const n = toks[j];
-      if (n?.t === 'w' && n.v === 'run') return true;
-    } else if (/[\s;&|]/.test(t.v) && alreadyWrapped(t.v, depth + 1)) {
+      for (let n = tokens[j]; n?.kind === 'word' && n.value.startsWith('-'); n = tokens[++j]);
+      const n = tokens[j];
+      if (n?.kind === 'word' && n.value === 'run') return true;
+    } else if (/[\s;&|]/.test(t.value) && alreadyWrapped(t.value, depth + 1)) {
       return true;
     }
   }
@@ -38,7 +38,7 @@ export function alreadyWrapped(command: string, depth = 0): boolean {
 export function turnedOff(command: string): boolean {
   if (!command.includes('SPAREHAND=')) return false;
   try {
-    return lex(command).some((t) => t.t === 'w' && t.v === 'SPAREHAND=off');
+    return lex(command).some((t) => t.kind === 'word' && t.value === 'SPAREHAND=off');
   } catch {
     return command.includes('SPAREHAND=off');
   }

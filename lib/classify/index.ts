@@ -5,7 +5,7 @@ import { analyze, isParseError } from './analyze.js';
 import { alreadyWrapped, turnedOff } from './guard.js';
 import type { Classification, RuleChanges } from './types.js';
 
-export type { Classification, RuleChanges } from './types.js';
+export type { Classification, Piece, RuleChanges } from './types.js';
 export { alreadyWrapped } from './guard.js';
 
 /** Longer commands are left alone: the hook must stay fast, and no real test command is this long. */
@@ -36,8 +36,8 @@ export function bashQuote(s: string): string {
   return `'${s.replaceAll("'", "'\\''")}'`;
 }
 
-/** The command with its heavy part sent through `<invocation> run --or-local -- '<inner>'`. */
+/** The command with each heavy part sent through `<invocation> run --or-local -- '<part>'`, the rest as written. */
 export function rewriteCommand(c: Classification, invocation: string): string {
   if (!c.wrap) throw new SparehandError('INTERNAL', 'rewriteCommand: the command is not heavy');
-  return `${c.wrap.before}${invocation} run --or-local -- ${bashQuote(c.wrap.inner)}${c.wrap.after}`;
+  return c.wrap.map((p) => (p.send ? `${invocation} run --or-local -- ${bashQuote(p.text)}` : p.text)).join('');
 }

@@ -11,7 +11,8 @@ export interface Verdict {
   why: string;
 }
 
-const WHY: Record<string, string> = {
+/** What a command does, as half a sentence: the reason a rule gives. */
+const WHY = {
   tests: 'runs tests',
   build: 'builds the project',
   types: 'type-checks the project',
@@ -27,14 +28,22 @@ const WHY: Record<string, string> = {
   interactive: 'is interactive',
   clean: 'deletes files (a worker cannot delete them here)',
   configure: 'configures the build with this machine’s paths',
+  buildTree: 'works in the build folder configured here with this machine’s paths, which the worker does not have',
   quick: 'is quick: not worth a trip to a worker',
   help: 'only prints help or a version',
-};
+  machine: 'needs this machine (sudo, a simulator, a device)',
+  elsewhere: 'lives outside the tree sent to the worker',
+} as const;
+/** What a command does (`tests`, `build`, `install`…): the key of its reason. */
+export type Category = keyof typeof WHY;
 
-export const heavy = (label: string, cat: string): Verdict => ({ kind: 'heavy', rule: `heavy: ${label}`, why: WHY[cat] ?? cat });
-export const local = (label: string, cat: string): Verdict => ({ kind: 'local', rule: `local: ${label}`, why: WHY[cat] ?? cat });
-export const light = (label: string, cat = 'quick'): Verdict => ({ kind: 'light', rule: `light: ${label}`, why: WHY[cat] ?? cat });
+export const heavy = (label: string, category: Category): Verdict => ({ kind: 'heavy', rule: `heavy: ${label}`, why: WHY[category] });
+export const local = (label: string, category: Category): Verdict => ({ kind: 'local', rule: `local: ${label}`, why: WHY[category] });
+export const light = (label: string, category: Category = 'quick'): Verdict => ({ kind: 'light', rule: `light: ${label}`, why: WHY[category] });
 export const NONE: Verdict = { kind: 'none', rule: 'none', why: 'matches no heavy-command rule' };
+
+/** A rule table written as an object, read as a Map: fast, and `constructor` or `toString` is no key of it. */
+export const table = <T>(entries: Readonly<Record<string, T>>): ReadonlyMap<string, T> => new Map(Object.entries(entries));
 
 /** `--watch` and friends anywhere in the arguments; `-w` too where the tool says it means watch. */
 export function watching(args: readonly string[], dashW = false): string | undefined {
@@ -44,6 +53,22 @@ export function watching(args: readonly string[], dashW = false): string | undef
     if (dashW && a === '-w') return a;
   }
   return undefined;
+}
+
+// Short options that only print a version, where the program gives them that meaning (`-v` is verbose for
+// cargo, go and ctest; `mvn -V` shows the version and builds on). `--help` and `--version` hold everywhere.
+const VERSION_SHORT = table<readonly string[]>({
+  make: ['-v'], gmake: ['-v'], mvn: ['-v', '-version'], mvnw: ['-v', '-version'], gradle: ['-v'], gradlew: ['-v'],
+  cargo: ['-V'], pytest: ['-V'], 'py.test': ['-V'], mypy: ['-V'], node: ['-v'], deno: ['-V'], jest: ['-v'],
+  vitest: ['-v'], eslint: ['-v'], mocha: ['-V'], tsc: ['-v'],
+});
+
+/** The option that makes the program only print help or its version, or undefined. */
+export function printsOnly(name: string, args: readonly string[]): string | undefined {
+  if (args.includes('--help')) return '--help';
+  if (args.includes('--version')) return '--version';
+  const short = VERSION_SHORT.get(name);
+  return short && args.find((a) => short.includes(a));
 }
 
 /** The first argument that is not an option, skipping the values of the options named in `withValue`. */

@@ -1,9 +1,14 @@
 // The ends of `$…`, `${…}`, `$(…)`, `$((…))` and backticks, so the lexer knows where a word stops.
 import { SparehandError } from '../errors.js';
 
-/** Word flags (see lex.ts): a parameter expansion, a command substitution. */
-export const EXP = 2;
-export const SUBST = 4;
+/** Where a `$…` or backtick ends, and what it is: a parameter expansion (its text), a command substitution, or neither. */
+export interface Expansion {
+  end: number;
+  /** The text of a parameter expansion, e.g. `$HOME`, `${X:-1}`, `$1`. */
+  parameter?: string;
+  /** A `$(…)`, `$((…))` or backticks. */
+  substitution?: true;
+}
 
 const fail = (why: string): never => {
   throw new SparehandError('PARSE', why);
@@ -14,24 +19,24 @@ const isNameStart = (c: string | undefined): boolean =>
 const isNameChar = (c: string | undefined): boolean => isNameStart(c) || isDigit(c);
 
 // `$…` or a backtick at `i`: where it ends and what kind it is.
-export function expansion(src: string, i: number): { e: number; f: number; x?: string } {
-  if (src[i] === '`') return { e: skipBacktick(src, i + 1), f: SUBST };
+export function expansion(src: string, i: number): Expansion {
+  if (src[i] === '`') return { end: skipBacktick(src, i + 1), substitution: true };
   const d = src[i + 1];
-  if (d === '(') return { e: skipNested(src, i + 2, '(', ')'), f: SUBST };
+  if (d === '(') return { end: skipNested(src, i + 2, '(', ')'), substitution: true };
   if (d === '{') {
-    const e = skipNested(src, i + 2, '{', '}');
-    return { e, f: EXP, x: src.slice(i, e) };
+    const end = skipNested(src, i + 2, '{', '}');
+    return { end, parameter: src.slice(i, end) };
   }
   if (isNameStart(d)) {
     let j = i + 2;
     while (isNameChar(src[j])) j++;
-    return { e: j, f: EXP, x: src.slice(i, j) };
+    return { end: j, parameter: src.slice(i, j) };
   }
-  if (d === '?') return { e: i + 2, f: 0 };
+  if (d === '?') return { end: i + 2 };
   if (isDigit(d) || d === '@' || d === '*' || d === '#' || d === '$' || d === '!' || d === '-') {
-    return { e: i + 2, f: EXP, x: src.slice(i, i + 2) };
+    return { end: i + 2, parameter: src.slice(i, i + 2) };
   }
-  return { e: i + 1, f: 0 };
+  return { end: i + 1 };
 }
 
 function skipBacktick(src: string, i: number): number {

@@ -3,37 +3,47 @@
 import { SparehandError } from '../errors.js';
 import { expansion } from './lex-expansion.js';
 
-/** Word flags: some quoting, a `$x`/`${x}` expansion, a `$(…)`/backtick/`$((…))`, a leading `~`, `$'…'` quoting. */
-export const QUOTED = 1;
-export { EXP, SUBST } from './lex-expansion.js';
-export const TILDE = 8;
-export const ANSI = 16;
-
+/** One word as the shell would split it, with what it holds besides plain text. */
 export interface Word {
-  t: 'w';
-  s: number;
-  e: number;
-  /** The value after quote removal (exact only when no EXP/SUBST/ANSI flag; expansions kept as written). */
-  v: string;
-  f: number;
+  kind: 'word';
+  start: number;
+  end: number;
+  /** The value after quote removal (exact only when `isLiteral`: expansions are kept as written). */
+  value: string;
+  /** Some of it is quoted or escaped (so a quoted `if`, `!` or `time` is a plain word). */
+  quoted: boolean;
   /** The first parameter expansion written, e.g. `$HOME` (`$?` is not recorded: it means the same everywhere). */
-  x?: string;
+  expansion?: string;
+  /** Holds a `$(…)`, `$((…))` or backticks. */
+  substitution: boolean;
+  /** Starts with `~`. */
+  tilde: boolean;
+  /** Holds `$'…'` quoting (its value keeps the backslash escapes as written). */
+  ansiQuoted: boolean;
 }
-export interface Op {
-  t: 'op';
-  s: number;
-  e: number;
-  v: string;
+/** `&&`, `||`, `;`, `&`, `|`, `|&`, `(`, `)` or a newline. */
+export interface Operator {
+  kind: 'operator';
+  start: number;
+  end: number;
+  value: string;
 }
-export interface Redir {
-  t: 'r';
-  s: number;
-  e: number;
-  op: string;
+/** `[fd]op target`, e.g. `2>&1`, `> out.log`, `< input`. */
+export interface Redirect {
+  kind: 'redirect';
+  start: number;
+  end: number;
+  /** `>`, `>>`, `<`, `>&`, `&>`, `<<<`… */
+  operator: string;
+  /** The file descriptor written before the operator, or ''. */
   fd: string;
   target: Word;
 }
-export type Token = Word | Op | Redir;
+export type Token = Word | Operator | Redirect;
+
+/** True when the word's value is exactly what bash would pass (no expansion, substitution or `$'…'`). */
+export const isLiteral = (w: Pick<Word, 'expansion' | 'substitution' | 'ansiQuoted'>): boolean =>
+  w.expansion === undefined && !w.substitution && !w.ansiQuoted;
 
 const fail = (why: string): never => {
   throw new SparehandError('PARSE', why);
@@ -57,57 +67,57 @@ export function lex(src: string): Token[] {
     } else if (c === '\\' && d === '\n') {
       i += 2;
     } else if (c === '\n') {
-      out.push({ t: 'op', s: i, e: i + 1, v: '\n' });
+      out.push({ kind: 'operator', start: i, end: i + 1, value: '\n' });
       i++;
     } else if (c === '#') {
       while (i < n && src[i] !== '\n') i++;
     } else if (c === '|') {
       const v = d === '|' ? '||' : d === '&' ? '|&' : '|';
-      out.push({ t: 'op', s: i, e: i + v.length, v });
+      out.push({ kind: 'operator', start: i, end: i + v.length, value: v });
       i += v.length;
     } else if (c === '&') {
       if (d === '>') {
         const r = redirect(src, i, i, '');
         out.push(r);
-        i = r.e;
+        i = r.end;
       } else {
         const v = d === '&' ? '&&' : '&';
-        out.push({ t: 'op', s: i, e: i + v.length, v });
+        out.push({ kind: 'operator', start: i, end: i + v.length, value: v });
         i += v.length;
       }
     } else if (c === ';') {
       if (d === ';' || d === '&') fail('case syntax');
-      out.push({ t: 'op', s: i, e: i + 1, v: ';' });
+      out.push({ kind: 'operator', start: i, end: i + 1, value: ';' });
       i++;
     } else if (c === '(' || c === ')') {
-      out.push({ t: 'op', s: i, e: i + 1, v: c });
+      out.push({ kind: 'operator', start: i, end: i + 1, value: c });
       i++;
     } else if (c === '<' || c === '>') {
       const r = redirect(src, i, i, '');
       out.push(r);
-      i = r.e;
+      i = r.end;
     } else {
       let j = i;
       while (isDigit(src[j])) j++;
       if (j > i && (src[j] === '<' || src[j] === '>')) {
         const r = redirect(src, i, j, src.slice(i, j));
         out.push(r);
-        i = r.e;
+        i = r.end;
       } else {
         if (c === '{' && src[i + 1] !== ' ' && /^\{[A-Za-z_][A-Za-z0-9_]*\}[<>]/.test(src.slice(i, i + 40))) {
           fail('named file descriptor');
         }
         const w = word(src, i);
         out.push(w);
-        i = w.e;
+        i = w.end;
       }
     }
   }
   return out;
 }
 
-// One redirect: the operator at `at` (after an optional fd number starting at `s`) and its target word.
-function redirect(src: string, s: number, at: number, fd: string): Redir {
+// One redirect: the operator at `at` (after an optional fd number starting at `start`) and its target word.
+function redirect(src: string, start: number, at: number, fd: string): Redirect {
   const c = src[at];
   const d = src[at + 1];
   let op: string;
@@ -126,44 +136,46 @@ function redirect(src: string, s: number, at: number, fd: string): Redir {
   while (src[i] === ' ' || src[i] === '\t' || (src[i] === '\\' && src[i + 1] === '\n')) i += src[i] === '\\' ? 2 : 1;
   if (i >= src.length || isMeta(src[i])) fail('redirect without a target');
   const target = word(src, i);
-  return { t: 'r', s, e: target.e, op, fd, target };
+  return { kind: 'redirect', start, end: target.end, operator: op, fd, target };
 }
 
-// One word from `s`: quotes, escapes and expansions followed to their end.
-function word(src: string, s: number): Word {
+// One word from `start`: quotes, escapes and expansions followed to their end.
+function word(src: string, start: number): Word {
   const n = src.length;
-  let i = s;
-  let v = '';
-  let f = src[s] === '~' ? TILDE : 0;
-  let x: string | undefined;
-  // `$…` or a backquote at i, inside double quotes or not: kept as written, its flags noted.
+  let i = start;
+  let value = '';
+  let quoted = false;
+  let substitution = false;
+  let ansiQuoted = false;
+  let parameter: string | undefined;
+  // `$…` or a backquote at i, inside double quotes or not: kept as written, what it is noted.
   const takeExpansion = () => {
-    const r = expansion(src, i);
-    f |= r.f;
-    x ??= r.x;
-    v += src.slice(i, r.e);
-    i = r.e;
+    const x = expansion(src, i);
+    if (x.substitution) substitution = true;
+    parameter ??= x.parameter;
+    value += src.slice(i, x.end);
+    i = x.end;
   };
   while (i < n) {
     const c = src[i] as string;
     if (isMeta(c)) break;
     if (c === '\\') {
-      f |= QUOTED;
+      quoted = true;
       if (i + 1 >= n) {
-        v += c;
+        value += c;
         i++;
       } else {
-        if (src[i + 1] !== '\n') v += src[i + 1];
+        if (src[i + 1] !== '\n') value += src[i + 1];
         i += 2;
       }
     } else if (c === "'") {
       const j = src.indexOf("'", i + 1);
       if (j < 0) fail('unbalanced quote');
-      v += src.slice(i + 1, j);
-      f |= QUOTED;
+      value += src.slice(i + 1, j);
+      quoted = true;
       i = j + 1;
     } else if (c === '"' || (c === '$' && src[i + 1] === '"')) {
-      f |= QUOTED;
+      quoted = true;
       i = c === '$' ? i + 2 : i + 1;
       for (;;) {
         if (i >= n) fail('unbalanced quote');
@@ -174,22 +186,23 @@ function word(src: string, s: number): Word {
         }
         if (q === '\\') {
           const e = src[i + 1];
-          if (e === '$' || e === '`' || e === '"' || e === '\\') v += e;
-          else if (e !== '\n') v += q + (e ?? '');
+          if (e === '$' || e === '`' || e === '"' || e === '\\') value += e;
+          else if (e !== '\n') value += q + (e ?? '');
           i += 2;
         } else if (q === '$' || q === '`') {
           takeExpansion();
         } else {
-          v += q;
+          value += q;
           i++;
         }
       }
     } else if (c === '$' && src[i + 1] === "'") {
-      f |= QUOTED | ANSI;
+      quoted = true;
+      ansiQuoted = true;
       let j = i + 2;
       while (j < n && src[j] !== "'") j += src[j] === '\\' ? 2 : 1;
       if (j >= n) fail('unbalanced quote');
-      v += src.slice(i + 2, j);
+      value += src.slice(i + 2, j);
       i = j + 1;
     } else if (c === '$' || c === '`') {
       takeExpansion();
@@ -200,10 +213,10 @@ function word(src: string, s: number): Word {
         if (isMeta(k) || k === '\\' || k === "'" || k === '"' || k === '$' || k === '`') break;
         j++;
       }
-      v += src.slice(i, j);
+      value += src.slice(i, j);
       i = j;
     }
   }
-  if (i === s) fail('empty word');
-  return x === undefined ? { t: 'w', s, e: i, v, f } : { t: 'w', s, e: i, v, f, x };
+  if (i === start) fail('empty word');
+  return { kind: 'word', start, end: i, value, quoted, expansion: parameter, substitution, tilde: src[start] === '~', ansiQuoted };
 }

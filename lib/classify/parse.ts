@@ -1,40 +1,43 @@
 // Tokens → lists of pipelines of commands, with the offsets the rewrite needs. Only the plain shapes agents
 // write (chains, pipes, subshells, redirects); compound commands (`if`, `for`, `{ …; }`) are refused.
 import { SparehandError } from '../errors.js';
-import { lex, type Op, QUOTED, type Redir, type Token, type Word } from './lex.js';
+import { lex, type Operator, type Redirect, type Token, type Word } from './lex.js';
 
-export interface Simple {
-  k: 'simple';
-  s: number;
-  e: number;
-  /** `NAME=value` words before the command name. */
-  assigns: Word[];
+/** `NAME=value … program args … redirects`. */
+export interface SimpleCommand {
+  kind: 'simple';
+  start: number;
+  end: number;
+  /** `NAME=value` words before the program's name. */
+  assignments: Word[];
   words: Word[];
-  redirs: Redir[];
-  /** A redirect stands before the last word (so redirects cannot all be cut off the end). */
-  mixed: boolean;
+  redirects: Redirect[];
+  /** A redirect stands before the last word (so the redirects cannot all be cut off the end). */
+  redirectBeforeWord: boolean;
 }
-export interface Sub {
-  k: 'sub';
-  s: number;
-  e: number;
-  /** Offset just after the closing `)`. */
-  close: number;
-  body: Item[];
-  redirs: Redir[];
+/** `( list ) redirects`. */
+export interface Subshell {
+  kind: 'subshell';
+  start: number;
+  end: number;
+  /** The offset just after the closing `)`. */
+  closeEnd: number;
+  body: ListItem[];
+  redirects: Redirect[];
 }
-export type Cmd = Simple | Sub;
+export type Command = SimpleCommand | Subshell;
+/** `[!] [time [-p]] command | command …`. */
 export interface Pipeline {
-  s: number;
-  e: number;
-  /** Offset of the first command, after `!` and `time [-p]`. */
-  core: number;
-  cmds: Cmd[];
+  start: number;
+  end: number;
+  /** The offset of the first command, after `!` and `time [-p]`. */
+  commandStart: number;
+  commands: Command[];
 }
 /** A pipeline and the operator after it (`&&`, `||`, `;`, `&`, newline), or '' at the end. */
-export interface Item {
-  p: Pipeline;
-  op: string;
+export interface ListItem {
+  pipeline: Pipeline;
+  operator: string;
 }
 
 const RESERVED = new Set([
@@ -48,47 +51,51 @@ const fail = (why: string): never => {
 };
 
 /** Parses a whole command string; throws SparehandError('PARSE') naming what it could not follow. */
-export function parse(src: string): Item[] {
-  const st = { src, toks: lex(src), i: 0 };
+export function parse(src: string): ListItem[] {
+  const st = { src, tokens: lex(src), i: 0 };
   const items = list(st, false);
-  if (st.i < st.toks.length) fail(`unexpected ${describe(st.toks[st.i])}`);
+  if (st.i < st.tokens.length) fail(`unexpected ${describe(st.tokens[st.i])}`);
   return items;
 }
 
 interface State {
   src: string;
-  toks: Token[];
+  tokens: Token[];
+  /** The next token to read. */
   i: number;
 }
 
-const describe = (t: Token | undefined): string => (t === undefined ? 'end' : t.t === 'op' ? `"${t.v === '\n' ? '\\n' : t.v}"` : 'word');
-const isOp = (t: Token | undefined, ...v: string[]): boolean => t?.t === 'op' && v.includes(t.v);
+const describe = (t: Token | undefined): string =>
+  t === undefined ? 'end' : t.kind === 'operator' ? `"${t.value === '\n' ? '\\n' : t.value}"` : 'word';
+const isOperator = (t: Token | undefined, ...values: string[]): boolean => t?.kind === 'operator' && values.includes(t.value);
+const isPlainWord = (t: Token | undefined, value: string): boolean => t?.kind === 'word' && t.value === value && !t.quoted;
 
 function skipNewlines(st: State): void {
-  while (isOp(st.toks[st.i], '\n')) st.i++;
+  while (isOperator(st.tokens[st.i], '\n')) st.i++;
 }
 
-function list(st: State, inSub: boolean): Item[] {
-  const items: Item[] = [];
+function list(st: State, inSubshell: boolean): ListItem[] {
+  const items: ListItem[] = [];
   skipNewlines(st);
   for (;;) {
-    const t = st.toks[st.i];
-    if (t === undefined || (inSub && isOp(t, ')'))) break;
+    const t = st.tokens[st.i];
+    if (t === undefined || (inSubshell && isOperator(t, ')'))) break;
     const p = pipeline(st);
-    const o = st.toks[st.i];
-    if (isOp(o, '&&', '||')) {
+    const o = st.tokens[st.i];
+    if (isOperator(o, '&&', '||')) {
       st.i++;
       skipNewlines(st);
-      items.push({ p, op: (o as Op).v });
-      const next = st.toks[st.i];
-      if (next === undefined || isOp(next, ')', ';', '&', '&&', '||', '|', '|&')) fail(`nothing after "${(o as Op).v}"`);
-    } else if (isOp(o, ';', '&', '\n')) {
+      const operator = (o as Operator).value;
+      items.push({ pipeline: p, operator });
+      const next = st.tokens[st.i];
+      if (next === undefined || isOperator(next, ')', ';', '&', '&&', '||', '|', '|&')) fail(`nothing after "${operator}"`);
+    } else if (isOperator(o, ';', '&', '\n')) {
       st.i++;
-      items.push({ p, op: (o as Op).v });
+      items.push({ pipeline: p, operator: (o as Operator).value });
       skipNewlines(st);
     } else {
-      items.push({ p, op: '' });
-      if (o === undefined || (inSub && isOp(o, ')'))) break;
+      items.push({ pipeline: p, operator: '' });
+      if (o === undefined || (inSubshell && isOperator(o, ')'))) break;
       fail(`unexpected ${describe(o)}`);
     }
   }
@@ -97,62 +104,61 @@ function list(st: State, inSub: boolean): Item[] {
 }
 
 function pipeline(st: State): Pipeline {
-  const first = st.toks[st.i] as Token;
-  let t = first;
-  if (t.t === 'w' && t.v === '!' && !(t.f & QUOTED)) t = st.toks[++st.i] as Token;
-  if (t?.t === 'w' && t.v === 'time' && !(t.f & QUOTED)) {
-    t = st.toks[++st.i] as Token;
-    if (t?.t === 'w' && t.v === '-p') t = st.toks[++st.i] as Token;
+  const first = st.tokens[st.i] as Token;
+  if (isPlainWord(st.tokens[st.i], '!')) st.i++;
+  if (isPlainWord(st.tokens[st.i], 'time')) {
+    st.i++;
+    const option = st.tokens[st.i];
+    if (option?.kind === 'word' && option.value === '-p') st.i++;
   }
-  if (t === undefined) fail('nothing after "time" or "!"');
-  const cmds: Cmd[] = [command(st)];
-  while (isOp(st.toks[st.i], '|', '|&')) {
+  const t = st.tokens[st.i];
+  if (t === undefined) return fail('nothing after "time" or "!"');
+  const commands: Command[] = [command(st)];
+  while (isOperator(st.tokens[st.i], '|', '|&')) {
     st.i++;
     skipNewlines(st);
-    cmds.push(command(st));
+    commands.push(command(st));
   }
-  return { s: first.s, e: (cmds[cmds.length - 1] as Cmd).e, core: t.s, cmds };
+  return { start: first.start, end: (commands[commands.length - 1] as Command).end, commandStart: t.start, commands };
 }
 
-function command(st: State): Cmd {
-  const t = st.toks[st.i];
-  if (isOp(t, '(')) {
-    if (isOp(st.toks[st.i + 1], '(')) fail('arithmetic command');
+function command(st: State): Command {
+  const t = st.tokens[st.i];
+  if (isOperator(t, '(')) {
+    if (isOperator(st.tokens[st.i + 1], '(')) fail('arithmetic command');
     st.i++;
     const body = list(st, true);
-    const close = st.toks[st.i] as Op;
-    if (!isOp(close, ')')) fail('unbalanced (');
+    const close = st.tokens[st.i] as Operator;
+    if (!isOperator(close, ')')) fail('unbalanced (');
     st.i++;
-    const redirs: Redir[] = [];
-    let e = close.e;
-    for (let r = st.toks[st.i]; r?.t === 'r'; r = st.toks[++st.i]) {
-      redirs.push(r);
-      e = r.e;
+    const redirects: Redirect[] = [];
+    let end = close.end;
+    for (let r = st.tokens[st.i]; r?.kind === 'redirect'; r = st.tokens[++st.i]) {
+      redirects.push(r);
+      end = r.end;
     }
-    if (st.toks[st.i]?.t === 'w') fail('word after a subshell');
-    return { k: 'sub', s: (t as Token).s, e, close: close.e, body, redirs };
+    if (st.tokens[st.i]?.kind === 'word') fail('word after a subshell');
+    return { kind: 'subshell', start: (t as Operator).start, end, closeEnd: close.end, body, redirects };
   }
-  const assigns: Word[] = [];
+  const assignments: Word[] = [];
   const words: Word[] = [];
-  const redirs: Redir[] = [];
-  let mixed = false;
-  let s = -1;
-  let e = -1;
-  for (let x = st.toks[st.i]; x !== undefined && x.t !== 'op'; x = st.toks[++st.i]) {
-    if (s < 0) s = x.s;
-    e = x.e;
-    if (x.t === 'r') redirs.push(x);
-    else if (words.length === 0 && ASSIGN.test(st.src.slice(x.s, x.e))) {
-      if (redirs.length) mixed = true;
-      assigns.push(x);
-    } else {
-      if (redirs.length) mixed = true;
-      words.push(x);
+  const redirects: Redirect[] = [];
+  let redirectBeforeWord = false;
+  let start = -1;
+  let end = -1;
+  for (let x = st.tokens[st.i]; x !== undefined && x.kind !== 'operator'; x = st.tokens[++st.i]) {
+    if (start < 0) start = x.start;
+    end = x.end;
+    if (x.kind === 'redirect') redirects.push(x);
+    else {
+      if (redirects.length) redirectBeforeWord = true;
+      if (words.length === 0 && ASSIGN.test(st.src.slice(x.start, x.end))) assignments.push(x);
+      else words.push(x);
     }
   }
-  if (s < 0) fail(`unexpected ${describe(t)}`);
-  if (isOp(st.toks[st.i], '(')) fail('function definition or misplaced "("');
+  if (start < 0) fail(`unexpected ${describe(t)}`);
+  if (isOperator(st.tokens[st.i], '(')) fail('function definition or misplaced "("');
   const head = words[0];
-  if (head && assigns.length === 0 && !(head.f & QUOTED) && RESERVED.has(head.v)) fail(`compound command (${head.v})`);
-  return { k: 'simple', s, e, assigns, words, redirs, mixed };
+  if (head && assignments.length === 0 && !head.quoted && RESERVED.has(head.value)) fail(`compound command (${head.value})`);
+  return { kind: 'simple', start, end, assignments, words, redirects, redirectBeforeWord };
 }

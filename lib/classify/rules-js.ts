@@ -1,34 +1,9 @@
-// Built-in rules for JavaScript/TypeScript: package managers, their scripts, and the usual tools.
-import { heavy, light, local, NONE, positional, type Verdict, watching } from './kinds.js';
+// Built-in rules for JavaScript/TypeScript package managers: npm, pnpm, yarn, bun and the launchers.
+import { heavy, light, local, positional, type Verdict } from './kinds.js';
+import { tool } from './rules-js-tools.js';
+import { afterDashDash, script } from './rules-scripts.js';
 
-const HEAVY_SCRIPT: Record<string, string> = {
-  test: 'tests', tests: 'tests', spec: 'tests', specs: 'tests', unit: 'tests', integration: 'tests', e2e: 'tests',
-  coverage: 'tests', cover: 'tests', ci: 'tests', build: 'build', compile: 'build', bundle: 'build', dist: 'build',
-  lint: 'lint', typecheck: 'types', tsc: 'types', types: 'types', type: 'types', ts: 'types', check: 'check',
-  verify: 'check', validate: 'check', bench: 'bench', benchmark: 'bench',
-};
-const LOCAL_SCRIPT: Record<string, string> = {
-  dev: 'server', develop: 'server', start: 'server', serve: 'server', server: 'server', preview: 'server',
-  storybook: 'server', open: 'server', watch: 'watch', tdd: 'watch', deploy: 'world', release: 'world',
-  publish: 'world', docker: 'world', install: 'install', setup: 'install', bootstrap: 'install', clean: 'clean',
-};
-const SCRIPT_SPLIT = /[:\-_./]/;
-const PRE_POST = /^(pre|post)(?=.)/;
 const JS_FILE = /\.[cm]?[jt]sx?$/;
-
-/** A package.json script by its name: `test:unit`, `build-prod` heavy; `dev`, `test:watch` local; others unknown. */
-export function script(label: string, name: string, rest: readonly string[]): Verdict {
-  const segs = name.toLowerCase().split(SCRIPT_SPLIT);
-  for (const s of segs) {
-    const cat = LOCAL_SCRIPT[s];
-    if (cat) return local(label, cat);
-  }
-  const first = (segs[0] ?? '').replace(PRE_POST, '');
-  const cat = HEAVY_SCRIPT[first] ?? HEAVY_SCRIPT[segs[0] ?? ''];
-  if (!cat) return NONE;
-  const w = watching(rest);
-  return w ? local(`${label} ${w}`, 'watch') : heavy(label, cat);
-}
 
 const NPM_VALUE = new Set(['--prefix', '-w', '--workspace', '--loglevel', '-C', '--cache', '--userconfig']);
 const NPM_INSTALL = new Set([
@@ -48,10 +23,12 @@ export function npm(args: readonly string[], classifyArgv: (argv: string[]) => V
   if (i < 0) return light('npm', 'help');
   const cmd = args[i] as string;
   const rest = args.slice(i + 1);
-  if (cmd === 'test' || cmd === 't' || cmd === 'tst') return script(`npm ${cmd}`, 'test', rest);
+  if (cmd === 'test' || cmd === 't' || cmd === 'tst') return script(`npm ${cmd}`, 'test', rest, afterDashDash(rest));
   if (cmd === 'run' || cmd === 'run-script' || cmd === 'rum' || cmd === 'urn') {
     const j = positional(rest, NPM_VALUE);
-    return j < 0 ? light('npm run', 'help') : script(`npm ${cmd} ${rest[j]}`, rest[j] as string, rest.slice(j + 1));
+    if (j < 0) return light('npm run', 'help');
+    const after = rest.slice(j + 1);
+    return script(`npm ${cmd} ${rest[j]}`, rest[j] as string, after, afterDashDash(after));
   }
   if (cmd === 'start') return local('npm start', 'server');
   if (cmd === 'exec' || cmd === 'x') return launch(`npm ${cmd}`, rest, classifyArgv);
@@ -150,10 +127,9 @@ function runnable(label: string, argv: readonly string[], classifyArgv: (argv: s
   return scriptOrTool(label, argv, classifyArgv);
 }
 
+// `pnpm vitest watch`: a tool's own rules know its subcommands; a script name (`pnpm build`) is judged by name.
 function scriptOrTool(label: string, argv: readonly string[], classifyArgv: (argv: string[]) => Verdict): Verdict {
-  const v = script(label, argv[0] as string, argv.slice(1));
-  if (v !== NONE) return v;
-  return tool(argv, classifyArgv) ?? NONE;
+  return tool(argv, classifyArgv) ?? script(label, argv[0] as string, argv.slice(1));
 }
 
 const LAUNCH_VALUE = new Set(['-p', '--package', '-c', '--call', '--cache', '--prefix', '-w', '--workspace']);
@@ -165,124 +141,4 @@ export function launch(label: string, args: readonly string[], classifyArgv: (ar
   const v = tool(args.slice(i), classifyArgv);
   if (v) return { ...v, rule: v.rule.replace(/^(\w+): /, `$1: ${label} `) };
   return classifyArgv(args.slice(i));
-}
-
-const unversioned = (name: string): string => {
-  const at = name.indexOf('@', 1);
-  return at > 0 ? name.slice(0, at) : name;
-};
-const SOURCE_FILE = /\.(?:[cm]?[jt]sx?|vue|svelte|astro|json|md)$/;
-
-/** JS tools run directly, through node_modules/.bin, or through a launcher; undefined when not one of them. */
-export function tool(argv: readonly string[], classifyArgv: (argv: string[]) => Verdict): Verdict | undefined {
-  const name = unversioned(argv[0] as string);
-  const args = argv.slice(1);
-  const i = positional(args);
-  const sub = i < 0 ? '' : (args[i] as string);
-  switch (name) {
-    case 'vitest': {
-      const w = watching(args, true) ?? (sub === 'watch' || sub === 'dev' ? sub : undefined);
-      return w ? local(`vitest ${w}`, 'watch') : heavy(sub === 'run' || sub === 'bench' ? `vitest ${sub}` : 'vitest', 'tests');
-    }
-    case 'jest':
-    case 'mocha':
-    case 'ava':
-    case 'tap':
-    case 'jasmine':
-    case 'karma': {
-      const w = watching(args, name === 'mocha');
-      if (w) return local(`${name} ${w}`, 'watch');
-      return name === 'karma' && !args.includes('--single-run') ? local('karma', 'watch') : heavy(name, 'tests');
-    }
-    case 'playwright':
-    case 'cypress':
-      if (sub === 'test' || sub === 'run') {
-        return args.includes('--ui') ? local(`${name} ${sub} --ui`, 'interactive') : heavy(`${name} ${sub}`, 'tests');
-      }
-      return sub === 'install' || sub === 'install-deps' ? local(`${name} ${sub}`, 'install') : local(`${name} ${sub}`.trim(), 'interactive');
-    case 'tsc':
-    case 'vue-tsc':
-    case 'svelte-check':
-    case 'tsgo': {
-      const w = watching(args, true);
-      if (w) return local(`${name} ${w}`, 'watch');
-      if (args.some((a) => a === '--init' || a === '-v' || a === '--version' || a === '--help' || a === '-h')) return light(name, 'help');
-      return args.includes('-b') || args.includes('--build') ? heavy(`${name} -b`, 'build') : heavy(name, 'types');
-    }
-    case 'eslint': {
-      if (args.some((a) => a === '--print-config' || a === '--init' || a === '--inspect-config')) return light('eslint');
-      const files = args.filter((a) => !a.startsWith('-'));
-      return files.length > 0 && files.every((f) => SOURCE_FILE.test(f) && !f.includes('*')) ? light('eslint (single files)') : heavy('eslint', 'lint');
-    }
-    case 'next':
-    case 'nuxt':
-    case 'nuxi':
-    case 'astro':
-    case 'vite':
-    case 'ng':
-    case 'remix':
-    case 'react-scripts':
-    case 'parcel':
-      return framework(name, sub);
-    case 'webpack':
-    case 'webpack-cli':
-    case 'rollup':
-    case 'tsup':
-    case 'tsdown':
-    case 'esbuild':
-    case 'babel':
-    case 'swc':
-    case 'microbundle':
-    case 'unbuild': {
-      if (sub === 'serve' || args.includes('--serve') || args.some((a) => a.startsWith('--servedir'))) return local(`${name} serve`, 'server');
-      const w = watching(args, true);
-      return w ? local(`${name} ${w}`, 'watch') : heavy(name, 'build');
-    }
-    case 'turbo':
-    case 'lerna':
-    case 'nx':
-      return monorepo(name, args);
-    case 'prettier':
-    case 'biome':
-    case 'oxlint':
-    case 'dprint':
-      return light(name);
-    case 'c8':
-    case 'nyc': {
-      const j = positional(args);
-      return j < 0 ? light(name, 'help') : classifyArgv(args.slice(j));
-    }
-    default:
-      return undefined;
-  }
-}
-
-const FRAMEWORK_HEAVY = new Set(['build', 'generate', 'export', 'test', 'lint', 'check', 'e2e', 'typecheck']);
-const FRAMEWORK_SERVER = new Set(['', 'dev', 'start', 'serve', 'preview', 'develop']);
-
-function framework(name: string, sub: string): Verdict {
-  if (name === 'parcel' && sub !== 'build') return local(`parcel ${sub}`.trim(), 'server');
-  if (FRAMEWORK_HEAVY.has(sub)) return heavy(`${name} ${sub}`, sub === 'test' || sub === 'e2e' ? 'tests' : sub === 'lint' ? 'lint' : 'build');
-  if (FRAMEWORK_SERVER.has(sub)) return local(`${name} ${sub}`.trim(), 'server');
-  return NONE;
-}
-
-// turbo run build test / nx test app / nx run app:build / nx run-many -t test / lerna run test.
-function monorepo(name: string, args: readonly string[]): Verdict {
-  if (watching(args) || args[0] === 'watch') return local(`${name} watch`, 'watch');
-  const tasks: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i] as string;
-    if (a === '-t' || a === '--target' || a === '--targets') tasks.push(...(args[++i] ?? '').split(','));
-    else if (a.startsWith('--targets=') || a.startsWith('--target=')) tasks.push(...a.slice(a.indexOf('=') + 1).split(','));
-    else if (!a.startsWith('-') && a !== 'run' && a !== 'run-many' && a !== 'affected' && a !== 'exec') tasks.push(a.includes(':') ? a.slice(a.lastIndexOf(':') + 1) : a);
-    if (name === 'nx' && tasks.length > 0 && !a.startsWith('-')) break;
-  }
-  let found: Verdict = NONE;
-  for (const t of tasks) {
-    const v = script(`${name} ${t}`, t, []);
-    if (v.kind === 'local') return v;
-    if (v.kind === 'heavy' && found === NONE) found = v;
-  }
-  return found;
 }

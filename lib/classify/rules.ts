@@ -1,57 +1,18 @@
 // Built-in rules for one command's argv (after env prefixes and wrappers): heavy, light, local or unknown.
-import { basename, heavy, light, local, NONE, positional, type Verdict, watching } from './kinds.js';
-import { bun, launch, npm, pnpm, tool, yarn } from './rules-js.js';
-
-// tool → subcommand → category; `!cat` must stay local, `~` light, else heavy.
-const SUBS: Record<string, Record<string, string>> = {
-  cargo: {
-    build: 'build', b: 'build', test: 'tests', t: 'tests', check: 'types', c: 'types', clippy: 'lint', bench: 'bench',
-    nextest: 'tests', doc: 'build', miri: 'tests', 'llvm-cov': 'tests', tarpaulin: 'tests', run: '!run', r: '!run',
-    install: '!install', uninstall: '!install', add: '!install', remove: '!install', rm: '!install', update: '!install',
-    fetch: '!install', publish: '!world', login: '!world', yank: '!world', new: '!world', init: '!world',
-    watch: '!watch', clean: '!clean', fmt: '~', tree: '~', metadata: '~',
-  },
-  go: {
-    test: 'tests', build: 'build', vet: 'lint', run: '!run', install: '!install', get: '!install', mod: '!install',
-    work: '!install', generate: '!run', clean: '!clean', fmt: '~', env: '~', version: '~', list: '~', doc: '~',
-  },
-  'golangci-lint': { run: 'lint' },
-  dotnet: {
-    build: 'build', test: 'tests', msbuild: 'build', pack: 'build', run: '!run', watch: '!watch', restore: '!install',
-    add: '!install', remove: '!install', new: '!world', tool: '!install', nuget: '!world', publish: '!world', clean: '!clean',
-    format: '~',
-  },
-  swift: { build: 'build', test: 'tests', run: '!run', package: '!install' },
-  bazel: { build: 'build', test: 'tests', coverage: 'tests', run: '!run', clean: '!clean', query: '~', info: '~', cquery: '~' },
-  bazelisk: { build: 'build', test: 'tests', coverage: 'tests', run: '!run', clean: '!clean', query: '~', info: '~' },
-  buck2: { build: 'build', test: 'tests', run: '!run', clean: '!clean' },
-  meson: { compile: 'build', test: 'tests', setup: '!configure', configure: '!configure', install: '!install' },
-  deno: {
-    test: 'tests', check: 'types', bench: 'bench', compile: 'build', lint: 'lint', run: '!run', serve: '!server',
-    repl: '!interactive', install: '!install', add: '!install', upgrade: '!install', fmt: '~',
-  },
-  mix: { test: 'tests', compile: 'build', credo: 'lint', dialyzer: 'types', 'deps.get': '!install', 'phx.server': '!server', format: '~' },
-  zig: { build: 'build', test: 'tests', run: '!run' },
-  dune: { build: 'build', test: 'tests', runtest: 'tests', exec: '!run' },
-  cabal: { build: 'build', test: 'tests', bench: 'bench', run: '!run', install: '!install', update: '!install' },
-  stack: { build: 'build', test: 'tests', bench: 'bench', run: '!run', install: '!install', exec: '!run' },
-  sbt: { test: 'tests', compile: 'build', package: 'build', run: '!run', publish: '!world', console: '!interactive' },
-  rake: { test: 'tests', spec: 'tests', build: 'build', release: '!world', install: '!install' },
-  rails: { test: 'tests', server: '!server', s: '!server', console: '!interactive', c: '!interactive' },
-  hatch: { test: 'tests', build: 'build', shell: '!interactive', publish: '!world' },
-  uv: { build: 'build', sync: '!install', add: '!install', remove: '!install', lock: '!install', pip: '!install', venv: '!install', tool: '!install', python: '!install', publish: '!world' },
-  poetry: { build: 'build', install: '!install', add: '!install', remove: '!install', lock: '!install', update: '!install', publish: '!world', shell: '!interactive' },
-  composer: { test: 'tests', install: '!install', require: '!install', update: '!install', remove: '!install' },
-};
-const SUB_VALUE = new Set(['-C', '--config', '-Z', '--color', '--manifest-path', '--output_base', '--bazelrc']);
+import { basename, type Category, heavy, light, local, NONE, positional, printsOnly, table, type Verdict, watching } from './kinds.js';
+import { buildSystem } from './rules-build.js';
+import { bun, launch, npm, pnpm, yarn } from './rules-js.js';
+import { tool } from './rules-js-tools.js';
+import { isPython, php, python } from './rules-interpreters.js';
+import { subcommand, subcommandsOf } from './rules-subcommands.js';
 
 // Tools that are heavy whatever their arguments (unless watching or asking for help).
-const PLAIN: Record<string, string> = {
+const PLAIN = table<Category>({
   pytest: 'tests', 'py.test': 'tests', tox: 'tests', nox: 'tests', mypy: 'types', dmypy: 'types', pyright: 'types',
-  basedpyright: 'types', pylint: 'lint', flake8: 'lint', ninja: 'build', ctest: 'tests', rspec: 'tests',
+  basedpyright: 'types', pylint: 'lint', flake8: 'lint', rspec: 'tests',
   phpunit: 'tests', pest: 'tests', phpstan: 'types', psalm: 'types', staticcheck: 'lint', gotestsum: 'tests',
-  'cargo-nextest': 'tests', xcodebuild: 'build', scons: 'build',
-};
+  'cargo-nextest': 'tests', xcodebuild: 'build', scons: 'build', 'build-storybook': 'build',
+});
 // Quick and only reading the tree or printing: safe inside a chain sent to a worker.
 const LIGHT = new Set([
   'cd', 'echo', 'printf', 'true', 'false', ':', 'set', 'shopt', 'export', 'unset', 'exit', 'sleep', 'test', '[',
@@ -59,7 +20,7 @@ const LIGHT = new Set([
   'ruff', 'black', 'isort', 'gofmt', 'rustfmt', 'clang-format', 'shellcheck',
 ]);
 // Must run here: they change this machine or the world, are interactive, or read state that stays here.
-const LOCAL: Record<string, string> = {
+const LOCAL = table<Category>({
   git: 'vcs', gh: 'world', hg: 'vcs', svn: 'vcs', docker: 'world', 'docker-compose': 'world', podman: 'world',
   kubectl: 'world', helm: 'world', terraform: 'world', tofu: 'world', pulumi: 'world', ansible: 'world',
   'ansible-playbook': 'world', ssh: 'world', scp: 'world', rsync: 'world', sftp: 'world', curl: 'world', wget: 'world',
@@ -74,25 +35,16 @@ const LOCAL: Record<string, string> = {
   screen: 'interactive', nohup: 'run', kill: 'world', pkill: 'world', killall: 'world', systemctl: 'world',
   service: 'world', crontab: 'world', rm: 'clean', mv: 'world', chmod: 'world', chown: 'world', ln: 'world',
   nodemon: 'watch', 'ts-node-dev': 'watch', ptw: 'watch', 'pytest-watch': 'watch', entr: 'watch', watchexec: 'watch',
-  cmake: 'configure', configure: 'configure', ipython: 'interactive', irb: 'interactive',
+  configure: 'configure', ipython: 'interactive', irb: 'interactive',
   psql: 'interactive', mysql: 'interactive', sqlite3: 'interactive', redis: 'interactive',
-};
-const PYTHON = /^(?:python[0-9.]*|pypy[0-9.]*|py)$/;
-const MAKE_LOCAL = new Set(['install', 'uninstall', 'deploy', 'publish', 'release', 'push', 'run', 'serve', 'server', 'dev', 'watch', 'start', 'up', 'down', 'shell', 'docker']);
-const MAKE_VALUE = new Set(['-C', '-f', '--file', '--makefile', '-j', '--jobs', '-l', '-o', '-W', '-I', '--directory']);
-const MVN_VALUE = new Set(['-f', '--file', '-s', '--settings', '-gs', '-pl', '--projects', '-P', '--activate-profiles', '-T', '--threads', '-rf', '--resume-from', '-l', '--log-file', '-D', '-t', '--toolchains', '-b', '--builder']);
-const MVN_HEAVY = new Set(['test', 'package', 'verify', 'compile', 'test-compile', 'integration-test', 'validate', 'site']);
-const MVN_LOCAL = new Set(['install', 'deploy', 'release', 'site-deploy']);
-const GRADLE_VALUE = new Set(['-x', '--exclude-task', '-p', '--project-dir', '-b', '--build-file', '-c', '-I', '--init-script', '--console', '-g', '--gradle-user-home', '--tests', '--warning-mode', '-D', '-P']);
-const GRADLE_LOCAL = /^(?:run|bootRun|publish|install|upload|deploy|release|connected|appRun|jettyRun|tomcatRun)/;
-const GRADLE_HEAVY = /^(?:build|test|check|assemble|compile|lint|jar|war|bootJar|detekt|ktlint|spotless|jacoco|javadoc|verify)/;
+});
 
 /** The built-in verdict for one command line (its name first). `classifyArgv` classifies a nested argv. */
 export function builtin(argv: readonly string[], classifyArgv: (argv: string[]) => Verdict): Verdict {
   const raw = argv[0] as string;
   const name = basename(raw);
   const args = argv.slice(1);
-  if (args.includes('--help') || args.includes('--version')) return light(`${name} --help/--version`, 'help');
+  if (printsOnly(name, args)) return light(`${name} --help/--version`, 'help');
   if (LIGHT.has(name)) return light(name);
   switch (name) {
     case 'npm':
@@ -109,42 +61,22 @@ export function builtin(argv: readonly string[], classifyArgv: (argv: string[]) 
       return launch(name, args, classifyArgv);
     case 'node':
       return node(args);
-    case 'make':
-    case 'gmake':
-      return make(name, args);
-    case 'mvn':
-    case 'mvnw':
-      return maven(name, args);
-    case 'gradle':
-    case 'gradlew':
-      return gradle(name, args);
-    case 'cmake':
-      return args.includes('--build') || args.includes('--workflow') ? heavy('cmake --build', 'build') : local('cmake', 'configure');
     default:
   }
-  const sub = SUBS[name];
-  if (sub) return subcommand(name, args, sub);
-  const plain = PLAIN[name];
+  const build = buildSystem(name, args);
+  if (build) return build;
+  const table = subcommandsOf(name);
+  if (table) return subcommand(name, args, table);
+  const plain = PLAIN.get(name);
   if (plain) {
     const w = watching(args);
     return w ? local(`${name} ${w}`, 'watch') : heavy(name, plain);
   }
-  if (PYTHON.test(name)) return python(name, args, classifyArgv);
-  const loc = LOCAL[name];
+  if (isPython(name)) return python(name, args, classifyArgv);
+  if (name === 'php') return php(args, classifyArgv);
+  const loc = LOCAL.get(name);
   if (loc) return local(name === 'git' && args[0] && !args[0].startsWith('-') ? `git ${args[0]}` : name, loc);
   return tool([name, ...args], classifyArgv) ?? NONE;
-}
-
-function subcommand(name: string, args: readonly string[], table: Record<string, string>): Verdict {
-  const i = positional(args, SUB_VALUE);
-  if (i < 0) return name === 'golangci-lint' ? NONE : light(name, 'help');
-  const sub = args[i] as string;
-  const cat = table[sub];
-  if (cat === undefined) return name === 'go' || name === 'cargo' ? light(`${name} ${sub}`) : NONE;
-  if (cat === '~') return light(`${name} ${sub}`);
-  if (cat.startsWith('!')) return local(`${name} ${sub}`, cat.slice(1));
-  const w = watching(args);
-  return w ? local(`${name} ${sub} ${w}`, 'watch') : heavy(`${name} ${sub}`, cat);
 }
 
 function node(args: readonly string[]): Verdict {
@@ -158,67 +90,4 @@ function node(args: readonly string[]): Verdict {
       : NONE;
   }
   return positional(args) < 0 ? local('node', 'interactive') : NONE;
-}
-
-function make(name: string, args: readonly string[]): Verdict {
-  if (args.includes('-n') || args.includes('--dry-run') || args.includes('--just-print')) return light(`${name} -n`);
-  const targets: string[] = [];
-  for (let i = positional(args, MAKE_VALUE); i >= 0; i = positional(args, MAKE_VALUE, i + 1)) {
-    const t = args[i] as string;
-    if (!t.includes('=')) targets.push(t);
-  }
-  const bad = targets.find((t) => MAKE_LOCAL.has(t) || t.startsWith('install') || t.startsWith('deploy'));
-  if (bad) return local(`${name} ${bad}`, bad === 'run' ? 'run' : bad.startsWith('install') || bad === 'uninstall' ? 'install' : 'world');
-  if (targets.length > 0 && targets.every((t) => t === 'clean' || t === 'distclean' || t === 'help')) return local(`${name} ${targets.join(' ')}`, 'clean');
-  return heavy(targets.length ? `${name} ${targets[0]}` : name, 'build');
-}
-
-function maven(name: string, args: readonly string[]): Verdict {
-  const goals: string[] = [];
-  for (let i = positional(args, MVN_VALUE); i >= 0; i = positional(args, MVN_VALUE, i + 1)) goals.push(args[i] as string);
-  const bad = goals.find((g) => MVN_LOCAL.has(g) || g.endsWith(':run') || g.endsWith(':dev') || g.startsWith('exec:') || g.startsWith('release:') || g.endsWith(':deploy'));
-  if (bad) return local(`${name} ${bad}`, bad === 'install' ? 'install' : bad.startsWith('exec:') || bad.endsWith(':run') || bad.endsWith(':dev') ? 'run' : 'world');
-  const good = goals.find((g) => MVN_HEAVY.has(g) || g.endsWith(':check') || g.endsWith(':test'));
-  if (good) return heavy(`${name} ${good}`, good.includes('test') ? 'tests' : 'build');
-  return goals.length > 0 && goals.every((g) => g === 'clean') ? local(`${name} clean`, 'clean') : NONE;
-}
-
-function gradle(name: string, args: readonly string[]): Verdict {
-  if (args.includes('-t') || args.includes('--continuous')) return local(`${name} --continuous`, 'watch');
-  const tasks: string[] = [];
-  for (let i = positional(args, GRADLE_VALUE); i >= 0; i = positional(args, GRADLE_VALUE, i + 1)) {
-    const t = args[i] as string;
-    tasks.push(t.slice(t.lastIndexOf(':') + 1));
-  }
-  const bad = tasks.find((t) => GRADLE_LOCAL.test(t));
-  if (bad) return local(`${name} ${bad}`, bad.startsWith('run') || bad.endsWith('Run') ? 'run' : bad.startsWith('install') ? 'install' : 'world');
-  const good = tasks.find((t) => GRADLE_HEAVY.test(t));
-  if (good) return heavy(`${name} ${good}`, good.startsWith('test') || good === 'check' ? 'tests' : 'build');
-  return tasks.length > 0 && tasks.every((t) => t === 'clean') ? local(`${name} clean`, 'clean') : NONE;
-}
-
-const PY_MODULE: Record<string, string> = {
-  pytest: 'tests', unittest: 'tests', tox: 'tests', nox: 'tests', mypy: 'types', pyright: 'types', pylint: 'lint',
-  flake8: 'lint', build: 'build', compileall: 'build',
-};
-const PY_LOCAL_MODULE: Record<string, string> = { pip: 'install', venv: 'install', 'http.server': 'server', ensurepip: 'install', pdb: 'interactive' };
-
-function python(name: string, args: readonly string[], classifyArgv: (argv: string[]) => Verdict): Verdict {
-  const m = args.indexOf('-m');
-  if (m >= 0 && args[m + 1]) {
-    const mod = args[m + 1] as string;
-    const cat = PY_MODULE[mod];
-    if (cat) return heavy(`${name} -m ${mod}`, cat);
-    const loc = PY_LOCAL_MODULE[mod];
-    if (loc) return local(`${name} -m ${mod}`, loc);
-    const v = classifyArgv([mod, ...args.slice(m + 2)]);
-    return v.kind === 'heavy' ? v : NONE;
-  }
-  const i = positional(args);
-  if (i < 0) return args.includes('-c') ? NONE : local(name, 'interactive');
-  const script = basename(args[i] as string);
-  const sub = args[i + 1];
-  if (script === 'manage.py') return sub === 'test' ? heavy(`${name} manage.py test`, 'tests') : sub === 'runserver' ? local(`${name} manage.py runserver`, 'server') : NONE;
-  if (script === 'setup.py') return sub === 'test' ? heavy(`${name} setup.py test`, 'tests') : sub === 'build' || sub === 'build_ext' ? heavy(`${name} setup.py ${sub}`, 'build') : sub === 'install' || sub === 'develop' ? local(`${name} setup.py ${sub}`, 'install') : NONE;
-  return NONE;
 }

@@ -1,4 +1,7 @@
 // The classifier's answer: heavy or local, the rule behind it, and (when heavy) how to wrap it.
+import type { Piece } from './split.js';
+
+export type { Piece } from './split.js';
 
 /** The user's rule changes from the config (`rules.heavy` / `rules.local`): command prefixes. */
 export interface RuleChanges {
@@ -13,10 +16,10 @@ export interface Classification {
   /** One sentence a person reads in `sparehand classify`. */
   reason: string;
   /**
-   * When heavy: the original command split into what stays in the local shell around the call to sparehand
-   * (`before` and `after`, e.g. an output redirect or `| tail -50`) and `inner`, the exact substring that
-   * `sparehand run` receives. `before + inner + after` need not equal the command; the rewrite of the
-   * command is `before + <sparehand> run --or-local -- <quoted inner> + after`.
+   * When heavy: the command cut into pieces, in order, each an exact substring of it (joined, they are the
+   * command). A piece with `send` goes through sparehand: the rewrite is every other piece as written and each
+   * sent piece as `<sparehand> run --or-local -- <its text, single-quoted>` (`npm test && git diff` →
+   * `sparehand run --or-local -- 'npm test' && git diff`).
    */
-  wrap?: { before: string; inner: string; after: string };
+  wrap?: readonly Piece[];
 }

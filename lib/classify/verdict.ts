@@ -1,30 +1,23 @@
 // One simple command → a Verdict: the user's rules first, then wrappers (env, timeout…), `bash -c`, built-ins.
-import { basename, light, local, positional, type Verdict } from './kinds.js';
-import { ANSI, EXP, SUBST } from './lex.js';
+import { basename, light, local, NONE, type Verdict } from './kinds.js';
+import { isLiteral, type Word } from './lex.js';
 import { builtin } from './rules.js';
+import { script } from './rules-scripts.js';
 import type { RuleChanges } from './types.js';
+import { commandStart } from './wrappers.js';
 
-/** A word's value and lexer flags (flags tell whether a `bash -c` string can be read as written). */
-export interface Arg {
-  v: string;
-  f: number;
-}
+/** A word as the rules see it: its value, and what tells whether that value is exactly what bash passes (`isLiteral`). */
+export type Arg = Pick<Word, 'value' | 'expansion' | 'substitution' | 'ansiQuoted'>;
+const plain = (value: string): Arg => ({ value, expansion: undefined, substitution: false, ansiQuoted: false });
 
 /** Classifies a nested shell program (the string after `bash -c`) as a whole. */
 export type Nested = (src: string) => Verdict;
 
 const SHELLS = new Set(['bash', 'sh', 'dash', 'zsh', 'ksh']);
-const ASSIGN = /^[A-Za-z_][A-Za-z0-9_]*=/;
-const TIMEOUT_VALUE = new Set(['-k', '-s', '--kill-after', '--signal']);
-const TIMEOUT_FLAG = new Set(['--foreground', '--preserve-status', '-v', '--verbose', '-f']);
-const ENV_VALUE = new Set(['-u', '--unset', '-C', '--chdir']);
-const RUNNER_VALUE = new Set(['--with', '--python', '-p', '--extra', '--group', '--package', '--env-file', '--directory', '--project', '-e', '--env', '--spec']);
-// Launchers that run the rest of the line as their command: `uv run pytest`, `bundle exec rspec`.
-const RUNNERS: Record<string, string> = { uv: 'run', poetry: 'run', pdm: 'run', pipenv: 'run', hatch: 'run', rye: 'run', bundle: 'exec', pipx: 'run' };
-
+const SCRIPT_RUNNERS = new Set(['hatch', 'pdm', 'rye', 'pipenv']);
 const splitCache = new WeakMap<readonly string[], string[][]>();
 
-function split(rules: readonly string[]): string[][] {
+function splitRules(rules: readonly string[]): string[][] {
   let s = splitCache.get(rules);
   if (!s) {
     s = rules.map((r) => String(r).trim().split(/\s+/).filter(Boolean)).filter((r) => r.length > 0);
@@ -48,93 +41,52 @@ function matches(rule: readonly string[], argv: readonly string[]): boolean {
 
 /** The user's rules: `local` beats `heavy`; undefined when none matches. */
 export function userRule(argv: readonly string[], rules: RuleChanges): Verdict | undefined {
-  for (const r of rules.local ? split(rules.local) : []) {
+  for (const r of rules.local ? splitRules(rules.local) : []) {
     if (matches(r, argv)) return { kind: 'local', rule: `local (config): ${r.join(' ')}`, why: 'matches your local rule' };
   }
-  for (const r of rules.heavy ? split(rules.heavy) : []) {
+  for (const r of rules.heavy ? splitRules(rules.heavy) : []) {
     if (matches(r, argv)) return { kind: 'heavy', rule: `heavy (config): ${r.join(' ')}`, why: 'matches your heavy rule' };
   }
   return undefined;
 }
 
-/** Where the wrapped command starts after `timeout [opts] DURATION`, or -1. */
-export function afterTimeout(argv: readonly string[]): number {
-  let i = 1;
-  while (i < argv.length) {
-    const a = argv[i] as string;
-    if (TIMEOUT_FLAG.has(a)) i++;
-    else if (TIMEOUT_VALUE.has(a)) i += 2;
-    else if (/^-[ks]./.test(a) || /^--(kill-after|signal)=/.test(a)) i++;
-    else break;
-  }
-  return /^[0-9.]+[smhd]?$/.test(argv[i] ?? '') && i + 1 < argv.length ? i + 1 : -1;
-}
-
-// Wrappers that change how the command runs but not what it is: where their command starts, or -1.
-function unwrap(name: string, argv: readonly Arg[]): number {
-  const s = argv.map((a) => a.v);
-  switch (name) {
-    case 'env': {
-      let i = 1;
-      while (i < s.length) {
-        const a = s[i] as string;
-        if (a === '-S' || a.startsWith('--split-string')) return -1;
-        if (ENV_VALUE.has(a)) i += 2;
-        else if (a.startsWith('-') || ASSIGN.test(a)) i++;
-        else break;
-      }
-      return i < s.length ? i : -1;
-    }
-    case 'cross-env':
-    case 'cross-env-shell': {
-      let i = 1;
-      while (i < s.length && ASSIGN.test(s[i] as string)) i++;
-      return i < s.length ? i : -1;
-    }
-    case 'nice':
-    case 'ionice':
-    case 'stdbuf':
-    case 'command':
-    case 'exec':
-    case 'time': {
-      let i = 1;
-      while (i < s.length && (s[i] as string).startsWith('-')) {
-        const a = s[i] as string;
-        i += (a === '-n' || a === '-c' || a === '-a' || a === '-o' || a === '-f' || a === '-i' || a === '-e') && name !== 'command' ? 2 : 1;
-      }
-      return i < s.length ? i : -1;
-    }
-    case 'timeout':
-      return afterTimeout(s);
-    default: {
-      const verb = RUNNERS[name];
-      if (verb && s[1] === verb) {
-        const i = positional(s, RUNNER_VALUE, 2);
-        return i;
-      }
-      if (name === 'uvx') return positional(s, RUNNER_VALUE, 1);
-      return -1;
-    }
-  }
-}
-
 /** The verdict for one command's words (assignments already removed). */
 export function verdictOf(argv: readonly Arg[], rules: RuleChanges, nested: Nested): Verdict {
-  const strings = argv.map((a) => a.v);
+  const strings = argv.map((a) => a.value);
   const user = userRule(strings, rules);
   if (user) return user;
-  const name = basename(strings[0] as string);
-  const inner = unwrap(name, argv);
-  if (inner > 0) return verdictOf(argv.slice(inner), rules, nested);
+  const program = strings[0] as string;
+  const name = basename(program);
+  const inner = commandStart(strings);
+  if (inner > 0) {
+    // `hatch run test`, `pdm run lint`: these launchers run a project script of that name before a program.
+    if (SCRIPT_RUNNERS.has(name)) {
+      const v = script(`${name} run ${strings[inner]}`, strings[inner] as string, strings.slice(inner + 1));
+      if (v !== NONE) return v;
+    }
+    return verdictOf(argv.slice(inner), rules, nested);
+  }
+  if (notOnWorker(program)) return local(`program not on the worker: ${program}`, 'elsewhere');
   if (SHELLS.has(name)) return shell(name, argv, nested);
-  return builtin(strings, (a) => verdictOf(a.map((v) => ({ v, f: 0 })), rules, nested));
+  return builtin(strings, (a) => verdictOf(a.map(plain), rules, nested));
+}
+
+// A program reached through `..` (`../cargo`), which is not sent. `../node_modules/.bin/x` is installed on the
+// worker from the lock file; `../gradlew` and `../mvnw` are the project's own wrappers. (`.venv/bin/python` is
+// made on the worker from the lock or requirements file; where it cannot be, the run checks and runs it here.)
+function notOnWorker(program: string): boolean {
+  if (!program.includes('/')) return false;
+  if (program.includes('node_modules/.bin/')) return false;
+  const parts = program.split('/');
+  const name = parts[parts.length - 1];
+  return parts.includes('..') && name !== 'gradlew' && name !== 'mvnw';
 }
 
 // `bash -c 'npm test'`: the string is its own program, classified whole (it runs whole wherever it runs).
 function shell(name: string, argv: readonly Arg[], nested: Nested): Verdict {
   let c = false;
   for (let i = 1; i < argv.length; i++) {
-    const a = (argv[i] as Arg).v;
+    const a = (argv[i] as Arg).value;
     if ((a.startsWith('-') || a.startsWith('+')) && a.length > 1 && a !== '--' && a !== '-') {
       if (a.startsWith('--')) continue;
       if (a.includes('c')) c = true;
@@ -142,8 +94,8 @@ function shell(name: string, argv: readonly Arg[], nested: Nested): Verdict {
       for (const ch of a) if (ch === 'o' || ch === 'O') i++;
     } else if (c) {
       const w = argv[i] as Arg;
-      if (w.f & (EXP | SUBST | ANSI)) return { kind: 'none', rule: 'none', why: `its ${name} -c string is not plain text` };
-      return nested(w.v);
+      if (!isLiteral(w)) return { kind: 'none', rule: 'none', why: `its ${name} -c string is not plain text` };
+      return nested(w.value);
     } else {
       return { kind: 'none', rule: 'none', why: `runs a script with ${name}` };
     }

@@ -4,9 +4,10 @@
 // test/classify/vocabulary.test.ts against every name the classifier's sources mention.
 
 const NAMES = `
-npm pnpm yarn bun npx bunx pnpx node deno make gmake mvn mvnw gradle gradlew cmake ninja ctest meson scons
+npm pnpm yarn bun npx bunx pnpx node deno make gmake mvn mvnw gradle gradlew scons
 cargo cargo-nextest go golangci-lint gotestsum staticcheck dotnet swift xcodebuild bazel bazelisk buck2
-mix zig dune cabal stack sbt rake rails rspec hatch uv poetry composer phpunit pest phpstan psalm
+mix zig dune cabal stack sbt rake rails rspec hatch uv poetry pdm rye pipenv composer php artisan phpunit pest phpstan psalm
+flutter dart maturin nix pants moon rush rushx storybook build-storybook wdio stylelint
 pytest py.test tox nox mypy dmypy pyright basedpyright pylint flake8
 vitest jest mocha ava tap jasmine karma playwright cypress tsc vue-tsc svelte-check tsgo eslint
 next nuxt nuxi astro vite ng remix react-scripts parcel webpack webpack-cli rollup tsup tsdown esbuild babel

@@ -29,7 +29,9 @@ export interface Change {
   problem?: string;
 }
 
-export type Results = { kind: 'ran'; status: number; changes: Change[] } | { kind: 'refused'; reason: string };
+export type Results =
+  | { kind: 'ran'; status: number; changes: Change[]; /** Seconds the worker spent installing dependencies first. */ depsSeconds?: number }
+  | { kind: 'refused'; reason: string };
 
 const EMPTY_MD5 = 'd41d8cd98f00b204e9800998ecf8427e';
 
@@ -181,6 +183,9 @@ export class ResultsParser {
         this.state = 'done';
       } else if (kind === 'ran' && /^\d+$/.test(rest[0] ?? '')) {
         this.parsed = { kind: 'ran', status: Number(rest[0]), changes: this.changes };
+        // `deps=START:END`: wall-clock seconds (a comma in some locales).
+        const [start, end] = (/^deps=(.+)$/.exec(rest[1] ?? '')?.[1] ?? '').replace(/,/g, '.').split(':').map(Number);
+        if (start !== undefined && end !== undefined && end >= start) this.parsed.depsSeconds = end - start;
         this.state = 'record';
       } else this.state = 'done';
       return;

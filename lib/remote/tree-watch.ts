@@ -10,7 +10,8 @@
 //   COMMAND...  run with system(); its exit status is reported and is perl's own
 //
 // The results block (read by lib/sync-back/results.ts):
-//   "\0sparehand-results NONCE ran STATUS\n"
+//   "\0sparehand-results NONCE ran STATUS deps=START:END\n"  (when the worker installed dependencies before the
+//     command: the wall-clock seconds it started and ended, else empty)
 //   per change: "OP TYPE MODE MTIME SIZE BASE SAME PATHLEN TARGETLEN\n" PATH TARGET [CONTENT MD5 "\n"]
 //     OP: C created, M content changed, T only mtime or mode changed, D deleted; TYPE: f file, l link, d folder
 //     BASE: md5 of the content (a link's target) before the command, '-' for C; SAME: index of an earlier
@@ -140,7 +141,7 @@ if ($kept != keys %$before) {
 my $fh;
 if ($out eq '-') { $fh = \*STDOUT } else { open($fh, '>:raw', $out) or die "sparehand: cannot write $out: $!\n" }
 binmode $fh;
-print $fh "\0sparehand-results $nonce ran $status\n";
+print $fh "\0sparehand-results $nonce ran $status deps=", ($ENV{SPAREHAND_DEPS_TIME} // ''), "\n";
 my $n = 0;
 # Deletions deepest first; then creations and changes, parents before children.
 for my $p (sort { $b cmp $a } @gone) {

@@ -1,36 +1,82 @@
-// Dependencies are installed on the worker from the lock file, with the project's own package manager.
+// Dependencies are installed on the worker from the project's lock or requirements file, with the project's own
+// tool, in the folder that holds the file; again only when the file (or the command) changed.
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync, readdirSync } from 'node:fs';
+import { dirname, join, relative, sep } from 'node:path';
 
-export interface DepsPlan {
-  lockfile: string;
+export type Ecosystem = 'node' | 'python' | 'ruby' | 'php';
+
+export interface Installer {
+  ecosystem: Ecosystem;
+  /** The file that decides the install (a name, or a pattern for requirements*.txt). */
+  file: string | RegExp;
   command: string;
-  /** Hash of the lock file and the command; the worker reinstalls only when it changes. */
+}
+
+/**
+ * Lock file → install command; per ecosystem the first file found wins. Python tools make the project's own
+ * `.venv` (uv and pdm do by default; poetry and pipenv are told to), so `.venv/bin/python` and an activated
+ * `.venv` work on the worker as here. `requirements*.txt` without a lock: a venv and pip, all files at once.
+ */
+export const INSTALLERS: readonly Installer[] = [
+  { ecosystem: 'node', file: 'package-lock.json', command: 'npm ci --no-audit --no-fund' },
+  { ecosystem: 'node', file: 'npm-shrinkwrap.json', command: 'npm ci --no-audit --no-fund' },
+  { ecosystem: 'node', file: 'pnpm-lock.yaml', command: 'pnpm install --frozen-lockfile' },
+  { ecosystem: 'node', file: 'yarn.lock', command: 'yarn install --frozen-lockfile' },
+  { ecosystem: 'node', file: 'bun.lock', command: 'bun install --frozen-lockfile' },
+  { ecosystem: 'node', file: 'bun.lockb', command: 'bun install --frozen-lockfile' },
+  { ecosystem: 'python', file: 'uv.lock', command: 'uv sync --frozen' },
+  { ecosystem: 'python', file: 'poetry.lock', command: 'POETRY_VIRTUALENVS_IN_PROJECT=true poetry install --no-root --no-interaction' },
+  { ecosystem: 'python', file: 'pdm.lock', command: 'pdm sync --no-self' },
+  { ecosystem: 'python', file: 'Pipfile.lock', command: 'PIPENV_VENV_IN_PROJECT=1 pipenv sync --dev' },
+  {
+    ecosystem: 'python',
+    file: /^requirements[\w.-]*\.txt$/,
+    command: 'python3 -m venv .venv && PIP_DISABLE_PIP_VERSION_CHECK=1 .venv/bin/python -m pip install --quiet',
+  },
+  { ecosystem: 'ruby', file: 'Gemfile.lock', command: 'bundle install' },
+  { ecosystem: 'php', file: 'composer.lock', command: 'composer install --no-interaction' },
+];
+
+export interface DepsInstall {
+  /** The folder holding the file, relative to the project root ('.' at the root), with '/' separators. */
+  dir: string;
+  /** The file(s) that decided it. */
+  files: string[];
+  command: string;
+  /** Hash of the files and the command: the worker installs again only when it changes. */
   hash: string;
 }
 
-/** Lock file → install command; the first match wins (a project with two lock files uses the first). */
-export const INSTALLERS: ReadonlyArray<{ lockfile: string; command: string }> = [
-  { lockfile: 'package-lock.json', command: 'npm ci --no-audit --no-fund' },
-  { lockfile: 'npm-shrinkwrap.json', command: 'npm ci --no-audit --no-fund' },
-  { lockfile: 'pnpm-lock.yaml', command: 'pnpm install --frozen-lockfile' },
-  { lockfile: 'yarn.lock', command: 'yarn install --frozen-lockfile' },
-  { lockfile: 'bun.lock', command: 'bun install --frozen-lockfile' },
-  { lockfile: 'bun.lockb', command: 'bun install --frozen-lockfile' },
-];
-
-/** What to install for the project at `root`, or undefined when it has no lock file we know. */
-export function depsPlan(root: string): DepsPlan | undefined {
-  for (const { lockfile, command } of INSTALLERS) {
-    let data: Buffer;
-    try {
-      data = readFileSync(join(root, lockfile));
-    } catch {
-      continue;
+/**
+ * What to install for a command run in `cwd`: for each ecosystem, the file nearest to `cwd` on the way up to
+ * the project root (in a monorepo, the package's own lock file, else the root's).
+ */
+export function depsPlan(root: string, cwd: string = root): DepsInstall[] {
+  const found = new Map<Ecosystem, DepsInstall>();
+  for (let dir = cwd; ; dir = dirname(dir)) {
+    const rel = relative(root, dir);
+    if (rel.startsWith('..')) break;
+    let names: string[] | undefined;
+    for (const inst of INSTALLERS) {
+      if (found.has(inst.ecosystem)) continue;
+      names ??= safeList(dir);
+      const files = names.filter((n) => (typeof inst.file === 'string' ? n === inst.file : inst.file.test(n))).sort();
+      if (files.length === 0) continue;
+      const command = typeof inst.file === 'string' ? inst.command : `${inst.command} ${files.map((f) => `-r ${f}`).join(' ')}`;
+      const h = createHash('sha256').update(command);
+      for (const f of files) h.update('\0').update(f).update('\0').update(readFileSync(join(dir, f)));
+      found.set(inst.ecosystem, { dir: rel === '' ? '.' : rel.split(sep).join('/'), files, command, hash: h.digest('hex').slice(0, 32) });
     }
-    const hash = createHash('sha256').update(command).update('\0').update(data).digest('hex').slice(0, 32);
-    return { lockfile, command, hash };
+    if (rel === '') break;
   }
-  return undefined;
+  return [...found.values()];
+}
+
+function safeList(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
 }

@@ -1,7 +1,10 @@
 // `sparehand run` on a worker, step by step: claim a slot → send the project → run the command there (its changes
 // come back in the same session) → apply them here → report. Or run here, with --or-local, when no worker can.
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { quote } from 'shell-quote';
+import { programsOf } from '../classify/programs.js';
 import type { Config } from '../config.js';
 import { type Context, say } from '../context.js';
 import { SparehandError, isSparehandError } from '../errors.js';
@@ -17,6 +20,7 @@ import { notBroughtBack, skipArgument, skipRules } from '../remote/sync-rules.js
 import { type SyncTarget, syncUp } from '../remote/sync.js';
 import { TREE_WATCH } from '../remote/tree-watch.js';
 import { findWorker } from '../remote/workers.js';
+import { which } from '../which.js';
 import { type Applied, applyChanges } from '../sync-back/apply.js';
 import { foldsCase, makeConflictsFolder, makeStaging, removeStaging } from '../sync-back/own-folder.js';
 import { claimSlot } from './claim.js';
@@ -142,7 +146,9 @@ async function runInSlot(ctx: Context, config: Config, command: string, opts: Re
     for (const line of conflictLines(back?.conflicts ?? [])) say(ctx, line);
     if (!opts.quiet) {
       const syncMs = upMs + (execEnd - runEnd) + (performance.now() - t2);
-      for (const line of summaryLines(worker.name, { syncMs, runMs: runEnd - t1 }, back)) say(ctx, line);
+      const depsMs = (result.results.depsSeconds ?? 0) * 1000;
+      const times = { syncMs, runMs: Math.max(0, runEnd - t1 - depsMs), ...(result.results.depsSeconds === undefined ? {} : { depsMs }) };
+      for (const line of summaryLines(worker.name, times, back)) say(ctx, line);
     }
     // A signal that came while the files were applied: they all are; the run ends as the signal asks.
     if (signals.received) return exitStatus(null, signals.received);
@@ -161,21 +167,23 @@ async function runThere(
   t: SyncTarget,
   run: { nonce: string; root: string; slot: number; signals: RunSignals; staging: () => string },
 ): Promise<ExecResult> {
-  const deps = config.sync?.copyDependencies ? undefined : depsPlan(run.root);
+  const deps = config.sync?.copyDependencies ? [] : depsPlan(run.root, ctx.cwd);
   const tty = ctx.stdinIsTTY && Boolean((ctx.stdout as { isTTY?: boolean }).isTTY);
   const tree = `../${run.slot}.tree`;
   const remote = remoteCommand({
     tty,
     root: t.remoteRoot,
     rel: relativeCwd(run.root, ctx.cwd),
-    stamp: `../${run.slot}.deps`,
-    depsHash: deps?.hash ?? '',
-    depsCommand: deps?.command ?? '',
     command,
     nonce: run.nonce,
     tree,
     skip: skipArgument(skipRules(notBroughtBack(config))),
     watch: opts.syncBack === false ? '' : TREE_WATCH,
+    deps,
+    stamps: `../${run.slot}.deps`,
+    loginEnv: '../../.login-env',
+    venv: activeVenv(ctx, run.root),
+    programs: programsFoundHere(ctx, command),
     env: forwardedEnv(ctx.env, config),
   });
   const resultsFile = `${t.remoteRoot}/${tree}.results`;
@@ -189,6 +197,19 @@ async function runThere(
     resultsArgs: sshArgs(t.worker, t.conn, quote(['sh', '-c', 'cat -- "$1" 2>/dev/null; rm -f -- "$1"', 'sh', resultsFile])),
     signals: run.signals,
   });
+}
+
+/** The project's .venv that the caller's shell has active (VIRTUAL_ENV inside the project), relative to it; else ''. */
+function activeVenv(ctx: Context, root: string): string {
+  const venv = ctx.env.VIRTUAL_ENV;
+  if (!venv) return '';
+  const rel = relative(root, resolve(ctx.cwd, venv));
+  return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? '' : rel.split(sep).join('/');
+}
+
+/** The programs the command starts that exist here: the worker must have them too (else it runs here). */
+function programsFoundHere(ctx: Context, command: string): string[] {
+  return programsOf(command).filter((p) => (p.includes('/') ? existsSync(resolve(ctx.cwd, p)) : which(p, ctx.env.PATH) !== undefined));
 }
 
 /** Applies the command's changes here (lib/sync-back/apply.ts). */

@@ -27,6 +27,17 @@ describe('sparehand classify', () => {
     });
   });
 
+  it('--json: a split chain names the parts that run here', async () => {
+    const r = await sparehand(['classify', '--json', '--', 'cd pkg && npm test && git diff && cd ..'], { env: env() });
+    expect(JSON.parse(r.stdout as string)).toEqual({
+      command: 'cd pkg && npm test && git diff && cd ..',
+      heavy: true,
+      rule: 'heavy: npm test',
+      reason: 'npm test runs tests: heavy, so it goes to a worker (or runs here when none is free); git diff runs here.',
+      rewrite: "cd pkg && sparehand run --or-local -- 'npm test' && git diff && cd ..",
+    });
+  });
+
   it('text: the decision, the reason, the rewrite; exit 0 when not heavy too', async () => {
     const heavy = await sparehand(['classify', '--', "CI=1 cargo test -- --nocapture 'a b'"], { env: env() });
     expect(heavy.stdout).toBe(

@@ -1,7 +1,10 @@
 // The rewrite has exactly the effect of the original: each command runs once as written and once rewritten
-// through the real CLI (no worker configured → it runs here); stdout, stderr, exit status and files must match.
+// through the real CLI (no worker configured → it runs here); stdout, stderr, exit status, files and the folder
+// the shell ends in must match. Every program records whether it ran under sparehand (SPAREHAND_RUN=1): the
+// parts that must stay here (stub `git`, `./deploy.sh`, `npm start`) never do, and the heavy parts before
+// them always do.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { execa } from 'execa';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -9,25 +12,36 @@ import { bashQuote, classify, rewriteCommand } from '../../lib/classify/index.js
 import { tempDir } from '../helpers/context.js';
 import { BIN } from '../helpers/cli.js';
 
+// Each program appends "<program> <SPAREHAND_RUN or no>" to $RAN_BY_LOG, a file outside the project.
 const MAKEFILE = [
   'test:',
   '\t@echo "out: $${CI:-unset} $$(basename $$(pwd))"',
   '\t@echo "err: testing" >&2',
   '\t@echo built > result.txt',
-  '\t@echo "$${SPAREHAND_RUN:-no}" >> $(CURDIR)/.ran-by',
+  '\t@echo "make $${SPAREHAND_RUN:-no}" >> "$$RAN_BY_LOG"',
   'fail:',
-  '\t@echo "$${SPAREHAND_RUN:-no}" >> $(CURDIR)/.ran-by',
+  '\t@echo "make $${SPAREHAND_RUN:-no}" >> "$$RAN_BY_LOG"',
   '\t@echo failing; echo "bad news" >&2; exit 3',
   '',
 ].join('\n');
 
+const node = (js: string) => `node -e "${js.replaceAll('"', '\\"')}"`;
+const logged = (program: string) => `require('fs').appendFileSync(process.env.RAN_BY_LOG, '${program} ' + (process.env.SPAREHAND_RUN || 'no') + '\\n')`;
 const PACKAGE = JSON.stringify({
   name: 'p',
   version: '1.0.0',
-  scripts: { test: "node -e \"console.log('unit ok'); console.error('warn: slow'); require('fs').writeFileSync('npm-result.txt', 'yes'); require('fs').appendFileSync('.ran-by', (process.env.SPAREHAND_RUN || 'no') + '\\n')\"" },
+  scripts: {
+    test: node(`console.log('unit ok'); console.error('warn: slow'); require('fs').writeFileSync('npm-result.txt', 'yes'); ${logged('npm test')}`),
+    build: node(`require('fs').mkdirSync('dist', { recursive: true }); require('fs').writeFileSync('dist/out.txt', 'bundle'); ${logged('npm run build')}`),
+    start: node(`console.log('serving ' + require('fs').readFileSync('dist/out.txt', 'utf8')); ${logged('npm start')}`),
+  },
 });
+// Programs that must run here; a stub `git` on PATH and a deploy script in the project.
+const STAYS_HERE = ['git', 'deploy', 'npm start'];
+const GIT = `#!/bin/sh\necho "git $*"\n[ -f result.txt ] && cat result.txt\necho "git \${SPAREHAND_RUN:-no}" >> "$RAN_BY_LOG"\n`;
+const DEPLOY = `#!/bin/sh\necho "deploying $(cat result.txt 2>/dev/null)"\necho "deploy \${SPAREHAND_RUN:-no}" >> "$RAN_BY_LOG"\n`;
 
-// `{T}` is a folder outside the project (the local /tmp of the original); each run gets its own.
+// `{T}` is a folder outside the project (the local /tmp of the original); `{P}` the project; each run gets its own.
 const CASES = [
   'make test',
   'make test > out.log 2>&1',
@@ -42,11 +56,31 @@ const CASES = [
   'make fail',
   'make test && make fail || echo "it\'s \\"quoted\\" and ‘unicode’ 🙂"',
   'timeout 20 make fail',
+  'timeout -vk 5 20 make test',
   'make test &',
   'CI=1 make test && make test 2>&1 &',
   'make test 2>&1 >> {T}/append.log | cat',
   "bash -c 'make test && echo ok'",
   'npm test 2>&1',
+  // chains split around the parts that stay here (issue 11)
+  'make test && git status',
+  'make test; git diff --stat',
+  'npm test && git diff',
+  'npm run build && npm start',
+  'cd sub && make -f ../Makefile test && cd ..',
+  'cd sub && make -f ../Makefile fail || echo failed',
+  'make fail && git status',
+  'make fail || git status',
+  'make test 2>&1 | tail -2 && git diff',
+  'make test > {T}/x.log 2>&1 || ./deploy.sh',
+  'make test && ./deploy.sh',
+  'make test && echo ok && git diff',
+  'echo start && make test && git diff',
+  'make fail || exit 1; git diff',
+  'make test; make test &',
+  'make test && git stash && make test',
+  'npm run build && cd dist && cat out.txt',
+  'make test | cat; git status',
 ];
 
 // Every file under `dir` with its content, `sparehand:` lines removed (they land in files with `2>&1`).
@@ -56,7 +90,7 @@ function files(dir: string): Record<string, string> {
     for (const name of readdirSync(d)) {
       const p = join(d, name);
       if (statSync(p).isDirectory()) walk(p);
-      else if (name !== '.ran-by') out[relative(dir, p)] = strip(readFileSync(p, 'utf8'));
+      else out[relative(dir, p)] = strip(readFileSync(p, 'utf8'));
     }
   };
   if (existsSync(dir)) walk(dir);
@@ -64,17 +98,42 @@ function files(dir: string): Record<string, string> {
 }
 const strip = (s: string): string => s.split('\n').filter((l) => !l.startsWith('sparehand: ')).join('\n');
 
-function project(): { p: string; t: string } {
+interface Run {
+  /** The project. */
+  p: string;
+  /** A folder outside it. */
+  t: string;
+  /** The log each program appends to, and the file the final folder goes to. */
+  log: string;
+  bin: string;
+}
+
+function project(): Run {
   // The same folder names in every run: the Makefile prints the folder's name.
   const p = join(tempDir('sparehand-exec-'), 'proj');
   mkdirSync(join(p, 'sub'), { recursive: true });
   writeFileSync(join(p, 'Makefile'), MAKEFILE);
   writeFileSync(join(p, 'package.json'), PACKAGE);
-  const t = tempDir('sparehand-exec-tmp-');
-  return { p, t };
+  writeFileSync(join(p, 'deploy.sh'), DEPLOY);
+  chmodSync(join(p, 'deploy.sh'), 0o755);
+  const bin = tempDir('sparehand-exec-bin-');
+  writeFileSync(join(bin, 'git'), GIT);
+  chmodSync(join(bin, 'git'), 0o755);
+  const log = join(tempDir('sparehand-exec-log-'), 'ran-by');
+  writeFileSync(log, '');
+  return { p, t: tempDir('sparehand-exec-tmp-'), log, bin };
 }
 
-const env = () => ({ PATH: process.env.PATH, HOME: tempDir('sparehand-home-'), npm_config_update_notifier: 'false', LANG: 'C.UTF-8' });
+const env = (r: Run) => ({
+  PATH: `${r.bin}:${process.env.PATH}`,
+  HOME: tempDir('sparehand-home-'),
+  npm_config_update_notifier: 'false',
+  LANG: 'C.UTF-8',
+  RAN_BY_LOG: r.log,
+  PROJECT: r.p,
+});
+// After the command, in the same shell: the folder it ended in, relative to the project.
+const FINAL_FOLDER = '\nprintf "%s" "${PWD#"$PROJECT"}" > "$RAN_BY_LOG.folder"\n';
 
 describe('rewritten commands run exactly like the originals', () => {
   beforeAll(() => {
@@ -85,24 +144,34 @@ describe('rewritten commands run exactly like the originals', () => {
   it.each(CASES)('%s', async (template) => {
     const a = project();
     const b = project();
-    const fill = (x: { p: string; t: string }) => template.replaceAll('{T}', x.t).replaceAll('{P}', x.p);
+    const fill = (x: Run) => template.replaceAll('{T}', x.t).replaceAll('{P}', x.p);
     const c = classify(fill(b));
     expect({ heavy: c.heavy, rule: c.rule }).toMatchObject({ heavy: true });
     const rewritten = rewriteCommand(c, invocation);
     const [orig, rew] = await Promise.all([
-      execa('bash', ['-c', fill(a)], { cwd: a.p, env: env(), extendEnv: false, reject: false, stripFinalNewline: false }),
-      execa('bash', ['-c', rewritten], { cwd: b.p, env: env(), extendEnv: false, reject: false, stripFinalNewline: false }),
+      execa('bash', ['-c', fill(a) + FINAL_FOLDER], { cwd: a.p, env: env(a), extendEnv: false, reject: false, stripFinalNewline: false }),
+      execa('bash', ['-c', rewritten + FINAL_FOLDER], { cwd: b.p, env: env(b), extendEnv: false, reject: false, stripFinalNewline: false }),
     ]);
-    const seen = (r: typeof orig, x: { p: string; t: string }) => ({
+    const seen = (r: typeof orig, x: Run) => ({
       exit: r.exitCode,
       stdout: strip(r.stdout as string),
       stderr: strip(r.stderr as string),
       project: files(x.p),
       outside: files(x.t),
+      folder: existsSync(`${x.log}.folder`) ? readFileSync(`${x.log}.folder`, 'utf8') : '(the shell exited)',
     });
     expect(seen(rew, b)).toEqual(seen(orig, a));
-    // It really went through sparehand (which sets SPAREHAND_RUN=1 for the command), and the original did not.
-    const ranBy = (x: { p: string }) => [...new Set(readdirSync(x.p, { recursive: true }).filter((f) => String(f).endsWith('.ran-by')).map((f) => readFileSync(join(x.p, String(f)), 'utf8').trim().split('\n')).flat())];
-    expect({ original: ranBy(a), rewritten: ranBy(b) }).toEqual({ original: ['no'], rewritten: ['1'] });
+
+    // Which program ran, in order, and whether under sparehand.
+    const ranBy = (x: Run) => readFileSync(x.log, 'utf8').split('\n').filter(Boolean).map((l) => ({ program: l.slice(0, l.lastIndexOf(' ')), sparehand: l.endsWith(' 1') }));
+    const original = ranBy(a);
+    const rewrite = ranBy(b);
+    expect(rewrite.map((x) => x.program)).toEqual(original.map((x) => x.program));
+    expect(original.every((x) => !x.sparehand)).toBe(true);
+    // The parts that must stay here ran here; every heavy part before the first of them went through sparehand.
+    const firstHere = rewrite.findIndex((x) => STAYS_HERE.includes(x.program));
+    expect(rewrite.filter((x) => STAYS_HERE.includes(x.program)).every((x) => !x.sparehand)).toBe(true);
+    const heavyBefore = rewrite.slice(0, firstHere < 0 ? undefined : firstHere);
+    expect({ heavyBefore, any: heavyBefore.length > 0 }).toEqual({ heavyBefore: heavyBefore.map((x) => ({ ...x, sparehand: true })), any: true });
   });
 });

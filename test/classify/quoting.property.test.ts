@@ -9,14 +9,16 @@ import { bashQuote, classify, rewriteCommand } from '../../lib/classify/index.js
 import type { Classification } from '../../lib/classify/types.js';
 import { tempDir } from '../helpers/context.js';
 
-// Runs `cases` (id → shell line naming the invocation `<fake> <id>`) in one bash; returns what each fake call received.
-function runBatch(lines: (invocation: (id: number) => string) => string[]): { got: Map<number, string>; meta: Map<number, string> } {
+// Runs `lines` (id → shell line naming the invocation `<fake> <id>`) in one bash; returns what the fake calls of
+// each line received, in order (a split line calls it once per part it sends).
+function runBatch(lines: (invocation: (id: number) => string) => string[]): { got: Map<number, string[]>; meta: Map<number, string[]> } {
   const dir = tempDir('sparehand-quote-');
   const rec = join(dir, 'rec');
   mkdirSync(rec);
   mkdirSync(join(dir, 'work'));
   const fake = join(dir, 'fake');
-  writeFileSync(fake, `#!/bin/sh\nid=$1; shift\nprintf '%s %s %s %s' "$#" "$1" "$2" "$3" > "${rec}/$id.meta"\nprintf '%s' "$4" > "${rec}/$id"\n`);
+  // NUL cannot occur in an argument, so it separates the calls.
+  writeFileSync(fake, `#!/bin/sh\nid=$1; shift\nprintf '%s %s %s %s\\n' "$#" "$1" "$2" "$3" >> "${rec}/$id.meta"\nprintf '%s\\0' "$4" >> "${rec}/$id"\n`);
   chmodSync(fake, 0o755);
   const script = lines((id) => `${bashQuote(fake)} ${id}`);
   // Each case in its own subshell so a `cd` or an `exit` in one cannot disturb the next; the subshell waits
@@ -24,12 +26,12 @@ function runBatch(lines: (invocation: (id: number) => string) => string[]): { go
   const body = script.map((l) => `(\n${l}\nwait\n) </dev/null >/dev/null 2>&1\n`).join('') + 'wait\n';
   writeFileSync(join(dir, 'script.sh'), body);
   execFileSync('/bin/bash', [join(dir, 'script.sh')], { cwd: join(dir, 'work'), stdio: 'ignore', timeout: 120_000 });
-  const got = new Map<number, string>();
-  const meta = new Map<number, string>();
+  const got = new Map<number, string[]>();
+  const meta = new Map<number, string[]>();
   for (let id = 0; id < script.length; id++) {
     try {
-      got.set(id, readFileSync(join(rec, String(id)), 'utf8'));
-      meta.set(id, readFileSync(join(rec, `${id}.meta`), 'utf8'));
+      got.set(id, readFileSync(join(rec, String(id)), 'utf8').split('\0').slice(0, -1));
+      meta.set(id, readFileSync(join(rec, `${id}.meta`), 'utf8').split('\n').slice(0, -1));
     } catch {
       // missing: the case never reached the fake
     }
@@ -44,27 +46,28 @@ const anyString = fc
   .map((a) => a.join(''))
   .filter((s) => !s.includes('\0') && !/\p{Cs}/u.test(s)); // no NUL, no lone surrogate (a file cannot hold one)
 
+const quoteArg = fc.constantFrom<(s: string) => string>(
+  bashQuote,
+  (s) => `"${s.replace(/["$`\\]/g, (c) => `\\${c}`)}"`,
+  (s) => (s === '' ? "''" : s.replace(/[^A-Za-z0-9_./-]/gu, (c) => (c === '\n' ? "$'\\n'" : `\\${c}`))),
+);
+const heavyCmd = fc.constantFrom('npm test --', 'cargo test', 'pytest -k', 'make test', 'go test ./... -run', 'npx vitest run');
+const envPrefix = fc.constantFrom('', 'CI=1 ', "X='a b' ", 'env FOO=1 ');
+
 describe('bash hands sparehand exactly the bytes', () => {
   it('for random strings (quotes, $, backticks, newlines, unicode) as the whole inner part', () => {
     const samples = fc.sample(anyString, { numRuns: 2000, seed: 42 });
     const { got, meta } = runBatch((inv) =>
-      samples.map((s, id) => rewriteCommand({ heavy: true, rule: 'test', reason: '', wrap: { before: '', inner: s, after: '' } } as Classification, inv(id))),
+      samples.map((s, id) => rewriteCommand({ heavy: true, rule: 'test', reason: '', wrap: [{ text: s, send: true }] } as Classification, inv(id))),
     );
     for (let id = 0; id < samples.length; id++) {
-      expect({ id, got: got.get(id), meta: meta.get(id) }).toEqual({ id, got: samples[id], meta: '4 run --or-local --' });
+      expect({ id, got: got.get(id), meta: meta.get(id) }).toEqual({ id, got: [samples[id]], meta: ['4 run --or-local --'] });
     }
   });
 
   it('for generated heavy commands with random quoted arguments, in every shape', () => {
-    const quoteArg = fc.constantFrom<(s: string) => string>(
-      bashQuote,
-      (s) => `"${s.replace(/["$`\\]/g, (c) => `\\${c}`)}"`,
-      (s) => (s === '' ? "''" : s.replace(/[^A-Za-z0-9_./-]/gu, (c) => (c === '\n' ? "$'\\n'" : `\\${c}`))),
-    );
     const arg = fc.tuple(anyString, quoteArg).map(([s, q]) => q(s));
-    const heavyCmd = fc.constantFrom('npm test --', 'cargo test', 'pytest -k', 'make test', 'go test ./... -run', 'npx vitest run');
-    const envPrefix = fc.constantFrom('', 'CI=1 ', "X='a b' ", 'env FOO=1 ');
-    const outside = fc.constantFrom('', 'cd . && ', 'time ', 'timeout 60 ', 'cd .; ');
+    const outside = fc.constantFrom('', 'cd . && ', 'time ', 'timeout 60 ', 'cd .; ', 'timeout -vk 5 60 ', 'timeout --k=5 --pres 60 ');
     const after = fc.constantFrom('', ' 2>&1', ' > out.log 2>&1', ' 2>&1 | tail -5', ' &', ' | cat', '; ', ' # comment $x `y`');
     // (`timeout` runs a program, so `timeout 60 CI=1 …` is not a shape bash users write.)
     const gen = fc.tuple(outside, envPrefix, heavyCmd, fc.array(arg, { maxLength: 4 }), after).filter(([o, e]) => !(o.startsWith('timeout') && e.includes('=') && !e.startsWith('env'))).map(([o, e, h, args, a]) => {
@@ -74,17 +77,39 @@ describe('bash hands sparehand exactly the bytes', () => {
     const samples = fc.sample(gen, { numRuns: 1500, seed: 7 });
     const classified = samples.map((s) => classify(s.command));
     for (const [i, c] of classified.entries()) {
-      expect({ command: samples[i]?.command, heavy: c.heavy, inner: c.wrap?.inner }).toEqual({ command: samples[i]?.command, heavy: true, inner: samples[i]?.inner });
+      expect({ command: samples[i]?.command, heavy: c.heavy, inner: c.wrap?.filter((p) => p.send).map((p) => p.text) }).toEqual({ command: samples[i]?.command, heavy: true, inner: [samples[i]?.inner] });
     }
     const { got } = runBatch((inv) => classified.map((c, id) => rewriteCommand(c, inv(id))));
-    for (let id = 0; id < samples.length; id++) expect({ id, got: got.get(id) }).toEqual({ id, got: samples[id]?.inner });
+    for (let id = 0; id < samples.length; id++) expect({ id, got: got.get(id) }).toEqual({ id, got: [samples[id]?.inner] });
+  });
+
+  it('for split chains: each heavy part handed over exactly, the parts that stay here run here', () => {
+    const arg = fc.tuple(anyString, quoteArg).map(([s, q]) => q(s));
+    const heavyPart = fc.tuple(envPrefix, heavyCmd, fc.array(arg, { maxLength: 3 })).map(([e, h, args]) => [e + h, ...args].join(' '));
+    const outside = fc.constantFrom('', 'cd . && ', 'time ', 'timeout -vk 5 60 ', 'cd .; ');
+    const afterFirst = fc.constantFrom('', ' 2>&1', ' > out.log 2>&1', ' 2>&1 | tail -5', ' | cat');
+    // `A && git diff --stat` sends A; `A && cd . && B && cd ..` sends A and B, the `cd`s stay here.
+    const gen = fc
+      .tuple(outside, heavyPart, afterFirst, heavyPart, fc.boolean())
+      .filter(([o, a]) => !(o.startsWith('timeout') && /^[A-Z]+=/.test(a)))
+      .map(([o, a, after, b, twoParts]) =>
+        twoParts ? { command: `${o}${a}${after} && cd . && ${b} && cd ..`, sent: [a, b] } : { command: `${o}${a}${after} && git diff --stat`, sent: [a] },
+      );
+    const samples = fc.sample(gen, { numRuns: 800, seed: 11 });
+    const classified = samples.map((s) => classify(s.command));
+    for (const [i, c] of classified.entries()) {
+      const sent = c.wrap?.filter((p) => p.send).map((p) => p.text);
+      expect({ command: samples[i]?.command, sent }).toEqual({ command: samples[i]?.command, sent: samples[i]?.sent });
+    }
+    const { got } = runBatch((inv) => classified.map((c, id) => rewriteCommand(c, inv(id))));
+    for (let id = 0; id < samples.length; id++) expect({ id, got: got.get(id) }).toEqual({ id, got: samples[id]?.sent });
   });
 
   it('classify never throws on random strings, and a heavy cut is always exact substrings', () => {
     fc.assert(
       fc.property(fc.oneof(anyString, fc.string({ unit: 'grapheme', maxLength: 80 })), (s) => {
         const c = classify(`npm test ${s}`);
-        if (c.wrap) expect(c.wrap.before + c.wrap.inner + c.wrap.after).toBe(`npm test ${s}`);
+        if (c.wrap) expect(c.wrap.map((p) => p.text).join('')).toBe(`npm test ${s}`);
         const d = classify(s);
         expect(typeof d.rule).toBe('string');
       }),

@@ -46,8 +46,11 @@ async function waitForPort(port: number, proc: ChildProcess, log: () => string):
   throw new Error(`sshd did not listen on ${port}: ${log()}`);
 }
 
-/** Starts sshd (as root) on a free port; the user key may be shared between several sshds; `path` sets sessions' PATH. */
-export async function startSshd(opts: { identity?: string; path?: string } = {}): Promise<Sshd> {
+/**
+ * Starts sshd (as root) on a free port; the user key may be shared between several sshds; `path` sets sessions'
+ * PATH; `home` gives the worker's sessions a HOME of their own (their ~/.profile, ~/.bashrc, caches).
+ */
+export async function startSshd(opts: { identity?: string; path?: string; home?: string } = {}): Promise<Sshd> {
   const dir = tempDir('sparehand-sshd-');
   mkdirSync('/run/sshd', { recursive: true, mode: 0o755 });
   keygen(join(dir, 'host_key'));
@@ -75,7 +78,8 @@ export async function startSshd(opts: { identity?: string; path?: string } = {})
       'MaxSessions 64',
       'MaxStartups 64',
       'LogLevel ERROR',
-      ...(opts.path ? [`SetEnv PATH=${opts.path}`] : []),
+      // One SetEnv line: sshd uses only the first.
+      ...(opts.path || opts.home ? [`SetEnv ${[opts.path ? `PATH=${opts.path}` : '', opts.home ? `HOME=${opts.home}` : ''].join(' ').trim()}`] : []),
       '',
     ].join('\n'),
   );

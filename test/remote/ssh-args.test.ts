@@ -92,7 +92,9 @@ describe('rsync argument arrays', () => {
 
 describe('the one remote command string', () => {
   const job = (command: string, env: Record<string, string> = {}) => ({
-    tty: false, root: 'w/p/0', rel: 'src', stamp: '../0.deps', depsHash: '', depsCommand: '', command, nonce: 'n1', tree: '../0.tree', skip: '(?:^|/)x$', watch: 'print 1', env,
+    tty: false, root: 'w/p/0', rel: 'src', command, nonce: 'n1', tree: '../0.tree', skip: '(?:^|/)x$', watch: 'print 1',
+    deps: [{ dir: 'py/a b', hash: 'h1', command: 'uv sync --frozen' }], stamps: '../0.deps', loginEnv: '../../.login-env', venv: '.venv',
+    programs: ['cargo', './gradlew'], env,
   });
 
   it('every argument reaches the worker\'s bash unchanged (property test against real bash)', () => {
@@ -104,7 +106,8 @@ describe('the one remote command string', () => {
         const got = execFileSync('bash', ['-c', `printf '%s\\0' ${remoteCommand(job(cmd, env))}`]).toString();
         expect(got.split('\0').slice(0, -1)).toEqual([
           'env', '-u', 'SSH_CLIENT', '-u', 'SSH2_CLIENT',
-          'bash', '-c', WRAPPER, 'sparehand', 'pipe', 'w/p/0', 'src', '../0.deps', '', '', cmd, 'n1', '../0.tree', '(?:^|/)x$', 'print 1', ...values.map((v, i) => `V${i}=${v}`),
+          'bash', '-c', WRAPPER, 'sparehand', 'pipe', 'w/p/0', 'src', cmd, 'n1', '../0.tree', '(?:^|/)x$', 'print 1',
+          'py/a b\tpy%a b\th1\tuv sync --frozen', '../0.deps', '../../.login-env', '.venv', 'cargo\n./gradlew', ...values.map((v, i) => `V${i}=${v}`),
         ]);
       }),
       { numRuns: 100 },

@@ -19,7 +19,7 @@ const home = (...a: Parameters<typeof workerHome>) => {
 /** A PATH holding everything the probe and wrapper need except rsync (and perl, unless `withRsync`). */
 function pathWithoutRsync(withRsync = false): string {
   const bin = tempDir('sparehand-bin-');
-  for (const tool of ['bash', 'sh', 'mkdir', 'df', 'awk', 'head', 'cat', 'true', 'env', 'rm', ...(withRsync ? ['rsync'] : [])]) {
+  for (const tool of ['bash', 'sh', 'mkdir', 'df', 'awk', 'head', 'cat', 'true', 'env', 'rm', 'mv', ...(withRsync ? ['rsync'] : [])]) {
     for (const d of ['/usr/bin', '/bin']) {
       if (existsSync(join(d, tool))) {
         symlinkSync(join(d, tool), join(bin, tool));
@@ -33,7 +33,11 @@ function pathWithoutRsync(withRsync = false): string {
 beforeAll(async () => {
   sshd = await startSshd();
   noRsync = await startSshd({ path: pathWithoutRsync() });
-  noPerl = await startSshd({ path: pathWithoutRsync(true) });
+  // Without perl on its login PATH either: the owner's ~/.profile sets PATH to that folder only.
+  const bin = pathWithoutRsync(true);
+  const ownerHome = tempDir('sparehand-worker-home-');
+  writeFileSync(join(ownerHome, '.profile'), `export PATH=${bin}\n`);
+  noPerl = await startSshd({ path: bin, home: ownerHome });
 });
 afterAll(async () => {
   await Promise.all(homes.map((h) => h.close()));

@@ -25,7 +25,7 @@ describe('sparehand run on a real worker over ssh', () => {
     expect(existsSync(join(remote, 'node_modules', 'LOCAL_ONLY'))).toBe(false);
     expect(existsSync(join(remote, '.env'))).toBe(false);
     expect(existsSync(join(remote, '.git'))).toBe(false);
-    expect(r.stderr).toMatch(/^sparehand: ran on w0: sync \d+\.\ds, run \d+\.\ds, 0 files back, 0 conflicts\n$/m);
+    expect(r.stderr).toMatch(/^sparehand: ran on w0: sync \d+\.\ds, deps \d+\.\ds, run \d+\.\ds, 0 files back, 0 conflicts\n$/m);
 
     // Second run: the lock file has not changed, so nothing is installed again; what the worker made and the
     // sync excludes (node_modules, an ignored cache) survives the mirror's --delete.

@@ -1,0 +1,185 @@
+// How a heavy command line is rewritten (SPEC "What is heavy"): its heavy parts go through `sparehand run`, the
+// parts that must stay here run here, in the same order with the same `&&`/`||`/`;`, redirects and pipes where
+// they were. Every piece is an exact substring of the command; the pieces joined are the command.
+import type { Verdict } from './kinds.js';
+import type { Word } from './lex.js';
+import type { ListItem, Pipeline } from './parse.js';
+import { createsFiles, leavesForUnnamedFolder, type Role, roleOf } from './roles.js';
+import { BACKGROUND, commandProblem, hasHeavy, label, listProblem, type NoCut, simpleProblem, type Verdicts } from './worker-safe.js';
+import { wordsOutside } from './wrappers.js';
+
+/** A piece of the command's text: kept as written (runs here) or handed to `sparehand run --or-local --`. */
+export interface Piece {
+  text: string;
+  send: boolean;
+}
+
+/** The pieces (with the names of the parts that stay here), or why nothing can go: a part's verdict, or a problem. */
+export type Split = { pieces: Piece[]; here: string[] } | { verdict: Verdict } | { problem: NoCut };
+
+/** A stretch of the command sent as one call: from `start` to `end` (offsets), items `from`..`to`. */
+interface Sent {
+  from: number;
+  to: number;
+  start: number;
+  end: number;
+}
+
+const SEPARATORS = new Set(['', ';', '\n']);
+
+/**
+ * May a group that follows `before` (the operator in front of it, '' at the start) hold `operator` inside?
+ * `a && b || c` is `(a && b) || c`: after a separator any prefix of the rest can be one call; after `&&`
+ * (or `||`) only a run of the same operator, or a failed `a` would skip what the original ran.
+ */
+const joins = (operator: string, before: string, endsInBackground: boolean): boolean =>
+  operator !== '&' && (SEPARATORS.has(before) ? !(endsInBackground && SEPARATORS.has(operator)) : operator === before);
+
+/** Splits the command into pieces (see the file's first line), or says why no part can be sent. */
+export function split(src: string, items: readonly ListItem[], verdicts: Verdicts): Split {
+  const last = items.length - 1;
+  if (last === 0) return single(src, items[0] as ListItem, verdicts);
+  // A job put in the background in the middle would run beside a part on the worker: not followed.
+  if (items.some((item, i) => item.operator === '&' && i < last)) return { problem: BACKGROUND };
+  const endsInBackground = (items[last] as ListItem).operator === '&';
+  const roles = items.map((item) => roleOf(item.pipeline, verdicts));
+  const sent: Sent[] = [];
+  let stop: Split | undefined;
+  for (let i = 0; i <= last && !stop; ) {
+    const role = roles[i] as Role;
+    if (role === 'here') stop = hereReason(items[i] as ListItem, verdicts);
+    if (role === 'here' || role === 'cd') {
+      i++;
+      continue;
+    }
+    // The longest run of parts that could go as one call; it ends at its last heavy part unless nothing follows.
+    const before = i === 0 ? '' : (items[i - 1] as ListItem).operator;
+    let j = i;
+    while (j < last && isSendable(roles[j + 1] as Role) && joins((items[j] as ListItem).operator, before, endsInBackground)) j++;
+    const lastHeavy = roles.lastIndexOf('heavy', j);
+    if (lastHeavy < i) {
+      i = j + 1;
+      continue;
+    }
+    const to = j === last ? j : lastHeavy;
+    const group = items.slice(i, to + 1);
+    if (to > i && !listProblem(group, verdicts, endsInBackground)) {
+      sent.push({ from: i, to, start: (group[0] as ListItem).pipeline.start, end: (group[group.length - 1] as ListItem).pipeline.end });
+    } else {
+      // One part at a time: each heavy part cut on its own, the light ones here.
+      for (let k = i; k <= to && !stop; k++) {
+        if (roles[k] !== 'heavy') continue;
+        const c = cutPipeline((items[k] as ListItem).pipeline, verdicts);
+        if ('rule' in c) stop = { problem: c };
+        else sent.push({ from: k, to: k, ...c });
+      }
+    }
+    i = to + 1;
+  }
+  if (sent.length === 0) return stop ?? { problem: { rule: 'none', why: 'has no part that can go' } };
+  const problem = splitProblem(items, roles, sent);
+  return problem ? { problem } : { pieces: pieces(src, sent), here: hereLabels(items, roles, sent) };
+}
+
+// One pipeline (the usual case): its heavy first command goes, or it stays here.
+function single(src: string, item: ListItem, verdicts: Verdicts): Split {
+  if (roleOf(item.pipeline, verdicts) === 'here') return hereReason(item, verdicts);
+  const c = cutPipeline(item.pipeline, verdicts);
+  return 'rule' in c ? { problem: c } : { pieces: pieces(src, [{ from: 0, to: 0, ...c }]), here: [] };
+}
+
+const isSendable = (r: Role): boolean => r === 'heavy' || r === 'light' || r === 'shell';
+
+// Why a part that must stay here keeps everything after it here too.
+function hereReason(item: ListItem, verdicts: Verdicts): Split {
+  for (const c of item.pipeline.commands) {
+    if (c.kind !== 'simple') continue;
+    const v = verdicts.get(c);
+    if (v?.kind === 'local') return { verdict: v };
+  }
+  const problem = listProblem([item], verdicts, true);
+  return problem ? { problem } : { problem: { rule: 'none', why: 'has no part that can go' } };
+}
+
+// What splitting here would change: a shell change on one side only, a file made here before a heavy part,
+// a heavy part started in a folder the command does not name.
+function splitProblem(items: readonly ListItem[], roles: readonly Role[], sent: readonly Sent[]): NoCut | undefined {
+  const lastSentEnd = (sent[sent.length - 1] as Sent).to;
+  const isSent = (k: number) => sent.some((s) => s.from <= k && k <= s.to);
+  for (const [k, item] of items.entries()) {
+    const role = roles[k] as Role;
+    const p = item.pipeline;
+    if (isSent(k)) {
+      const group = sent.find((s) => s.from <= k && k <= s.to) as Sent;
+      if (role === 'shell' && group.to < items.length - 1) return shellProblem(p);
+      continue;
+    }
+    if (k > lastSentEnd) break;
+    if (role === 'shell') return shellProblem(p);
+    if (role === 'cd' && leavesForUnnamedFolder(p)) return { rule: 'local: cd outside the project', why: 'changes to a folder that is not on the worker' };
+    const creates = role === 'light' ? createsFiles(p) : undefined;
+    if (creates) {
+      return {
+        rule: `local: creates files before the heavy part: ${creates}`,
+        why: `creates files here (${creates}) before the heavy part, and an ignored file would not reach the worker`,
+      };
+    }
+  }
+  return undefined;
+}
+
+const shellProblem = (p: Pipeline): NoCut => {
+  const name = p.commands[0]?.kind === 'simple' ? label(p.commands[0]).split(' ')[0] || 'assignment' : 'assignment';
+  return { rule: `local: changes the shell: ${name}`, why: `runs ${name}, and its change to the shell would reach only one side of a split` };
+};
+
+/**
+ * One pipeline cut on its own: `time`, `!`, `timeout …`, `noglob` stay outside before the heavy command;
+ * output redirects after its last word and the pipes after it stay outside (an input redirect, or a
+ * redirect among the words, takes them all inside). The heavy command must be the pipeline's first.
+ */
+function cutPipeline(p: Pipeline, verdicts: Verdicts): { start: number; end: number } | NoCut {
+  const core = p.commands[0] as Pipeline['commands'][number];
+  if (!hasHeavy(core, verdicts)) return { rule: 'local: heavy part reads a pipe', why: 'reads its input from a pipe that stays here' };
+  let start = p.commandStart;
+  let end: number;
+  let problem: NoCut | undefined;
+  if (core.kind === 'simple') {
+    const from = core.assignments.length === 0 ? wordsOutside(core.words.map((w) => w.value)) : 0;
+    if (from > 0) start = (core.words[from] as Word).start;
+    const allInside = core.redirectBeforeWord || core.redirects.some((r) => r.operator.startsWith('<'));
+    end = allInside ? core.end : (core.words[core.words.length - 1] as Word).end;
+    problem = simpleProblem(core, verdicts, from, allInside ? core.redirects : []);
+  } else {
+    const allInside = core.redirects.some((r) => r.operator.startsWith('<'));
+    end = allInside ? core.end : core.closeEnd;
+    problem = commandProblem(allInside ? core : { ...core, redirects: [] }, verdicts);
+  }
+  return problem ?? { start, end };
+}
+
+function pieces(src: string, sent: readonly Sent[]): Piece[] {
+  const out: Piece[] = [];
+  let at = 0;
+  for (const s of sent) {
+    if (s.start > at) out.push({ text: src.slice(at, s.start), send: false });
+    out.push({ text: src.slice(s.start, s.end), send: true });
+    at = s.end;
+  }
+  if (at < src.length) out.push({ text: src.slice(at), send: false });
+  return out;
+}
+
+// The parts other than `cd` that run here, named by their first words (`git diff`, `npm start`).
+function hereLabels(items: readonly ListItem[], roles: readonly Role[], sent: readonly Sent[]): string[] {
+  const out: string[] = [];
+  let next = 0;
+  for (const [k, item] of items.entries()) {
+    while (next < sent.length && (sent[next] as Sent).to < k) next++;
+    const s = sent[next];
+    if (roles[k] === 'cd' || (s !== undefined && s.from <= k)) continue;
+    const c = item.pipeline.commands[0];
+    out.push(c?.kind === 'simple' ? label(c) : '(…)');
+  }
+  return out;
+}
