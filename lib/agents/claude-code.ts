@@ -82,9 +82,11 @@ export const claudeCode: AgentSpec<Payload> = {
     tool_input: { command, description: 'sparehand agent test' },
     tool_use_id: 'toolu_sparehand_test',
   }),
-  install: [
-    target('user', inHome('.claude', 'settings.json')),
-    target('project', inProject('.claude', 'settings.json')),
-  ],
-  afterInstall: [],
+  install: {
+    targets: [
+      target('user', inHome('.claude', 'settings.json')),
+      target('project', inProject('.claude', 'settings.json')),
+    ],
+    afterInstall: [],
+  },
 };

@@ -81,10 +81,12 @@ export const cline: AgentSpec<Payload> = {
     tool_call: { id: 'call_sparehand_test', name: 'run_commands', input: { commands: [command] } },
     preToolUse: { toolName: 'run_commands', parameters: { commands: JSON.stringify([command]) } },
   }),
-  install: [target('user', inHome('.cline', 'hooks', 'PreToolUse')), target('project', inProject('.clinerules', 'hooks', 'PreToolUse'))],
-  note: [
-    { scope: 'user', path: inHome('Documents', 'Cline', 'Rules', 'sparehand.md') },
-    { scope: 'project', path: inProject('.clinerules', 'sparehand.md') },
-  ],
-  afterInstall: [],
+  install: {
+    targets: [target('user', inHome('.cline', 'hooks', 'PreToolUse')), target('project', inProject('.clinerules', 'hooks', 'PreToolUse'))],
+    notes: [
+      { scope: 'user', path: inHome('Documents', 'Cline', 'Rules', 'sparehand.md') },
+      { scope: 'project', path: inProject('.clinerules', 'sparehand.md') },
+    ],
+    afterInstall: [],
+  },
 };

@@ -70,15 +70,6 @@ export const codex: AgentSpec<Payload> = {
   // tool_input is exactly {command}: the rewrite sends exactly that (output schema: additionalProperties).
   encode: (answer) =>
     claudeStyleAnswer('PreToolUse', answer, () => ({ command: answer.kind === 'rewrite' ? answer.command : '' })),
-  install: [
-    target('user', (b) => join(codexHome(b), 'hooks.json')),
-    target('project', inProject('.codex', 'hooks.json')),
-  ],
-  note: [
-    { scope: 'user', path: (b) => join(codexHome(b), 'AGENTS.md') },
-    { scope: 'project', path: inProject('AGENTS.md') },
-  ],
-  trust: codexTrust,
   samplePayload: (command, cwd) => ({
     session_id: '019a4f2e-7c1d-7b30-9e55-3c2a1d0f8b61',
     turn_id: '019a4f2e-8a02-7c11-a3d4-5b6c7d8e9f01',
@@ -91,6 +82,17 @@ export const codex: AgentSpec<Payload> = {
     tool_input: { command },
     tool_use_id: 'call_sparehand_test',
   }),
-  // Trusting the hook (by hand, or --trust) is said by `agent install` from `trust` above.
-  afterInstall: [],
+  install: {
+    targets: [
+      target('user', (b) => join(codexHome(b), 'hooks.json')),
+      target('project', inProject('.codex', 'hooks.json')),
+    ],
+    notes: [
+      { scope: 'user', path: (b) => join(codexHome(b), 'AGENTS.md') },
+      { scope: 'project', path: inProject('AGENTS.md') },
+    ],
+    trust: codexTrust,
+    // Trusting the hook (by hand, or --trust) is said by `agent install` from `trust` above.
+    afterInstall: [],
+  },
 };

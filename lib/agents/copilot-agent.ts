@@ -16,5 +16,7 @@ export const copilotAgent: AgentSpec = {
   },
   shellTools: [],
   sparehandName: 'bare',
-  install: [],
+  install: {
+    targets: [],
+  },
 };

@@ -114,17 +114,19 @@ export const copilotCli: AgentSpec<Payload> = {
     toolName: 'bash',
     toolArgs: { command, description: 'sparehand agent test' },
   }),
-  install: [
-    target('user', (b) => join(copilotHome(b), 'hooks', 'sparehand.json')),
-    target('project', inProject('.github', 'hooks', 'sparehand.json')),
-  ],
-  note: [
-    { scope: 'user', path: (b) => join(copilotHome(b), 'copilot-instructions.md') },
-    { scope: 'project', path: inProject('.github', 'copilot-instructions.md') },
-  ],
-  afterInstall: [
-    // Copilot CLI 1.0.102 matches shell(NAME) on the program name: `shell(sparehand run)` matched nothing
-    // (test/e2e/agents/copilot-cli.test.ts).
-    'Copilot CLI checks its permissions against the rewritten command: allow it with --allow-tool \'shell(sparehand:*)\' (or --allow-all-tools). That rule approves every command run through `sparehand run`, including ones the model writes itself.',
-  ],
+  install: {
+    targets: [
+      target('user', (b) => join(copilotHome(b), 'hooks', 'sparehand.json')),
+      target('project', inProject('.github', 'hooks', 'sparehand.json')),
+    ],
+    notes: [
+      { scope: 'user', path: (b) => join(copilotHome(b), 'copilot-instructions.md') },
+      { scope: 'project', path: inProject('.github', 'copilot-instructions.md') },
+    ],
+    afterInstall: [
+      // Copilot CLI 1.0.102 matches shell(NAME) on the program name: `shell(sparehand run)` matched nothing
+      // (test/e2e/agents/copilot-cli.test.ts).
+      'Copilot CLI checks its permissions against the rewritten command: allow it with --allow-tool \'shell(sparehand:*)\' (or --allow-all-tools). That rule approves every command run through `sparehand run`, including ones the model writes itself.',
+    ],
+  },
 };

@@ -67,12 +67,14 @@ export const copilotVscode: AgentSpec<Payload> = {
     tool_input: { command, explanation: 'sparehand agent test', isBackground: false },
     tool_use_id: 'call_sparehand_test',
   }),
-  install: [
-    // The Local harness reads ~/.claude/settings.json (user) and the project's .claude/settings*.json.
-    target('user', inHome('.claude', 'settings.json')),
-    target('project', inProject('.claude', 'settings.local.json')),
-  ],
-  afterInstall: [
-    'VS Code runs the rewritten command through its own terminal approval: approve it when asked, or add "{sparehand} run" to chat.tools.terminal.autoApprove.',
-  ],
+  install: {
+    targets: [
+      // The Local harness reads ~/.claude/settings.json (user) and the project's .claude/settings*.json.
+      target('user', inHome('.claude', 'settings.json')),
+      target('project', inProject('.claude', 'settings.local.json')),
+    ],
+    afterInstall: [
+      'VS Code runs the rewritten command through its own terminal approval: approve it when asked, or add "{sparehand} run" to chat.tools.terminal.autoApprove.',
+    ],
+  },
 };

@@ -70,6 +70,8 @@ export const cursor: AgentSpec<Payload> = {
     tool_input: { command, working_directory: cwd },
     cwd,
   }),
-  install: [target('user', inHome('.cursor', 'hooks.json')), target('project', inProject('.cursor', 'hooks.json'))],
-  afterInstall: [],
+  install: {
+    targets: [target('user', inHome('.cursor', 'hooks.json')), target('project', inProject('.cursor', 'hooks.json'))],
+    afterInstall: [],
+  },
 };

@@ -56,15 +56,17 @@ export const devin: AgentSpec<Payload> = {
     tool_name: 'exec',
     tool_input: { command },
   }),
-  install: [
-    // User level: the survey's `hooks` key in ~/.config/devin/config.json (unverified); project level:
-    // .devin/hooks.v1.json with the events at the top level (docs).
-    target('user', inConfigHome('devin', 'config.json'), ['hooks', 'PreToolUse']),
-    target('project', inProject('.devin', 'hooks.v1.json'), ['PreToolUse']),
-  ],
-  note: [
-    { scope: 'user', path: inHome('.codeium', 'windsurf', 'memories', 'global_rules.md') },
-    { scope: 'project', path: inProject('.windsurf', 'rules', 'sparehand.md') },
-  ],
-  afterInstall: [],
+  install: {
+    targets: [
+      // User level: the survey's `hooks` key in ~/.config/devin/config.json (unverified); project level:
+      // .devin/hooks.v1.json with the events at the top level (docs).
+      target('user', inConfigHome('devin', 'config.json'), ['hooks', 'PreToolUse']),
+      target('project', inProject('.devin', 'hooks.v1.json'), ['PreToolUse']),
+    ],
+    notes: [
+      { scope: 'user', path: inHome('.codeium', 'windsurf', 'memories', 'global_rules.md') },
+      { scope: 'project', path: inProject('.windsurf', 'rules', 'sparehand.md') },
+    ],
+    afterInstall: [],
+  },
 };

@@ -66,10 +66,12 @@ export const factoryDroid: AgentSpec<Payload> = {
     tool_name: 'Execute',
     tool_input: { command, summary: 'sparehand agent test', riskLevelReason: 'test', riskLevel: 'low' },
   }),
-  install: [target('user', inHome('.factory', 'hooks.json')), target('project', inProject('.factory', 'hooks.json'))],
-  afterInstall: [
-    // Its allowlist matches the command's start, and the rewrite names sparehand by absolute path (seen in
-    // droid 0.215 by test/e2e/agents/factory-droid.test.ts).
-    'Droid checks its command allowlist against the rewritten command: under --auto low/medium add "{sparehand} run" to commandAllowlist in ~/.factory/settings.json.',
-  ],
+  install: {
+    targets: [target('user', inHome('.factory', 'hooks.json')), target('project', inProject('.factory', 'hooks.json'))],
+    afterInstall: [
+      // Its allowlist matches the command's start, and the rewrite names sparehand by absolute path (seen in
+      // droid 0.215 by test/e2e/agents/factory-droid.test.ts).
+      'Droid checks its command allowlist against the rewritten command: under --auto low/medium add "{sparehand} run" to commandAllowlist in ~/.factory/settings.json.',
+    ],
+  },
 };

@@ -83,15 +83,17 @@ export const geminiCli: AgentSpec<Payload> = {
     tool_name: 'run_shell_command',
     tool_input: { command, description: 'sparehand agent test', dir_path: '.' },
   }),
-  install: [
-    target('user', inHome('.gemini', 'settings.json')),
-    target('project', inProject('.gemini', 'settings.json')),
-  ],
-  note: [
-    { scope: 'user', path: inHome('.gemini', 'GEMINI.md') },
-    { scope: 'project', path: inProject('GEMINI.md') },
-  ],
-  afterInstall: [
-    'Gemini CLI checks its policy against the rewritten command: if you approve shell commands one by one, allow the rewrite as its hook names sparehand, e.g. tools.allowed: ["run_shell_command({sparehand} run)"], or keep approving it when asked.',
-  ],
+  install: {
+    targets: [
+      target('user', inHome('.gemini', 'settings.json')),
+      target('project', inProject('.gemini', 'settings.json')),
+    ],
+    notes: [
+      { scope: 'user', path: inHome('.gemini', 'GEMINI.md') },
+      { scope: 'project', path: inProject('GEMINI.md') },
+    ],
+    afterInstall: [
+      'Gemini CLI checks its policy against the rewritten command: if you approve shell commands one by one, allow the rewrite as its hook names sparehand, e.g. tools.allowed: ["run_shell_command({sparehand} run)"], or keep approving it when asked.',
+    ],
+  },
 };

@@ -75,10 +75,12 @@ export const kiro: AgentSpec<Payload> = {
     tool_name: 'execute_bash',
     tool_input: { command, summary: 'sparehand agent test' },
   }),
-  install: [target('user', inHome('.kiro', 'hooks', 'sparehand.json')), target('project', inProject('.kiro', 'hooks', 'sparehand.json'))],
-  note: [
-    { scope: 'user', path: inHome('.kiro', 'steering', 'sparehand.md') },
-    { scope: 'project', path: inProject('.kiro', 'steering', 'sparehand.md') },
-  ],
-  afterInstall: [],
+  install: {
+    targets: [target('user', inHome('.kiro', 'hooks', 'sparehand.json')), target('project', inProject('.kiro', 'hooks', 'sparehand.json'))],
+    notes: [
+      { scope: 'user', path: inHome('.kiro', 'steering', 'sparehand.md') },
+      { scope: 'project', path: inProject('.kiro', 'steering', 'sparehand.md') },
+    ],
+    afterInstall: [],
+  },
 };

@@ -74,15 +74,17 @@ export const opencode: AgentSpec<Payload> = {
   // The plugin's protocol: {"args": {...}} to rewrite in place, {"error": "..."} to refuse (it throws).
   encode: (answer, p) =>
     answer.kind === 'refuse' ? json({ error: answer.reason }) : json({ args: rewrittenInput(p.args, answer, 'timeout') }),
-  install: [
-    target('user', inConfigHome('opencode', 'plugins', 'sparehand.js')),
-    target('project', inProject('.opencode', 'plugins', 'sparehand.js')),
-  ],
-  note: [
-    { scope: 'user', path: inConfigHome('opencode', 'AGENTS.md') },
-    { scope: 'project', path: inProject('AGENTS.md') },
-  ],
-  afterInstall: [
-    'OpenCode checks its permission rules against the rewritten command: if you ask before bash commands, allow "{sparehand} run *" in opencode.json\'s permission.bash.',
-  ],
+  install: {
+    targets: [
+      target('user', inConfigHome('opencode', 'plugins', 'sparehand.js')),
+      target('project', inProject('.opencode', 'plugins', 'sparehand.js')),
+    ],
+    notes: [
+      { scope: 'user', path: inConfigHome('opencode', 'AGENTS.md') },
+      { scope: 'project', path: inProject('AGENTS.md') },
+    ],
+    afterInstall: [
+      'OpenCode checks its permission rules against the rewritten command: if you ask before bash commands, allow "{sparehand} run *" in opencode.json\'s permission.bash.',
+    ],
+  },
 };

@@ -217,17 +217,20 @@ export interface AgentSpec<P = unknown> {
   approval?: (call: ShellCall, ctx: { home: string; env: NodeJS.ProcessEnv }) => Approval;
   /** What "leave alone" prints, for a tool that wants an answer on every path (default: nothing). */
   leaveStdout?: string;
-  // Installing: the files the hook and the note go in.
-  install: readonly InstallTarget[];
-  /** Where the instruction note goes, for tools with a note. */
-  note?: readonly NoteTarget[];
-  /** The tool's hooks must be trusted by hash before they run. */
-  trust?: HashTrust;
   /** A payload in the tool's own form for one shell call (`agent test` feeds it to the installed hook). */
   samplePayload?: (command: string, cwd: string) => unknown;
-  /**
-   * What the user must still do after install (a trust step, a permission rule). `{sparehand}` stands for
-   * sparehand as this tool's rewrites name it (node + script by absolute path, or the bare name).
-   */
-  afterInstall?: readonly string[];
+  /** Installing: the files the hook goes in, the instruction notes, trust, and what the user must still do. */
+  install: {
+    /** The hook's files (none for a tool that cannot be connected). */
+    targets: readonly InstallTarget[];
+    /** Where the instruction note goes, for tools with a note. */
+    notes?: readonly NoteTarget[];
+    /** The tool's hooks must be trusted by hash before they run. */
+    trust?: HashTrust;
+    /**
+     * What the user must still do after install (a trust step, a permission rule). `{sparehand}` stands for
+     * sparehand as this tool's rewrites name it (node + script by absolute path, or the bare name).
+     */
+    afterInstall?: readonly string[];
+  };
 }

@@ -35,7 +35,7 @@ export interface AgentStatus {
 
 /** Whether the tool trusts the hook installed at this scope (by the hash it would compute). */
 async function trustState(agent: AgentSpec, base: InstallBase, scope: Scope): Promise<TrustState | undefined> {
-  if (!agent.trust) return undefined;
+  if (!agent.install.trust) return undefined;
   for (const target of targetsAt(agent, scope)) {
     if (target.kind !== 'json') continue;
     const path = target.path(base);
@@ -45,7 +45,7 @@ async function trustState(agent: AgentSpec, base: InstallBase, scope: Scope): Pr
       const entry = trustEntryOf(agent, target, base, path, text);
       if (!entry) continue;
       const toml = await readIfExists(entry.file);
-      const stored = toml === undefined ? undefined : tomlAt(parseToml(entry.file, toml), [...agent.trust.table(entry.hooksRealPath, entry.group, entry.handler), agent.trust.field]);
+      const stored = toml === undefined ? undefined : tomlAt(parseToml(entry.file, toml), [...agent.install.trust.table(entry.hooksRealPath, entry.group, entry.handler), agent.install.trust.field]);
       if (stored === undefined) return 'untrusted';
       if (stored === entry.hash) return 'trusted';
       // Another hash: --trust may have written the one the program itself reported; ask it when it is there.

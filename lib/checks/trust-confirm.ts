@@ -16,7 +16,7 @@ export type Confirmation =
 
 /** The program's own view of the hook's hash, compared with the one computed. */
 export async function confirmTrust(agent: AgentSpec, base: InstallBase, entry: TrustEntry): Promise<Confirmation> {
-  const confirm = agent.trust?.confirm;
+  const confirm = agent.install.trust?.confirm;
   const program = agent.program?.binary ? which(agent.program?.binary.name, base.env.PATH) : undefined;
   if (!confirm || !program) return { kind: 'no-program' };
   const cwd = base.project ?? base.home;
@@ -35,7 +35,7 @@ export async function confirmTrust(agent: AgentSpec, base: InstallBase, entry: T
 /** Confirms a written trust entry with the real program (rewriting it with the hash the program reports). */
 export async function confirmLines(ctx: Context, p: Planned, base: InstallBase): Promise<string[]> {
   const entry = p.trust!;
-  const trust = p.agent.trust!;
+  const trust = p.agent.install.trust!;
   const c = await confirmTrust(p.agent, base, entry);
   const where = `trust entry in ${tilde(ctx, entry.file)}`;
   switch (c.kind) {

@@ -18,7 +18,7 @@ export function register(agent: Command, ctx: Context, _setExit: (n: number) => 
     .option(
       '--trust',
       `for tools that run a hook only once trusted (${allAgents()
-        .filter((a) => a.trust)
+        .filter((a) => a.install.trust)
         .map((a) => a.name)
         .join(', ')}): write the trust entry too`,
     )

@@ -21,7 +21,7 @@ export function register(agent: Command, ctx: Context, setExit: (n: number) => v
       const named = tool !== 'all';
       const results: CheckResult[] = [];
       for (const a of selectAgents(tool)) {
-        if (a.install.length === 0) continue;
+        if (a.install.targets.length === 0) continue;
         const commands = opts.command ? [opts.command] : [HEAVY, LIGHT];
         const { installed, user } = await checkInstalled(a, ctx, { commands, heavyFirst: !opts.command });
         // A tool named on the command line must be installed somewhere; with `all`, uninstalled tools are skipped.

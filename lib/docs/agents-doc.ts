@@ -52,22 +52,22 @@ function answers(a: AgentSpec): string[] {
 function section(a: AgentSpec): string {
   const cmd = hookCommand(a.id, { node: NODE, script: SCRIPT });
   const lines = [`### ${a.name} (\`${a.id}\`)`, '', `**Connection:** ${a.connection}. ${a.why}`, ''];
-  if (a.install.length > 0 || (a.note ?? []).length > 0) {
+  if (a.install.targets.length > 0 || (a.install.notes ?? []).length > 0) {
     lines.push('**Files written:**', '');
-    for (const t of a.install) lines.push(`- ${t.scope} level: \`${t.path(BASE)}\` (${t.kind === 'json' ? `hook entry under \`${t.arrayPath.join('.')}\`${t.comments ? '; the file may hold comments, kept' : ''}` : 'a whole file of sparehand\'s'})`);
-    for (const n of a.note ?? []) lines.push(`- ${n.scope} level: \`${n.path(BASE)}\` (note between \`<!-- sparehand:begin -->\` and \`<!-- sparehand:end -->\`)`);
-    if (a.trust) lines.push(`- with \`--trust\`: the trust entry in \`${a.trust.file(BASE)}\``);
+    for (const t of a.install.targets) lines.push(`- ${t.scope} level: \`${t.path(BASE)}\` (${t.kind === 'json' ? `hook entry under \`${t.arrayPath.join('.')}\`${t.comments ? '; the file may hold comments, kept' : ''}` : 'a whole file of sparehand\'s'})`);
+    for (const n of a.install.notes ?? []) lines.push(`- ${n.scope} level: \`${n.path(BASE)}\` (note between \`<!-- sparehand:begin -->\` and \`<!-- sparehand:end -->\`)`);
+    if (a.install.trust) lines.push(`- with \`--trust\`: the trust entry in \`${a.install.trust.file(BASE)}\``);
     lines.push('');
   }
-  const json = a.install.find((t) => t.kind === 'json');
+  const json = a.install.targets.find((t) => t.kind === 'json');
   if (json?.kind === 'json') lines.push('**Entry** (as installed; the paths are this installation\'s):', '', code('json', pretty(json.entry(cmd))), '');
-  const file = a.install.find((t) => t.kind === 'file');
+  const file = a.install.targets.find((t) => t.kind === 'file');
   if (file?.kind === 'file' && !json) lines.push(`**Entry:** sparehand's own file, calling \`${cmd.shell}\`${file.mode ? ` (mode ${file.mode.toString(8)})` : ''}.`, '');
   if (a.samplePayload) lines.push('**Input** (what the hook reads on stdin, shaped like the captured payload):', '', code('json', pretty(a.samplePayload('npm test', CWD))), '');
   lines.push(...answers(a));
   if (a.facts.failMode) lines.push(`**When the hook fails:** ${a.facts.failMode}`, '');
-  if (a.trust) lines.push(`**Trust:** ${a.trust.howTo}.`, '');
-  if ((a.afterInstall ?? []).length > 0) lines.push('**After install:**', '', ...a.afterInstall!.map((t) => `- ${t}`), '');
+  if (a.install.trust) lines.push(`**Trust:** ${a.install.trust.howTo}.`, '');
+  if ((a.install.afterInstall ?? []).length > 0) lines.push('**After install:**', '', ...a.install.afterInstall!.map((t) => `- ${t}`), '');
   lines.push('**Sources:**', '', ...a.facts.sources.map((s) => `- [${s.title}](${s.url}), read ${s.read}`), '');
   lines.push(
     a.facts.confirmed.length > 0
@@ -77,7 +77,7 @@ function section(a: AgentSpec): string {
   );
   if (a.facts.documented) lines.push(`**Checked against:** ${a.facts.documented}.`, '');
   if (a.facts.quirks.length > 0) lines.push('**Quirks:**', '', ...a.facts.quirks.map((q) => `- ${q}`), '');
-  if (a.install.length > 0) {
+  if (a.install.targets.length > 0) {
     lines.push(
       `**Check again:** \`sparehand agent test ${a.id}\` runs the installed hook with a payload in this form; \`sparehand agent status\` shows the program's version${a.program?.binary ? ` (\`${a.program?.binary.name} ${a.program?.binary.versionArgs.join(' ')}\`)` : ''} next to the one confirmed above. Re-read the sources above when the version moves.`,
       '',
@@ -89,7 +89,7 @@ function section(a: AgentSpec): string {
 /** The generated part of docs/agents.md: a summary table, then one section per tool. */
 export function renderAgentsDoc(agents: readonly AgentSpec[]): string {
   const rows = agents.map((a) => {
-    const user = a.install.filter((t) => t.scope === 'user').map((t) => `\`${t.path(BASE)}\``).join(', ') || '—';
+    const user = a.install.targets.filter((t) => t.scope === 'user').map((t) => `\`${t.path(BASE)}\``).join(', ') || '—';
     const confirmed = a.facts.confirmed.map((c) => `${c.version} (${c.date})`).join(', ') || 'docs only';
     const found = [...(a.program?.binary ? [a.program?.binary.name] : []), ...(a.program?.folders?.(BASE) ?? [])].map((f) => `\`${f}\``).join(', ') || '—';
     return `| \`${a.id}\` | ${a.name} | ${a.connection} | ${found} | ${user} | ${confirmed} |`;

@@ -94,8 +94,8 @@ export async function installAgents(ctx: Context, agents: readonly AgentSpec[], 
       ...p.notes.map((f) => `note in ${tilde(ctx, f)} (${state(f)})`),
     ];
     out(a, `${a.id}: ${parts.join('; ')}`);
-    if (a.trust && p.trust) {
-      if (!opts.trust) out(a, `  then: trust the hook: ${a.trust.howTo}`);
+    if (a.install.trust && p.trust) {
+      if (!opts.trust) out(a, `  then: trust the hook: ${a.install.trust.howTo}`);
       else if (!opts.dryRun && opts.confirm) for (const line of await opts.confirm(ctx, p, base)) out(a, `  ${line}`);
     }
     if (a.sparehandName === 'bare' && p.files.length > 0) {
@@ -103,7 +103,7 @@ export async function installAgents(ctx: Context, agents: readonly AgentSpec[], 
       if (advice) out(a, `  then: ${advice}`);
     }
     const invocation = sparehandInvocation(a.sparehandName, p.command);
-    for (const t of a.afterInstall ?? []) out(a, `  then: ${t.replaceAll('{sparehand}', invocation)}`);
+    for (const t of a.install.afterInstall ?? []) out(a, `  then: ${t.replaceAll('{sparehand}', invocation)}`);
   }
   for (const l of lines.values()) for (const s of l) ctx.stdout.write(`${s}\n`);
   fail(failures, 'install');

@@ -42,8 +42,8 @@ export interface Planned {
 }
 
 /** Targets of a tool at one scope. */
-export const targetsAt = (agent: AgentSpec, scope: Scope): InstallTarget[] => agent.install.filter((t) => t.scope === scope);
-export const notesAt = (agent: AgentSpec, scope: Scope) => (agent.note ?? []).filter((n) => n.scope === scope);
+export const targetsAt = (agent: AgentSpec, scope: Scope): InstallTarget[] => agent.install.targets.filter((t) => t.scope === scope);
+export const notesAt = (agent: AgentSpec, scope: Scope) => (agent.install.notes ?? []).filter((n) => n.scope === scope);
 
 /** Real path of a file that may not exist yet (its nearest existing folder resolved). */
 export function realPathOf(path: string): string {
@@ -57,7 +57,7 @@ export function realPathOf(path: string): string {
 
 /** Where the trust entry of the hook now in `text` (a JSON target's file) lives, and its hash. */
 export function trustEntryOf(agent: AgentSpec, target: JsonHookTarget, base: InstallBase, path: string, text: string): TrustEntry | undefined {
-  if (!agent.trust) return undefined;
+  if (!agent.install.trust) return undefined;
   const root = parseSettings(path, text, target.comments);
   const group = ourIndices(target, root)[0];
   if (group === undefined) return undefined;
@@ -65,7 +65,7 @@ export function trustEntryOf(agent: AgentSpec, target: JsonHookTarget, base: Ins
   for (const k of target.arrayPath) list = (list as Record<string, unknown>)[k];
   const entry = (list as Record<string, unknown>[])[group]!;
   const handler = ourHandler(target, entry);
-  return { file: agent.trust.file(base), hooksRealPath: realPathOf(path), group, handler, hash: agent.trust.hash(entry, handler) };
+  return { file: agent.install.trust.file(base), hooksRealPath: realPathOf(path), group, handler, hash: agent.install.trust.hash(entry, handler) };
 }
 
 /** Where install keeps the user's previous content: `<file>.bak`, unless a `.bak` of the user's own is there. */
@@ -134,9 +134,9 @@ export async function planInstall(ws: Workspace, agent: AgentSpec, opts: PlanOpt
       }
       await put(ws, agent, opts.base, path, next);
       const trust = trustEntryOf(agent, target, opts.base, path, next);
-      if (trust && agent.trust && opts.trust) {
+      if (trust && agent.install.trust && opts.trust) {
         const toml = await ws.read(trust.file);
-        await put(ws, agent, opts.base, trust.file, setTomlString(trust.file, toml, agent.trust.table(trust.hooksRealPath, trust.group, trust.handler), agent.trust.field, trust.hash));
+        await put(ws, agent, opts.base, trust.file, setTomlString(trust.file, toml, agent.install.trust.table(trust.hooksRealPath, trust.group, trust.handler), agent.install.trust.field, trust.hash));
       }
       if (trust) planned.trust = trust;
     } else {
@@ -182,9 +182,9 @@ export async function planUninstall(ws: Workspace, agent: AgentSpec, opts: PlanO
         await saveRecord(ws, opts.base, record);
       }
       await restore(ws, agent, opts.base, path, onlySeed(target, path, next) ? undefined : next, next);
-      if (trust && agent.trust) {
+      if (trust && agent.install.trust) {
         const toml = await ws.read(trust.file);
-        const rest = removeTomlField(trust.file, toml, agent.trust.table(trust.hooksRealPath, trust.group, trust.handler), agent.trust.field);
+        const rest = removeTomlField(trust.file, toml, agent.install.trust.table(trust.hooksRealPath, trust.group, trust.handler), agent.install.trust.field);
         if (rest !== toml) await restore(ws, agent, opts.base, trust.file, rest, '');
       }
     } else {

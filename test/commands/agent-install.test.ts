@@ -13,7 +13,7 @@ import { toolsFound, tree } from '../helpers/tree.js';
 const agents = allAgents().filter((a) => a.connection !== 'none');
 const env = (home: string) => ({ HOME: home, PATH: process.env.PATH ?? '/usr/bin:/bin' });
 const baseOf = (home: string, project?: string): InstallBase => ({ home, env: env(home), ...(project ? { project } : {}) });
-const jsonTargets = (a: AgentSpec, scope: Scope) => a.install.filter((t): t is JsonHookTarget => t.kind === 'json' && t.scope === scope);
+const jsonTargets = (a: AgentSpec, scope: Scope) => a.install.targets.filter((t): t is JsonHookTarget => t.kind === 'json' && t.scope === scope);
 
 /** A user's own entry in a hook list: not sparehand's. */
 const userHook = { matcher: 'UserTool', hooks: [{ type: 'command', command: 'echo user-hook' }] };
@@ -38,7 +38,7 @@ function populatedHome(): { home: string; before: Record<string, string> } {
   const base = baseOf(home);
   for (const a of agents) {
     for (const t of jsonTargets(a, 'user')) write(t.path(base), userSettings(t));
-    for (const n of (a.note ?? []).filter((n) => n.scope === 'user')) write(n.path(base), '# My rules\n\nBe kind to the tests.\n');
+    for (const n of (a.install.notes ?? []).filter((n) => n.scope === 'user')) write(n.path(base), '# My rules\n\nBe kind to the tests.\n');
   }
   return { home, before: tree(home, { dirs: true }) };
 }
@@ -57,7 +57,7 @@ describe('agent install all, in a HOME that holds the user\'s settings', () => {
 
   it.each(agents.map((a) => [a.id, a] as const))('%s: keeps the user\'s settings and hooks, adds ours', (_id, a) => {
     const base = baseOf(home);
-    for (const t of a.install.filter((t) => t.scope === 'user')) {
+    for (const t of a.install.targets.filter((t) => t.scope === 'user')) {
       const text = readFileSync(t.path(base), 'utf8');
       if (t.kind === 'file') {
         expect(t.commandOf(text)).toContain(`agent hook --for ${a.id}`);
@@ -75,7 +75,7 @@ describe('agent install all, in a HOME that holds the user\'s settings', () => {
       // The previous content is kept beside it.
       expect(readFileSync(`${t.path(base)}.bak`, 'utf8')).toBe(before[t.path(base).slice(home.length + 1)]);
     }
-    for (const n of (a.note ?? []).filter((n) => n.scope === 'user')) {
+    for (const n of (a.install.notes ?? []).filter((n) => n.scope === 'user')) {
       const text = readFileSync(n.path(base), 'utf8');
       expect(text.startsWith('# My rules\n\nBe kind to the tests.\n')).toBe(true);
       expect(hasNote(text)).toBe(true);
@@ -99,7 +99,7 @@ describe('agent install all, in a HOME that holds the user\'s settings', () => {
     // folder, no record is left.
     expect(after).toEqual(before);
     // No copy of sparehand's own files is left behind (a tool that runs every file in its hook folder would run it).
-    const own = agents.flatMap((a) => a.install.filter((t) => t.kind === 'file' && t.scope === 'user').map((t) => t.path(baseOf(home))));
+    const own = agents.flatMap((a) => a.install.targets.filter((t) => t.kind === 'file' && t.scope === 'user').map((t) => t.path(baseOf(home))));
     expect(own.length).toBeGreaterThan(0);
     for (const p of own) expect(Object.keys(after)).not.toContain(`${p.slice(home.length + 1)}.bak`);
   });
@@ -132,7 +132,7 @@ describe('agent install into a HOME that holds only the tools\' own (empty) fold
     const before = tree(home, { dirs: true });
     expect((await sparehand(['agent', 'install', 'all'], { env: env(home) })).exitCode).toBe(0);
     const base = baseOf(home);
-    for (const a of agents) for (const t of a.install.filter((t) => t.scope === 'user')) expect(statSync(t.path(base)).isFile()).toBe(true);
+    for (const a of agents) for (const t of a.install.targets.filter((t) => t.scope === 'user')) expect(statSync(t.path(base)).isFile()).toBe(true);
     expect((await sparehand(['agent', 'uninstall', 'all'], { env: env(home) })).exitCode).toBe(0);
     expect(tree(home, { dirs: true })).toEqual(before);
   });
@@ -164,7 +164,7 @@ describe('a file install cannot parse', () => {
   );
 
   it('a file of the user\'s where sparehand would put its own file is refused', async () => {
-    const own = agents.flatMap((a) => a.install.filter((t) => t.kind === 'file' && t.scope === 'user').map((t) => [a, t] as const));
+    const own = agents.flatMap((a) => a.install.targets.filter((t) => t.kind === 'file' && t.scope === 'user').map((t) => [a, t] as const));
     expect(own.length).toBeGreaterThan(0);
     for (const [a, t] of own) {
       const home = tempDir('sparehand-home-');
@@ -189,7 +189,7 @@ describe('agent install all --project', () => {
     expect(Object.keys(tree(home))).toEqual(['.local/state/sparehand/created.json']);
     const base = baseOf(home, project);
     for (const a of agents) {
-      for (const t of a.install.filter((t) => t.scope === 'project')) {
+      for (const t of a.install.targets.filter((t) => t.scope === 'project')) {
         const path = t.path(base);
         expect(path.startsWith(`${project}/`)).toBe(true);
         expect(statSync(path).isFile()).toBe(true);
@@ -208,7 +208,7 @@ describe('shared note files', () => {
   it('uninstalling one tool keeps the note another installed tool reads', async () => {
     const home = tempDir('sparehand-home-');
     const project = tempDir('sparehand-project-');
-    const shared = agents.filter((a) => a.note?.some((n) => n.scope === 'project' && n.path(baseOf(home, project)) === join(project, 'AGENTS.md')));
+    const shared = agents.filter((a) => a.install.notes?.some((n) => n.scope === 'project' && n.path(baseOf(home, project)) === join(project, 'AGENTS.md')));
     expect(shared.length).toBeGreaterThan(1);
     const [first, second] = shared as [AgentSpec, AgentSpec];
     for (const a of [first, second]) expect((await sparehand(['agent', 'install', a.id, '--project', project], { env: env(home) })).exitCode).toBe(0);

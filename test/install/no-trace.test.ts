@@ -17,7 +17,7 @@ const base = (home: string): InstallBase => ({ home, env: env(home) });
 const snapshot = (home: string) => tree(home, { dirs: true });
 
 describe('install, then uninstall', () => {
-  it.each(agents.flatMap((a) => a.install.filter((t): t is JsonHookTarget => t.kind === 'json' && t.scope === 'user').map((t) => [a.id, t] as const)))(
+  it.each(agents.flatMap((a) => a.install.targets.filter((t): t is JsonHookTarget => t.kind === 'json' && t.scope === 'user').map((t) => [a.id, t] as const)))(
     '%s: a settings file that held only its seed (`{}`, `{"version": 1}`) stays, byte for byte',
     async (id, t) => {
       const home = tempDir('sparehand-home-');
@@ -118,6 +118,6 @@ describe('agent install all', () => {
     expect(() => statSync(join(home, '.cursor'))).toThrow();
     const forced = await sparehand(['agent', 'install', 'cursor'], { env: e });
     expect(forced.exitCode).toBe(0);
-    expect(JSON.stringify(JSON.parse(readFileSync(AGENTS.cursor!.install[0]!.path(base(home)), 'utf8')))).toContain('agent hook --for cursor');
+    expect(JSON.stringify(JSON.parse(readFileSync(AGENTS.cursor!.install.targets[0]!.path(base(home)), 'utf8')))).toContain('agent hook --for cursor');
   });
 });
