@@ -4,7 +4,7 @@
 'use strict';
 
 const args = process.argv.slice(2);
-if (args[0] === 'agent' && args[1] === 'hook') {
+if (args[0] === 'agent' && args[1] === 'hook' && !args.includes('--help') && !args.includes('-h')) {
   try {
     require('../dist/hook.bundle.cjs');
   } catch {

@@ -1,26 +1,40 @@
-// Builds the command line; the ONE place that catches errors and turns them into messages and exit codes.
+// Builds the command line; the ONE place that catches errors and turns them into messages and exit statuses.
 import { Command, CommanderError } from 'commander';
 import { register as registerAgent } from './commands/agent.js';
 import { register as registerClassify } from './commands/classify.js';
 import { register as registerDoctor } from './commands/doctor.js';
+import { commandPath, register as registerHelp } from './commands/help.js';
 import { register as registerLog } from './commands/log.js';
-import { register as registerRun } from './commands/run.js';
+import { dashDashHint, register as registerRun } from './commands/run.js';
 import { register as registerStatus } from './commands/status.js';
 import { register as registerWorker } from './commands/worker.js';
 import { type Context, processContext } from './context.js';
-import { isSparehandError } from './errors.js';
+import { type ErrorCode, isSparehandError } from './errors.js';
 import { VERSION } from './version.js';
 
+const EXAMPLES = `
+Examples:
+  sparehand run --or-local -- npm test           run the tests on a worker, or here when none can be reached
+  sparehand worker add box me@spare-machine      a worker: any host you can already \`ssh\` into
+  sparehand agent install all                    connect the coding tools found on this machine
+  sparehand classify -- 'npm test 2>&1 | tail'   what the hooks make of a command, and why
+  sparehand help worker add                      help for one command; \`sparehand help config\` for a topic
+`;
+
 export function buildProgram(ctx: Context, setExit: (n: number) => void): Command {
+  const output = {
+    writeOut: (s: string) => ctx.stdout.write(s),
+    writeErr: (s: string) => ctx.stderr.write(s),
+    // Usage errors are printed by main(), in one line with what to type instead.
+    outputError: () => {},
+  };
   const program = new Command('sparehand')
     .description("send your coding agents' heavy commands (tests, builds, type checks) to a spare machine over SSH")
     .version(VERSION, '-V, --version')
     .option('--debug', 'show the cause of errors')
-    .showHelpAfterError()
-    .configureOutput({
-      writeOut: (s) => ctx.stdout.write(s),
-      writeErr: (s) => ctx.stderr.write(s),
-    })
+    .helpCommand(false)
+    .addHelpText('after', EXAMPLES)
+    .configureOutput(output)
     .exitOverride();
   registerRun(program, ctx, setExit);
   registerWorker(program, ctx, setExit);
@@ -29,11 +43,21 @@ export function buildProgram(ctx: Context, setExit: (n: number) => void): Comman
   registerDoctor(program, ctx, setExit);
   registerStatus(program, ctx, setExit);
   registerLog(program, ctx, setExit);
+  registerHelp(program, ctx);
   for (const sub of program.commands) {
-    sub.exitOverride().configureOutput(program.configureOutput());
-    for (const subsub of sub.commands) subsub.exitOverride().configureOutput(program.configureOutput());
+    sub.exitOverride().configureOutput(output);
+    for (const subsub of sub.commands) subsub.exitOverride().configureOutput(output);
   }
   return program;
+}
+
+/**
+ * The exit status of a failure of sparehand's own: under `run` always 125 (the command did not start, as with
+ * `docker run`), elsewhere 2 for what the user typed (a usage error, a name that does not exist) and 1 for the rest.
+ */
+export function exitStatus(code: ErrorCode, command: string | undefined): number {
+  if (command === 'run') return 125;
+  return code === 'USAGE' || code === 'NOT_FOUND' ? 2 : 1;
 }
 
 /** Runs the CLI with `argv` (as process.argv) and returns the exit status. */
@@ -42,24 +66,30 @@ export async function main(argv: readonly string[], ctx: Context = processContex
   const program = buildProgram(ctx, (n) => {
     exit = n;
   });
+  const args = argv.slice(2);
+  const command = args.find((a) => !a.startsWith('-'));
+  const debug = args.includes('--debug');
   try {
     await program.parseAsync([...argv]);
     return exit;
   } catch (e) {
     if (e instanceof CommanderError) {
       if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.exitCode === 0) return 0;
-      // Usage errors: commander already printed the message. `run` is a wrapper: its own failures are 125.
-      return argv[2] === 'run' ? 125 : 2;
+      const message = e.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ');
+      const dashDash = command === 'run' && e.code === 'commander.unknownOption' ? dashDashHint(args) : undefined;
+      if (dashDash) ctx.stderr.write(`sparehand: ${message}: ${dashDash}\n`);
+      else ctx.stderr.write(`sparehand: ${message}; see \`${['sparehand help', ...commandPath(program, args)].join(' ')}\`\n`);
+      return exitStatus('USAGE', command);
     }
     if (isSparehandError(e)) {
       ctx.stderr.write(`sparehand: ${e.message}\n`);
       if (e.hint) ctx.stderr.write(`sparehand: ${e.hint}\n`);
-      if (argv.includes('--debug') && e.cause) ctx.stderr.write(`${String((e.cause as Error).stack ?? e.cause)}\n`);
-      return e.exitCode;
+      if (debug && e.cause) ctx.stderr.write(`${String((e.cause as Error).stack ?? e.cause)}\n`);
+      return exitStatus(e.code, command);
     }
     ctx.stderr.write(`sparehand: internal error: ${(e as Error).message ?? String(e)}\n`);
-    if (argv.includes('--debug')) ctx.stderr.write(`${(e as Error).stack ?? ''}\n`);
+    if (debug) ctx.stderr.write(`${(e as Error).stack ?? ''}\n`);
     ctx.stderr.write('sparehand: this is a bug; run again with --debug and report what it prints\n');
-    return 125;
+    return exitStatus('INTERNAL', command);
   }
 }

@@ -1,20 +1,27 @@
-// The user's config file: workers, heavy-command rule changes, sync and env choices. Validated, written atomically.
-import { readFileSync } from 'node:fs';
+// The user's config file: workers, heavy-command rule changes, sync and env choices. Validated, written atomically,
+// and rewritten with the fields sparehand does not know kept as they were.
 import * as z from 'zod/mini';
+import { readConfigText } from './config-file.js';
 import type { Context } from './context.js';
 import { SparehandError } from './errors.js';
 import { writeFileAtomically } from './fs-atomic.js';
 import { configPath } from './paths.js';
 
+/** A whole number in a range, saying the range when it is not one (zod/mini's own message is "Invalid input"). */
+const intRange = (min: number, max: number) => {
+  const error = `a whole number from ${min} to ${max}`;
+  return z.number({ error }).check(z.int({ error }), z.gte(min, { error }), z.lte(max, { error }));
+};
+
 export const WorkerSchema = z.object({
   name: z.string().check(z.regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'letters, digits, ".", "_" and "-" only')),
   /** What ssh is given: `host`, `user@host`, or an alias from ~/.ssh/config. */
   destination: z.string().check(z.minLength(1), z.regex(/^[^-\s]/, 'must not start with "-" or a space')),
-  port: z.optional(z.number().check(z.int(), z.gte(1), z.lte(65535))),
+  port: z.optional(intRange(1, 65535)),
   identity: z.optional(z.string()),
   /** Folder on the worker holding the project copies (default `~/.cache/sparehand/work`). */
   dir: z.optional(z.string()),
-  slots: z.optional(z.number().check(z.int(), z.gte(1), z.lte(256))),
+  slots: z.optional(intRange(1, 256)),
 });
 export type Worker = z.infer<typeof WorkerSchema>;
 
@@ -45,22 +52,68 @@ export const ConfigSchema = z.object({
 export type Config = z.infer<typeof ConfigSchema>;
 
 type Env = Pick<Context, 'home' | 'env'>;
+type Issue = z.core.$ZodIssue;
 
-/** Validation problems as one line naming each field (`workers.0.port: …`); `top` names the whole value. */
-export function issuesText(issues: readonly { path: readonly PropertyKey[]; message: string }[], top: string): string {
-  return issues.map((i) => `${i.path.length ? i.path.map(String).join('.') : top}: ${i.message}`).join('; ');
+/** What was found at `path` in `input`, as people read it: `"22422" (text)`, `0`, `[…] (a list)`. */
+function found(input: unknown, path: readonly PropertyKey[]): string | undefined {
+  let v = input;
+  for (const k of path) {
+    if (typeof v !== 'object' || v === null) return undefined;
+    v = (v as Record<PropertyKey, unknown>)[k];
+  }
+  if (v === undefined) return undefined;
+  const kind = typeof v === 'string' ? ' (text)' : Array.isArray(v) ? ' (a list)' : v === null ? '' : typeof v === 'object' ? ' (an object)' : '';
+  const text = JSON.stringify(v);
+  return `${text.length > 40 ? `${text.slice(0, 37)}…` : text}${kind}`;
 }
 
-/** Reads the config; a missing file is an empty config, a bad one an error naming the file and the field. */
-export function loadConfig(c: Env): Config {
-  const path = configPath(c);
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return {};
-    throw new SparehandError('CONFIG', `cannot read ${path}: ${(e as Error).message}`, { cause: e });
+/** One problem as people read it: zod/mini says only "Invalid input" unless a schema gives its own message. */
+function explain(issue: Issue, input: unknown): string {
+  const generic = issue.message === 'Invalid input' || issue.message === '';
+  const what =
+    !generic ? issue.message
+    : issue.code === 'invalid_type' ? `expected ${issue.expected === 'array' ? 'a list' : issue.expected}`
+    : issue.code === 'too_small' ? `must be at least ${String(issue.minimum)}`
+    : issue.code === 'too_big' ? `must be at most ${String(issue.maximum)}`
+    : issue.message;
+  const got = input === undefined ? undefined : found(input, issue.path);
+  return got === undefined ? what : `${what}, got ${got}`;
+}
+
+/** Validation problems as one line naming each field (`workers.0.port: …`); `top` names the whole value. */
+export function issuesText(issues: readonly Issue[], top: string, input?: unknown): string {
+  return issues.map((i) => `${i.path.length ? i.path.map(String).join('.') : top}: ${explain(i, input)}`).join('; ');
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The fields of `value` that `schema` does not know, as dotted paths (`myNote`, `sync.exclud`, `workers.0.note`). */
+function unknownIn(schema: z.core.$ZodType, value: unknown, path: string): string[] {
+  const def = schema._zod.def as { type: string; innerType?: z.core.$ZodType; element?: z.core.$ZodType; shape?: Record<string, z.core.$ZodType> };
+  const at = (k: string | number) => (path ? `${path}.${k}` : String(k));
+  if (def.innerType) return unknownIn(def.innerType, value, path);
+  if (def.type === 'array' && def.element && Array.isArray(value)) return value.flatMap((v, i) => unknownIn(def.element!, v, at(i)));
+  if (def.type === 'object' && def.shape && isObject(value)) {
+    const shape = def.shape;
+    return Object.entries(value).flatMap(([k, v]) => (Object.hasOwn(shape, k) ? unknownIn(shape[k]!, v, at(k)) : [at(k)]));
   }
+  return [];
+}
+
+export interface ConfigFile {
+  path: string;
+  config: Config;
+  /** The document as written, with the fields sparehand does not know (kept when it rewrites the file). */
+  raw: Record<string, unknown>;
+  /** Those fields, as dotted paths. */
+  unknown: string[];
+}
+
+/** Reads and checks the config file; a missing file is an empty config, a bad one an error naming the file and field. */
+export function readConfig(c: Env): ConfigFile {
+  const path = configPath(c);
+  const text = readConfigText(path);
+  if (text === undefined) return { path, config: {}, raw: {}, unknown: [] };
   let raw: unknown;
   try {
     raw = JSON.parse(text);
@@ -71,15 +124,30 @@ export function loadConfig(c: Env): Config {
     });
   }
   const parsed = ConfigSchema.safeParse(raw);
-  if (!parsed.success) {
-    throw new SparehandError('CONFIG', `${path}: ${issuesText(parsed.error.issues, '(top level)')}`, {
-      hint: 'see docs/config.md for the fields',
-    });
+  if (!parsed.success || !isObject(raw)) {
+    const problems = parsed.success ? '(top level): expected an object' : issuesText(parsed.error.issues, '(top level)', raw);
+    throw new SparehandError('CONFIG', `${path}: ${problems}`, { hint: 'the fields are in `sparehand help config`' });
   }
-  return parsed.data;
+  return { path, config: parsed.data, raw, unknown: unknownIn(ConfigSchema, raw, '') };
 }
 
-export async function saveConfig(c: Env, config: Config): Promise<void> {
-  const checked = ConfigSchema.parse(config);
-  await writeFileAtomically(configPath(c), `${JSON.stringify(checked, null, 2)}\n`);
+/** The config; with `warn`, each field sparehand does not know is named (it is ignored, and kept on rewrite). */
+export function loadConfig(c: Env, warn?: (line: string) => void): Config {
+  const file = readConfig(c);
+  if (warn && file.unknown.length > 0) {
+    warn(`${file.path}: unknown field${file.unknown.length === 1 ? '' : 's'} ${file.unknown.join(', ')} (ignored; the fields are in \`sparehand help config\`)`);
+  }
+  return file.config;
+}
+
+/**
+ * Changes the config with `edit` (given the document as written) and saves it atomically: the fields sparehand does
+ * not know stay as they were. The result is checked before it is written.
+ */
+export async function updateConfig(c: Env, edit: (raw: Record<string, unknown>, config: Config) => Record<string, unknown>): Promise<void> {
+  const file = readConfig(c);
+  const next = edit(structuredClone(file.raw), file.config);
+  const parsed = ConfigSchema.safeParse(next);
+  if (!parsed.success) throw new SparehandError('USAGE', issuesText(parsed.error.issues, 'config', next));
+  await writeFileAtomically(file.path, `${JSON.stringify(next, null, 2)}\n`);
 }

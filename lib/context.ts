@@ -48,3 +48,6 @@ export function processContext(): Context {
 export function say(ctx: Pick<Context, 'stderr'>, message: string): void {
   ctx.stderr.write(`sparehand: ${message}\n`);
 }
+
+/** A path as people write it: `~/…` under HOME. */
+export const tilde = (ctx: Pick<Context, 'home'>, p: string): string => (p.startsWith(`${ctx.home}/`) ? `~${p.slice(ctx.home.length)}` : p);

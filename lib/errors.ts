@@ -1,4 +1,5 @@
-// One error class for everything sparehand itself gets wrong; caught only in lib/cli.ts.
+// One error type for everything sparehand itself gets wrong; thrown deep, caught only in lib/cli.ts, which alone
+// turns its code into an exit status.
 export type ErrorCode =
   | 'USAGE'
   | 'CONFIG'
@@ -12,19 +13,24 @@ export type ErrorCode =
   | 'INSTALL'
   | 'INTERNAL';
 
+/**
+ * Marks sparehand's errors across copies of this class: each bundle (the CLI, the hook's two) carries its own
+ * copy, so `instanceof` fails for an error made by another one (execa's isExecaError checks a mark the same way).
+ */
+const BRAND = Symbol.for('sparehand.error');
+
 export class SparehandError extends Error {
   readonly code: ErrorCode;
   readonly hint: string | undefined;
-  /** Exit status the CLI uses for this error (125: sparehand failed before the command started). */
-  readonly exitCode: number;
+  readonly [BRAND] = true;
 
-  constructor(code: ErrorCode, message: string, options: { hint?: string; cause?: unknown; exitCode?: number } = {}) {
+  constructor(code: ErrorCode, message: string, options: { hint?: string; cause?: unknown } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'SparehandError';
     this.code = code;
     this.hint = options.hint;
-    this.exitCode = options.exitCode ?? 125;
   }
 }
 
-export const isSparehandError = (e: unknown): e is SparehandError => e instanceof SparehandError;
+export const isSparehandError = (e: unknown): e is SparehandError =>
+  typeof e === 'object' && e !== null && (e as { [BRAND]?: unknown })[BRAND] === true;

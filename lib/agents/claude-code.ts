@@ -1,9 +1,9 @@
 // Claude Code. Sources: code.claude.com/docs/en/hooks, /permissions, /settings via the mirror
 // ericbuess/claude-code-docs (commit ec68a5b2, 2026-08-22, changelog 2.1.240), read 2026-11-29; the real
-// program @anthropic-ai/claude-code@2.1.332 driven offline (shared/agents/REAL-TOOLS.md), 2026-11-29.
+// program @anthropic-ai/claude-code@2.1.332 driven offline (docs/real-programs.md), 2026-11-29.
 import * as z from 'zod/mini';
 import { claudeApproval } from './claude-permissions.js';
-import { claudeStyleAnswer, claudeStyleTarget, inHome, inProject, looseInput, numField, rewrittenInput, once } from './shapes.js';
+import { claudeStyleAnswer, claudeStyleTarget, inHome, inProject, looseInput, numField, once, rewrittenInput } from './shapes.js';
 import type { AgentSpec } from './types.js';
 
 const payload = once(() =>
@@ -26,45 +26,48 @@ export const claudeCode: AgentSpec<Payload> = {
   name: 'Claude Code',
   connection: 'rewrite',
   why: 'Its PreToolUse hook can replace the Bash tool input (updatedInput) and mark it approved.',
-  sources: [
-    { title: 'Claude Code hooks reference', url: 'https://code.claude.com/docs/en/hooks', read: '2026-11-29' },
-    { title: 'Claude Code permissions', url: 'https://code.claude.com/docs/en/permissions', read: '2026-11-29' },
-  ],
-  confirmed: [
-    {
-      package: '@anthropic-ai/claude-code',
-      version: '2.1.332',
-      date: '2026-11-29',
-      how:
-        'claude -p against a fake Anthropic Messages server on 127.0.0.1; updatedInput honoured, deny honoured; re-checked through sparehand agent install by test/e2e/agents/claude-code.test.ts',
-    },
-  ],
-  documented: '2.1.240 (docs of 2026-08-22)',
-  binary: { name: 'claude', versionArgs: ['--version'] },
+  facts: {
+    sources: [
+      { title: 'Claude Code hooks reference', url: 'https://code.claude.com/docs/en/hooks', read: '2026-11-29' },
+      { title: 'Claude Code permissions', url: 'https://code.claude.com/docs/en/permissions', read: '2026-11-29' },
+    ],
+    confirmed: [
+      {
+        package: '@anthropic-ai/claude-code',
+        version: '2.1.332',
+        date: '2026-11-29',
+        how:
+          'claude -p against a fake Anthropic Messages server on 127.0.0.1; updatedInput honoured, deny honoured; re-checked through sparehand agent install by test/e2e/agents/claude-code.test.ts',
+      },
+    ],
+    documented: '2.1.240 (docs of 2026-08-22)',
+    failMode: 'Fails open: a timeout, an exit status other than 0 or 2, or output that is not JSON lets the call go on; exit 2 always blocks (CC-docs).',
+    quirks: [
+      'Permission rules are checked against the rewritten command: sparehand marks the rewrite approved only when the original matches an allow rule (settings files or --allowedTools) or the mode is bypassPermissions, and leaves the command alone when a deny rule matches (docs/real-programs.md, fact 1).',
+      'updatedInput replaces the whole tool input: every field is echoed back (CC-docs).',
+      'Its settings file is also read by VS Code (Local harness, matchers ignored), Cursor and Devin: the hook answers each in its own form (docs/real-programs.md, one hook, many callers).',
+    ],
+  },
+  program: {
+    binary: { name: 'claude', versionArgs: ['--version'] },
+    folders: (b) => [inHome('.claude')(b)],
+  },
   shellTools: ['Bash'],
   sparehandName: 'absolute',
   maxTimeoutMs: 600_000,
   defaultTimeoutMs: 120_000,
   payload,
-  // Claude's own payload: snake_case, no timestamp (Copilot), turn_id (Codex), conversation_id (Cursor).
-  recognise: (raw) =>
-    raw.hook_event_name === 'PreToolUse' &&
-    typeof raw.session_id === 'string' &&
-    !('timestamp' in raw) &&
-    !('turn_id' in raw) &&
-    !('conversation_id' in raw) &&
-    raw.tool_name !== 'exec' &&
-    raw.tool_name !== 'Execute',
-  read: (p) =>
-    p.tool_name === 'Bash'
-      ? {
-          command: p.tool_input.command,
-          cwd: p.cwd,
-          timeoutMs: numField(p.tool_input, 'timeout'),
-          sessionId: p.session_id,
-          permissionMode: p.permission_mode,
-        }
-      : null,
+  // The shape several tools copy: the hook tries it after every other tool's (the most specific shape wins).
+  fallback: true,
+  recognise: (raw) => raw.hook_event_name === 'PreToolUse' && typeof raw.session_id === 'string',
+  read: (p) => ({
+    tool: p.tool_name,
+    command: p.tool_input.command,
+    cwd: p.cwd,
+    timeoutMs: numField(p.tool_input, 'timeout'),
+    sessionId: p.session_id,
+    permissionMode: p.permission_mode,
+  }),
   encode: (answer, p) =>
     claudeStyleAnswer('PreToolUse', answer, () => rewrittenInput(p.tool_input, answer as never, 'timeout')),
   approval: claudeApproval,
@@ -79,15 +82,11 @@ export const claudeCode: AgentSpec<Payload> = {
     tool_input: { command, description: 'sparehand agent test' },
     tool_use_id: 'toolu_sparehand_test',
   }),
-  install: [
-    target('user', inHome('.claude', 'settings.json')),
-    target('project', inProject('.claude', 'settings.json')),
-  ],
-  afterInstall: [],
-  failMode: 'Fails open: a timeout, an exit status other than 0 or 2, or output that is not JSON lets the call go on; exit 2 always blocks (CC-docs).',
-  quirks: [
-    'Permission rules are checked against the rewritten command: sparehand marks the rewrite approved only when the original matches an allow rule (settings files or --allowedTools) or the mode is bypassPermissions, and leaves the command alone when a deny rule matches (REAL-TOOLS.md, fact 1).',
-    'updatedInput replaces the whole tool input: every field is echoed back (CC-docs).',
-    'Its settings file is also read by VS Code (Local harness, matchers ignored), Cursor and Devin: the hook answers each in its own form (shared/agents/README.md, cross-tool hazards).',
-  ],
+  install: {
+    targets: [
+      target('user', inHome('.claude', 'settings.json')),
+      target('project', inProject('.claude', 'settings.json')),
+    ],
+    afterInstall: [],
+  },
 };

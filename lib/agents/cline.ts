@@ -1,6 +1,6 @@
 // Cline (CLI 3 and the VS Code extension). Sources: docs.cline.bot/customization/hooks and
 // /features/hooks/hook-reference (search excerpts), cline sdk/examples/hooks/README.md (3.83.0), read
-// 2026-11-29. Real program: cline@3.0.65 driven offline, 2026-11-29 (REAL-TOOLS.md, fact 8).
+// 2026-11-29. Real program: cline@3.0.65 driven offline, 2026-11-29 (docs/real-programs.md, fact 8).
 import * as z from 'zod/mini';
 import { guardedShell, inHome, inProject, json, once } from './shapes.js';
 import type { AgentSpec, InstallBase, OwnFileTarget } from './types.js';
@@ -30,31 +30,43 @@ export const cline: AgentSpec<Payload> = {
   name: 'Cline',
   connection: 'rewrite',
   why: 'Its CLI honours {"overrideInput":{"commands":[…]}} from a PreToolUse hook on run_commands (seen in the real program; not in the docs).',
-  sources: [
-    { title: 'Cline hooks', url: 'https://docs.cline.bot/customization/hooks', read: '2026-11-29' },
-    { title: 'Cline hook reference', url: 'https://docs.cline.bot/features/hooks/hook-reference', read: '2026-11-29' },
-  ],
-  confirmed: [
-    {
-      package: 'cline',
-      version: '3.0.65',
-      date: '2026-11-29',
-      how:
-        'cline --auto-approve against a fake chat-completions server on 127.0.0.1; overrideInput honoured; re-checked through sparehand agent install by test/e2e/agents/cline.test.ts',
-    },
-  ],
-  documented: 'docs.cline.bot (2026-11-29); sdk 3.83.0',
-  binary: { name: 'cline', versionArgs: ['--version'] },
+  facts: {
+    sources: [
+      { title: 'Cline hooks', url: 'https://docs.cline.bot/customization/hooks', read: '2026-11-29' },
+      { title: 'Cline hook reference', url: 'https://docs.cline.bot/features/hooks/hook-reference', read: '2026-11-29' },
+    ],
+    confirmed: [
+      {
+        package: 'cline',
+        version: '3.0.65',
+        date: '2026-11-29',
+        how:
+          'cline --auto-approve against a fake chat-completions server on 127.0.0.1; overrideInput honoured; re-checked through sparehand agent install by test/e2e/agents/cline.test.ts',
+      },
+    ],
+    documented: 'docs.cline.bot (2026-11-29); sdk 3.83.0',
+    failMode: 'Not documented; the installed executable exits 0 silently when sparehand is gone.',
+    quirks: [
+      'Hooks are executables named after the event in ~/.cline/hooks/ (docs/real-programs.md, fact 8); the docs name ~/Documents/Cline/Hooks/.',
+      'The payload has no cwd: the first workspace root is used (docs/real-programs.md, fact 8).',
+      '{"cancel":true} aborts the whole task, so the hook never refuses (docs/real-programs.md).',
+      'The CLI leaves a `cline --cline-hub-daemon` running after a run (docs/real-programs.md).',
+    ],
+  },
+  program: {
+    binary: { name: 'cline', versionArgs: ['--version'] },
+    folders: (b) => [inHome('.cline')(b), inHome('Documents', 'Cline')(b)],
+  },
   shellTools: ['run_commands'],
   sparehandName: 'absolute',
   payload,
   recognise: (raw) => 'tool_call' in raw && ('hookName' in raw || 'taskId' in raw),
   // One command per call is rewritten; a call with several commands is left alone.
   read: (p) =>
-    p.tool_call.name === 'run_commands' && p.tool_call.input.commands.length === 1
-      ? { command: p.tool_call.input.commands[0] as string, cwd: p.workspaceRoots?.[0], sessionId: p.taskId }
+    p.tool_call.input.commands.length === 1
+      ? { tool: p.tool_call.name, command: p.tool_call.input.commands[0] as string, cwd: p.workspaceRoots?.[0], sessionId: p.taskId }
       : null,
-  // {"cancel":true} aborts the whole task (REAL-TOOLS.md), so there is no refusal: rewrite only.
+  // {"cancel":true} aborts the whole task (docs/real-programs.md), so there is no refusal: rewrite only.
   encode: (answer, p) =>
     answer.kind === 'refuse'
       ? { stdout: '', stderr: '', exitCode: 0 }
@@ -69,17 +81,12 @@ export const cline: AgentSpec<Payload> = {
     tool_call: { id: 'call_sparehand_test', name: 'run_commands', input: { commands: [command] } },
     preToolUse: { toolName: 'run_commands', parameters: { commands: JSON.stringify([command]) } },
   }),
-  install: [target('user', inHome('.cline', 'hooks', 'PreToolUse')), target('project', inProject('.clinerules', 'hooks', 'PreToolUse'))],
-  note: [
-    { scope: 'user', path: inHome('Documents', 'Cline', 'Rules', 'sparehand.md') },
-    { scope: 'project', path: inProject('.clinerules', 'sparehand.md') },
-  ],
-  afterInstall: [],
-  failMode: 'Not documented; the installed executable exits 0 silently when sparehand is gone.',
-  quirks: [
-    'Hooks are executables named after the event in ~/.cline/hooks/ (REAL-TOOLS.md, fact 8); the docs name ~/Documents/Cline/Hooks/.',
-    'The payload has no cwd: the first workspace root is used (REAL-TOOLS.md, fact 8).',
-    '{"cancel":true} aborts the whole task, so the hook never refuses (REAL-TOOLS.md).',
-    'The CLI leaves a `cline --cline-hub-daemon` running after a run (REAL-TOOLS.md).',
-  ],
+  install: {
+    targets: [target('user', inHome('.cline', 'hooks', 'PreToolUse')), target('project', inProject('.clinerules', 'hooks', 'PreToolUse'))],
+    notes: [
+      { scope: 'user', path: inHome('Documents', 'Cline', 'Rules', 'sparehand.md') },
+      { scope: 'project', path: inProject('.clinerules', 'sparehand.md') },
+    ],
+    afterInstall: [],
+  },
 };

@@ -1,4 +1,4 @@
-// Codex runs a non-managed hook only once it is trusted by hash (REAL-TOOLS.md §3, Codex 0.171, read 2026-11-29):
+// Codex runs a non-managed hook only once it is trusted by hash (docs/real-programs.md, fact 3, Codex 0.171, read 2026-11-29):
 // `[hooks.state."<real path of hooks.json>:pre_tool_use:<group>:<handler>"] trusted_hash = "sha256:…"` in
 // `$CODEX_HOME/config.toml`; the hash is what `codex app-server` reports as `currentHash` in `hooks/list`.
 import { createRequire } from 'node:module';

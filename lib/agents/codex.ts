@@ -1,6 +1,6 @@
 // OpenAI Codex CLI. Sources: openai/codex codex-rs/hooks (schema.rs, engine/output_parser.rs,
 // events/pre_tool_use.rs, schema/generated/*.json), PR #20527 (2026-05-12), developers.openai.com/codex/hooks;
-// read 2026-11-29. Real program: @openai/codex@0.171.0 driven offline, 2026-11-29 (REAL-TOOLS.md §2, §3).
+// read 2026-11-29. Real program: @openai/codex@0.171.0 driven offline, 2026-11-29 (docs/real-programs.md, facts 2 and 3).
 import { join } from 'node:path';
 import * as z from 'zod/mini';
 import { codexTrust } from './codex-trust.js';
@@ -31,45 +31,45 @@ export const codex: AgentSpec<Payload> = {
   name: 'Codex CLI',
   connection: 'redirect',
   why: 'Codex accepts a changed command only together with permissionDecision "allow", which would approve what the user never approved; so by default the hook refuses once and names the replacement (SPAREHAND_AGENT_CODEX=rewrite switches to rewriting).',
-  sources: [
-    { title: 'codex-rs/hooks output_parser.rs, pre_tool_use.rs, generated schemas', url: 'https://github.com/openai/codex/tree/main/codex-rs/hooks', read: '2026-11-29' },
-    { title: 'PR #20527 Support PreToolUse updatedInput rewrites', url: 'https://github.com/openai/codex/pull/20527', read: '2026-11-29' },
-    { title: 'Codex hooks', url: 'https://developers.openai.com/codex/hooks', read: '2026-11-29' },
-  ],
-  confirmed: [
-    {
-      package: '@openai/codex',
-      version: '0.171.0',
-      date: '2026-11-29',
-      how:
-        'codex exec against a fake Responses server on 127.0.0.1; deny reason reaches the model; allow+updatedInput honoured; trust entry honoured; re-checked through sparehand agent install by test/e2e/agents/codex.test.ts',
-    },
-  ],
-  documented: 'codex-rs hooks schema (commits bde5e187 / 6fff509b)',
-  binary: { name: 'codex', versionArgs: ['--version'] },
+  facts: {
+    sources: [
+      { title: 'codex-rs/hooks output_parser.rs, pre_tool_use.rs, generated schemas', url: 'https://github.com/openai/codex/tree/main/codex-rs/hooks', read: '2026-11-29' },
+      { title: 'PR #20527 Support PreToolUse updatedInput rewrites', url: 'https://github.com/openai/codex/pull/20527', read: '2026-11-29' },
+      { title: 'Codex hooks', url: 'https://developers.openai.com/codex/hooks', read: '2026-11-29' },
+    ],
+    confirmed: [
+      {
+        package: '@openai/codex',
+        version: '0.171.0',
+        date: '2026-11-29',
+        how:
+          'codex exec against a fake Responses server on 127.0.0.1; deny reason reaches the model; allow+updatedInput honoured; trust entry honoured; re-checked through sparehand agent install by test/e2e/agents/codex.test.ts',
+      },
+    ],
+    documented: 'codex-rs hooks schema (commits bde5e187 / 6fff509b)',
+    failMode: 'Fails open: a runner error, a timeout, an exit status other than 0/2, or JSON that does not parse marks the hook Failed and the original command runs; exit 2 with an empty stderr is not a block (pre_tool_use.rs).',
+    quirks: [
+      'updatedInput without permissionDecision "allow" is a failed hook and the original command runs; "allow" alone is rejected too (output_parser.rs; docs/real-programs.md, fact 3).',
+      'An untrusted hook is skipped silently in `codex exec` (docs/real-programs.md, fact 3).',
+      'Every shell-like tool reports tool_name "Bash" with tool_input {command} only (pre_tool_use.rs).',
+      'Commands run in a login shell (bash -lc) whose profile resets PATH, so the replacement names sparehand by absolute path (docs/real-programs.md, fact 2).',
+    ],
+  },
+  program: {
+    binary: { name: 'codex', versionArgs: ['--version'] },
+    folders: (b) => [codexHome(b)],
+  },
   shellTools: ['Bash'],
-  // Codex runs commands with `bash -lc`: the login profile resets PATH (REAL-TOOLS.md, fact 2).
+  // Codex runs commands with `bash -lc`: the login profile resets PATH (docs/real-programs.md, fact 2).
   sparehandName: 'absolute',
   rewriteNeedsApproval: true,
   rewriteOptIn: true,
   payload,
   recognise: (raw) => raw.hook_event_name === 'PreToolUse' && typeof raw.turn_id === 'string',
-  read: (p) =>
-    p.tool_name === 'Bash'
-      ? { command: p.tool_input.command, cwd: p.cwd, sessionId: p.session_id, permissionMode: p.permission_mode }
-      : null,
+  read: (p) => ({ tool: p.tool_name, command: p.tool_input.command, cwd: p.cwd, sessionId: p.session_id, permissionMode: p.permission_mode }),
   // tool_input is exactly {command}: the rewrite sends exactly that (output schema: additionalProperties).
   encode: (answer) =>
     claudeStyleAnswer('PreToolUse', answer, () => ({ command: answer.kind === 'rewrite' ? answer.command : '' })),
-  install: [
-    target('user', (b) => join(codexHome(b), 'hooks.json')),
-    target('project', inProject('.codex', 'hooks.json')),
-  ],
-  note: [
-    { scope: 'user', path: (b) => join(codexHome(b), 'AGENTS.md') },
-    { scope: 'project', path: inProject('AGENTS.md') },
-  ],
-  trust: codexTrust,
   samplePayload: (command, cwd) => ({
     session_id: '019a4f2e-7c1d-7b30-9e55-3c2a1d0f8b61',
     turn_id: '019a4f2e-8a02-7c11-a3d4-5b6c7d8e9f01',
@@ -82,13 +82,17 @@ export const codex: AgentSpec<Payload> = {
     tool_input: { command },
     tool_use_id: 'call_sparehand_test',
   }),
-  // Trusting the hook (by hand, or --trust) is said by `agent install` from `trust` above.
-  afterInstall: [],
-  failMode: 'Fails open: a runner error, a timeout, an exit status other than 0/2, or JSON that does not parse marks the hook Failed and the original command runs; exit 2 with an empty stderr is not a block (pre_tool_use.rs).',
-  quirks: [
-    'updatedInput without permissionDecision "allow" is a failed hook and the original command runs; "allow" alone is rejected too (output_parser.rs; REAL-TOOLS.md §3).',
-    'An untrusted hook is skipped silently in `codex exec` (REAL-TOOLS.md §3).',
-    'Every shell-like tool reports tool_name "Bash" with tool_input {command} only (pre_tool_use.rs).',
-    'Commands run in a login shell (bash -lc) whose profile resets PATH, so the replacement names sparehand by absolute path (REAL-TOOLS.md, fact 2).',
-  ],
+  install: {
+    targets: [
+      target('user', (b) => join(codexHome(b), 'hooks.json')),
+      target('project', inProject('.codex', 'hooks.json')),
+    ],
+    notes: [
+      { scope: 'user', path: (b) => join(codexHome(b), 'AGENTS.md') },
+      { scope: 'project', path: inProject('AGENTS.md') },
+    ],
+    trust: codexTrust,
+    // Trusting the hook (by hand, or --trust) is said by `agent install` from `trust` above.
+    afterInstall: [],
+  },
 };

@@ -1,6 +1,6 @@
 // GitHub Copilot CLI. Sources: github/docs content/copilot/reference/hooks-reference.md (commit 05da5bc3),
 // cli-config-dir-reference.md, read 2026-11-29. Real program: @github/copilot@1.0.102 driven offline,
-// 2026-11-29 (REAL-TOOLS.md, fact 5).
+// 2026-11-29 (docs/real-programs.md, fact 5).
 import { join } from 'node:path';
 import * as z from 'zod/mini';
 import { claudeStyleAnswer, flatTarget, guardedShell, inProject, isObject, json, once, rewrittenInput } from './shapes.js';
@@ -59,21 +59,34 @@ export const copilotCli: AgentSpec<Payload> = {
   name: 'GitHub Copilot CLI',
   connection: 'rewrite',
   why: 'Its preToolUse hook can substitute the bash tool\'s arguments (modifiedArgs).',
-  sources: [
-    { title: 'GitHub Copilot hooks reference', url: 'https://docs.github.com/en/copilot/reference/hooks-reference', read: '2026-11-29' },
-  ],
-  confirmed: [
-    {
-      package: '@github/copilot',
-      version: '1.0.102',
-      date: '2026-11-29',
-      how:
-        'copilot -p --allow-all-tools against a fake chat-completions server on 127.0.0.1; modifiedArgs honoured; re-checked through sparehand agent install by test/e2e/agents/copilot-cli.test.ts',
-    },
-  ],
-  documented: 'hooks-reference.md commit 05da5bc3',
-  binary: { name: 'copilot', versionArgs: ['--version'] },
-  shellTools: ['bash'],
+  facts: {
+    sources: [
+      { title: 'GitHub Copilot hooks reference', url: 'https://docs.github.com/en/copilot/reference/hooks-reference', read: '2026-11-29' },
+    ],
+    confirmed: [
+      {
+        package: '@github/copilot',
+        version: '1.0.102',
+        date: '2026-11-29',
+        how:
+          'copilot -p --allow-all-tools against a fake chat-completions server on 127.0.0.1; modifiedArgs honoured; re-checked through sparehand agent install by test/e2e/agents/copilot-cli.test.ts',
+      },
+    ],
+    documented: 'hooks-reference.md commit 05da5bc3',
+    failMode: 'Closed on a crash or any non-zero exit (the call is denied); open on a timeout and on unparsable output (hooks-reference), so the installed command exits 0 when sparehand is gone.',
+    quirks: [
+      'Any non-zero exit of a command hook denies the call; a timeout does not (hooks-reference; docs/real-programs.md, fact 5).',
+      'toolArgs arrives as an object although the docs show a JSON string: both are accepted (docs/real-programs.md, fact 5).',
+      'Refuses, even with --allow-all-tools, commands naming an absolute path outside the work folder and /tmp, so the rewrite names sparehand bare; without it on PATH the command is left alone (docs/real-programs.md, fact 5).',
+      'Claude-shaped answers are ignored for the camelCase event; the user sees the original command while the rewritten one runs (docs/real-programs.md, fact 5).',
+    ],
+  },
+  program: {
+    binary: { name: 'copilot', versionArgs: ['--version'] },
+    folders: (b) => [copilotHome(b)],
+  },
+  // `bash` in its own camelCase payload; `Bash` in the Claude-compatible one.
+  shellTools: ['bash', 'Bash'],
   // It refuses commands naming an absolute path outside the work folder: the bare `sparehand` on its PATH.
   sparehandName: 'bare',
   payload,
@@ -83,8 +96,8 @@ export const copilotCli: AgentSpec<Payload> = {
   read: (p) => {
     const a = args(p);
     const [tool, sessionId] = isPascal(p) ? [p.tool_name, p.session_id] : [p.toolName as string, p.sessionId as string | undefined];
-    if (!a || !['bash', 'Bash'].includes(tool)) return null;
-    return { command: a.command as string, cwd: p.cwd as string | undefined, sessionId };
+    if (!a) return null;
+    return { tool, command: a.command as string, cwd: p.cwd as string | undefined, sessionId };
   },
   encode: (answer, p) => {
     const a = args(p) ?? {};
@@ -101,24 +114,19 @@ export const copilotCli: AgentSpec<Payload> = {
     toolName: 'bash',
     toolArgs: { command, description: 'sparehand agent test' },
   }),
-  install: [
-    target('user', (b) => join(copilotHome(b), 'hooks', 'sparehand.json')),
-    target('project', inProject('.github', 'hooks', 'sparehand.json')),
-  ],
-  note: [
-    { scope: 'user', path: (b) => join(copilotHome(b), 'copilot-instructions.md') },
-    { scope: 'project', path: inProject('.github', 'copilot-instructions.md') },
-  ],
-  afterInstall: [
-    // Copilot CLI 1.0.102 matches shell(NAME) on the program name: `shell(sparehand run)` matched nothing
-    // (test/e2e/agents/copilot-cli.test.ts).
-    'Copilot CLI checks its permissions against the rewritten command: allow it with --allow-tool \'shell(sparehand:*)\' (or --allow-all-tools). That rule approves every command run through `sparehand run`, including ones the model writes itself.',
-  ],
-  failMode: 'Closed on a crash or any non-zero exit (the call is denied); open on a timeout and on unparsable output (hooks-reference), so the installed command exits 0 when sparehand is gone.',
-  quirks: [
-    'Any non-zero exit of a command hook denies the call; a timeout does not (hooks-reference; REAL-TOOLS.md, fact 5).',
-    'toolArgs arrives as an object although the docs show a JSON string: both are accepted (REAL-TOOLS.md, fact 5).',
-    'Refuses, even with --allow-all-tools, commands naming an absolute path outside the work folder and /tmp, so the rewrite names sparehand bare; without it on PATH the command is left alone (REAL-TOOLS.md, fact 5).',
-    'Claude-shaped answers are ignored for the camelCase event; the user sees the original command while the rewritten one runs (REAL-TOOLS.md, fact 5).',
-  ],
+  install: {
+    targets: [
+      target('user', (b) => join(copilotHome(b), 'hooks', 'sparehand.json')),
+      target('project', inProject('.github', 'hooks', 'sparehand.json')),
+    ],
+    notes: [
+      { scope: 'user', path: (b) => join(copilotHome(b), 'copilot-instructions.md') },
+      { scope: 'project', path: inProject('.github', 'copilot-instructions.md') },
+    ],
+    afterInstall: [
+      // Copilot CLI 1.0.102 matches shell(NAME) on the program name: `shell(sparehand run)` matched nothing
+      // (test/e2e/agents/copilot-cli.test.ts).
+      'Copilot CLI checks its permissions against the rewritten command: allow it with --allow-tool \'shell(sparehand:*)\' (or --allow-all-tools). That rule approves every command run through `sparehand run`, including ones the model writes itself.',
+    ],
+  },
 };

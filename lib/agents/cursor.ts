@@ -33,20 +33,27 @@ export const cursor: AgentSpec<Payload> = {
   name: 'Cursor',
   connection: 'rewrite',
   why: 'Its preToolUse hook can return updated_input for the Shell tool (per the survey and third-party adapters; not verified in a primary source).',
-  sources: [
-    { title: 'Cursor hooks (survey of 2026-11-10; third-party adapters)', url: 'https://cursor.com/docs/agent/hooks', read: '2026-11-29' },
-  ],
-  confirmed: [],
-  documented: 'survey 2026-11-10 (cursor_version 3.16.17 in the sample payload)',
-  binary: { name: 'cursor-agent', versionArgs: ['--version'] },
+  facts: {
+    sources: [
+      { title: 'Cursor hooks (survey of 2026-11-10; third-party adapters)', url: 'https://cursor.com/docs/agent/hooks', read: '2026-11-29' },
+    ],
+    confirmed: [],
+    documented: 'survey 2026-11-10 (cursor_version 3.16.17 in the sample payload)',
+    failMode: 'A failure or a timeout lets the call through; invalid JSON on stdout blocks it (survey), so the hook prints {} when it leaves a command alone.',
+    quirks: [
+      'Wire format from the survey and third-party adapters only; read cursor.com/docs/agent/hooks before relying on it.',
+      'Invalid JSON on stdout blocks the call (survey): the hook prints {} when it leaves a command alone.',
+    ],
+  },
+  program: {
+    binary: { name: 'cursor-agent', versionArgs: ['--version'] },
+    folders: (b) => [inHome('.cursor')(b)],
+  },
   shellTools: ['Shell'],
   sparehandName: 'absolute',
   payload,
   recognise: (raw) => typeof raw.conversation_id === 'string' || typeof raw.cursor_version === 'string',
-  read: (p) =>
-    p.tool_name === 'Shell'
-      ? { command: p.tool_input.command, cwd: (p.tool_input.working_directory as string | undefined) ?? p.cwd, sessionId: p.conversation_id }
-      : null,
+  read: (p) => ({ tool: p.tool_name, command: p.tool_input.command, cwd: (p.tool_input.working_directory as string | undefined) ?? p.cwd, sessionId: p.conversation_id }),
   encode: (answer, p) =>
     answer.kind === 'refuse'
       ? json({ permission: 'deny', user_message: 'Heavy command redirected to sparehand.', agent_message: answer.reason })
@@ -63,11 +70,8 @@ export const cursor: AgentSpec<Payload> = {
     tool_input: { command, working_directory: cwd },
     cwd,
   }),
-  install: [target('user', inHome('.cursor', 'hooks.json')), target('project', inProject('.cursor', 'hooks.json'))],
-  afterInstall: [],
-  failMode: 'A failure or a timeout lets the call through; invalid JSON on stdout blocks it (survey), so the hook prints {} when it leaves a command alone.',
-  quirks: [
-    'Wire format from the survey and third-party adapters only; read cursor.com/docs/agent/hooks before relying on it.',
-    'Invalid JSON on stdout blocks the call (survey): the hook prints {} when it leaves a command alone.',
-  ],
+  install: {
+    targets: [target('user', inHome('.cursor', 'hooks.json')), target('project', inProject('.cursor', 'hooks.json'))],
+    afterInstall: [],
+  },
 };

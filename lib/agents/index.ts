@@ -11,7 +11,7 @@ import { factoryDroid } from './factory-droid.js';
 import { geminiCli } from './gemini-cli.js';
 import { kiro } from './kiro.js';
 import { opencode } from './opencode.js';
-import { AGENT_IDS, type AgentId, type AgentSpec } from './types.js';
+import type { AgentSpec } from './types.js';
 
 export const AGENTS = {
   'claude-code': claudeCode,
@@ -28,14 +28,15 @@ export const AGENTS = {
   'copilot-agent': copilotAgent,
   // Each spec is typed by its own payload; the core only passes a payload back to the spec that parsed it.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-} satisfies Record<AgentId, AgentSpec<any>> as Record<AgentId, AgentSpec<unknown>>;
+} satisfies Record<string, AgentSpec<any>> as Record<string, AgentSpec<unknown>>;
 
-export { AGENT_IDS };
-export type { AgentId, AgentSpec };
+export type { AgentSpec };
+/** The tools' ids, in the registry's order (the order of `agent list`, docs/agents.md and `install all`). */
+export const AGENT_IDS: readonly string[] = Object.keys(AGENTS);
 
-export const isAgentId = (s: string): s is AgentId => (AGENT_IDS as readonly string[]).includes(s);
+export const isAgentId = (s: string): boolean => Object.hasOwn(AGENTS, s);
 
-export const allAgents = (): AgentSpec<unknown>[] => AGENT_IDS.map((id) => AGENTS[id]);
+export const allAgents = (): AgentSpec<unknown>[] => Object.values(AGENTS);
 
 /** Environment variable that turns one tool's hook off (`off`) or switches a redirect tool to rewriting. */
-export const agentEnvVar = (id: AgentId): string => `SPAREHAND_AGENT_${id.toUpperCase().replace(/-/g, '_')}`;
+export const agentEnvVar = (id: string): string => `SPAREHAND_AGENT_${id.toUpperCase().replace(/-/g, '_')}`;

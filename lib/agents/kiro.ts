@@ -39,14 +39,25 @@ export const kiro: AgentSpec<Payload> = {
   name: 'Kiro CLI',
   connection: 'redirect',
   why: 'Its documented PreToolUse answer is exit 2 with the reason on stderr, which reaches the model; the 3.4 rewrite (updatedInput) has no documented shape yet.',
-  sources: [
-    { title: 'Kiro CLI hooks', url: 'https://kiro.dev/docs/cli/hooks', read: '2026-11-29' },
-    { title: 'Kiro CLI v3 hooks', url: 'https://kiro.dev/docs/cli/v3/hooks', read: '2026-11-29' },
-    { title: 'Kiro CLI 3.4 changelog', url: 'https://kiro.dev/changelog/cli/3-4', read: '2026-11-29' },
-  ],
-  confirmed: [],
-  documented: 'Kiro CLI 3.4.0',
-  binary: { name: 'kiro-cli', versionArgs: ['--version'] },
+  facts: {
+    sources: [
+      { title: 'Kiro CLI hooks', url: 'https://kiro.dev/docs/cli/hooks', read: '2026-11-29' },
+      { title: 'Kiro CLI v3 hooks', url: 'https://kiro.dev/docs/cli/v3/hooks', read: '2026-11-29' },
+      { title: 'Kiro CLI 3.4 changelog', url: 'https://kiro.dev/changelog/cli/3-4', read: '2026-11-29' },
+    ],
+    confirmed: [],
+    documented: 'Kiro CLI 3.4.0',
+    failMode: 'Exit 2 blocks and its stderr goes to the model; other exit statuses are warnings (kiro.dev/docs/cli/hooks).',
+    quirks: [
+      'Exit 2 blocks and its stderr goes to the model; other exit statuses are warnings (kiro.dev/docs/cli/hooks).',
+      'The IDE\'s hooks get no stdin payload for preToolUse, so only the CLI can be redirected (Kiro issue #7408, third party).',
+      'Without a session id in the payload, "let the same command through after one refusal" is kept per working folder.',
+    ],
+  },
+  program: {
+    binary: { name: 'kiro-cli', versionArgs: ['--version'] },
+    folders: (b) => [inHome('.kiro')(b)],
+  },
   shellTools: ['execute_bash', 'shell'],
   sparehandName: 'absolute',
   payload,
@@ -55,10 +66,7 @@ export const kiro: AgentSpec<Payload> = {
     /^[Pp]reToolUse$/.test(raw.hook_event_name) &&
     typeof raw.tool_name === 'string' &&
     ['execute_bash', 'shell'].includes(raw.tool_name),
-  read: (p) =>
-    ['execute_bash', 'shell'].includes(p.tool_name)
-      ? { command: p.tool_input.command, cwd: p.cwd, sessionId: p.session_id }
-      : null,
+  read: (p) => ({ tool: p.tool_name, command: p.tool_input.command, cwd: p.cwd, sessionId: p.session_id }),
   encode: (answer) => (answer.kind === 'refuse' ? exit2(answer.reason) : { stdout: '', stderr: '', exitCode: 0 }),
   // A payload in this tool's form for `agent test` (shaped like the captured/example payloads).
   samplePayload: (command, cwd) => ({
@@ -67,16 +75,12 @@ export const kiro: AgentSpec<Payload> = {
     tool_name: 'execute_bash',
     tool_input: { command, summary: 'sparehand agent test' },
   }),
-  install: [target('user', inHome('.kiro', 'hooks', 'sparehand.json')), target('project', inProject('.kiro', 'hooks', 'sparehand.json'))],
-  note: [
-    { scope: 'user', path: inHome('.kiro', 'steering', 'sparehand.md') },
-    { scope: 'project', path: inProject('.kiro', 'steering', 'sparehand.md') },
-  ],
-  afterInstall: [],
-  failMode: 'Exit 2 blocks and its stderr goes to the model; other exit statuses are warnings (kiro.dev/docs/cli/hooks).',
-  quirks: [
-    'Exit 2 blocks and its stderr goes to the model; other exit statuses are warnings (kiro.dev/docs/cli/hooks).',
-    'The IDE\'s hooks get no stdin payload for preToolUse, so only the CLI can be redirected (Kiro issue #7408, third party).',
-    'Without a session id in the payload, "let the same command through after one refusal" is kept per working folder.',
-  ],
+  install: {
+    targets: [target('user', inHome('.kiro', 'hooks', 'sparehand.json')), target('project', inProject('.kiro', 'hooks', 'sparehand.json'))],
+    notes: [
+      { scope: 'user', path: inHome('.kiro', 'steering', 'sparehand.md') },
+      { scope: 'project', path: inProject('.kiro', 'steering', 'sparehand.md') },
+    ],
+    afterInstall: [],
+  },
 };

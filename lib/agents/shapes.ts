@@ -95,6 +95,7 @@ export function claudeStyleTarget(o: {
     }),
     isOurs: (entry) => commandOf(entry) !== undefined,
     commandOf,
+    handlers: { key: 'hooks', isOurs: (h) => isObject(h) && isSparehandCommand(h.command, o.agent) },
   };
 }
 

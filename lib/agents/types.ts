@@ -2,21 +2,8 @@
 // The core (lib/hook, lib/install, lib/commands) reads only these fields and never names a tool.
 import type * as z from 'zod/mini';
 
-export const AGENT_IDS = [
-  'claude-code',
-  'codex',
-  'gemini-cli',
-  'cursor',
-  'copilot-cli',
-  'copilot-vscode',
-  'devin',
-  'opencode',
-  'kiro',
-  'cline',
-  'factory-droid',
-  'copilot-agent',
-] as const;
-export type AgentId = (typeof AGENT_IDS)[number];
+/** A tool's id (`claude-code`): the registry in index.ts is the list of them. */
+export type AgentId = string;
 
 /**
  * rewrite: the hook replaces the command; redirect: the hook can only refuse, naming the replacement;
@@ -26,6 +13,8 @@ export type ConnectionKind = 'rewrite' | 'redirect' | 'note' | 'none';
 
 /** One shell call as the core sees it, read out of a tool's payload. */
 export interface ShellCall {
+  /** The tool's name for what it is about to call (the core goes on only for the spec's `shellTools`). */
+  tool: string;
   command: string;
   /** Working folder of the call, when the payload says. */
   cwd?: string;
@@ -69,6 +58,8 @@ export interface Confirmed {
   /** YYYY-MM-DD */
   date: string;
   how: string;
+  /** Other npm packages the program needed to run on a machine like the tests' (`npm run test:agents` installs them too). */
+  needs?: readonly string[];
 }
 
 /** Where install puts things: HOME for user scope, the project folder for `--project`. */
@@ -98,6 +89,11 @@ export interface JsonHookTarget {
   isOurs: (entry: unknown) => boolean;
   /** Reads back the installed command from an entry of ours. */
   commandOf: (entry: unknown) => string | undefined;
+  /**
+   * Where an entry is a group of handlers (`{matcher, hooks: [...]}`): the key of that list and sparehand's
+   * handler in it. A handler the user adds to sparehand's group stays through install and uninstall.
+   */
+  handlers?: { key: string; isOurs: (handler: unknown) => boolean };
 }
 
 /** A whole file that belongs to sparehand (a plugin, an executable hook). */
@@ -166,13 +162,29 @@ export interface AgentSpec<P = unknown> {
   connection: ConnectionKind;
   /** Why this connection kind (one or two sentences, shown by `agent list` and docs). */
   why: string;
-  sources: readonly Source[];
-  /** Versions of the real program the connection was seen working in. Empty: documentation only. */
-  confirmed: readonly Confirmed[];
-  /** Documentation version the wire format was checked against. */
-  documented?: string;
-  /** Executable on PATH (for `agent status`) and how to ask its version. */
-  binary?: { name: string; versionArgs: readonly string[] };
+  /** What the connection rests on: the sources read, the real program's versions seen working, and its quirks. */
+  facts: {
+    sources: readonly Source[];
+    /** Versions of the real program the connection was seen working in. Empty: documentation only. */
+    confirmed: readonly Confirmed[];
+    /** Documentation version the wire format was checked against. */
+    documented?: string;
+    /** What the tool does when the hook fails, times out or prints nonsense (docs/agents.md). */
+    failMode?: string;
+    /** Observed behaviour that differs from the documentation, each with where it was seen. */
+    quirks: readonly string[];
+  };
+  /** Finding the tool on this machine (`agent status`, `agent install all`). */
+  program?: {
+    /** Executable on PATH (for `agent status`) and how to ask its version. */
+    binary?: { name: string; versionArgs: readonly string[] };
+    /**
+     * The tool's own folders at user level: when one exists, or `binary` is on PATH, the tool counts as used here and
+     * `agent install all` installs it (the others are skipped, and can be installed by name).
+     */
+    folders?: (base: InstallBase) => readonly string[];
+  };
+  // The hook: how the tool's payload is read and answered.
   /** Shell tool names in the payload. */
   shellTools: readonly string[];
   /** How the rewritten command names sparehand: an absolute path, or the bare name on the tool's PATH. */
@@ -188,11 +200,16 @@ export interface AgentSpec<P = unknown> {
   /** Payload schema (the hook's input), built on first use (schemas cost start-up time). Absent for note/none tools. */
   payload?: () => z.ZodMiniType<P>;
   /**
-   * Tells this tool's payload from every other tool's (cheap shape test on the parsed JSON). Several tools
-   * read the same settings file (VS Code and Cursor read Claude Code's), so the hook asks every tool.
+   * Tells this tool's payload by its shape (a cheap test on the parsed JSON). Several tools read the same settings
+   * file (VS Code and Cursor read Claude Code's), so the hook asks every tool, and the most specific shape wins.
    */
   recognise?: (raw: Record<string, unknown>) => boolean;
-  /** The shell call in a payload, or null when the payload is not a shell call. */
+  /**
+   * The shape is one that other tools copy (Claude Code's): it is tried after every other tool's, so that a tool
+   * file never needs to know another tool's fields to tell them apart.
+   */
+  fallback?: boolean;
+  /** The call in a payload (any tool; the core keeps those in `shellTools`), or null when it has no command. */
   read?: (payload: P) => ShellCall | null;
   /** Puts a decision in the tool's own form; `leave` is always empty stdout + exit 0 unless overridden. */
   encode?: (answer: Exclude<HookAnswer, { kind: 'leave' }>, payload: P) => WireAnswer;
@@ -200,20 +217,20 @@ export interface AgentSpec<P = unknown> {
   approval?: (call: ShellCall, ctx: { home: string; env: NodeJS.ProcessEnv }) => Approval;
   /** What "leave alone" prints, for a tool that wants an answer on every path (default: nothing). */
   leaveStdout?: string;
-  install: readonly InstallTarget[];
-  /** Where the instruction note goes, for tools with a note. */
-  note?: readonly NoteTarget[];
-  /** The tool's hooks must be trusted by hash before they run. */
-  trust?: HashTrust;
   /** A payload in the tool's own form for one shell call (`agent test` feeds it to the installed hook). */
   samplePayload?: (command: string, cwd: string) => unknown;
-  /**
-   * What the user must still do after install (a trust step, a permission rule). `{sparehand}` stands for
-   * sparehand as this tool's rewrites name it (node + script by absolute path, or the bare name).
-   */
-  afterInstall?: readonly string[];
-  /** What the tool does when the hook fails, times out or prints nonsense (docs/agents.md). */
-  failMode?: string;
-  /** Observed behaviour that differs from the documentation, each with where it was seen. */
-  quirks: readonly string[];
+  /** Installing: the files the hook goes in, the instruction notes, trust, and what the user must still do. */
+  install: {
+    /** The hook's files (none for a tool that cannot be connected). */
+    targets: readonly InstallTarget[];
+    /** Where the instruction note goes, for tools with a note. */
+    notes?: readonly NoteTarget[];
+    /** The tool's hooks must be trusted by hash before they run. */
+    trust?: HashTrust;
+    /**
+     * What the user must still do after install (a trust step, a permission rule). `{sparehand}` stands for
+     * sparehand as this tool's rewrites name it (node + script by absolute path, or the bare name).
+     */
+    afterInstall?: readonly string[];
+  };
 }

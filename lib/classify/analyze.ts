@@ -1,5 +1,5 @@
 // A whole command string → heavy or not, the rule that decided, and where to cut it.
-import { SparehandError } from '../errors.js';
+import { SparehandError, isSparehandError } from '../errors.js';
 import type { Verdict } from './kinds.js';
 import { type ListItem, parse } from './parse.js';
 import type { Classification, RuleChanges } from './types.js';
@@ -77,4 +77,4 @@ export function analyze(command: string, rules: RuleChanges): Classification {
 
 const LEFT_ALONE = 'left alone, it runs here.';
 
-export const isParseError = (e: unknown): e is SparehandError => e instanceof SparehandError && e.code === 'PARSE';
+export const isParseError = (e: unknown): e is SparehandError => isSparehandError(e) && e.code === 'PARSE';

@@ -1,4 +1,5 @@
-// The heavy-command classifier the hook calls on every shell command: decide, explain, rewrite. Never throws.
+// The heavy-command classifier the hook calls on every shell command: decide, explain, rewrite. A command it cannot
+// follow is a decision (left alone); only a bug throws.
 import { SparehandError } from '../errors.js';
 import { analyze, isParseError } from './analyze.js';
 import { alreadyWrapped, turnedOff } from './guard.js';
@@ -25,7 +26,8 @@ export function classify(command: string, rules: RuleChanges = {}): Classificati
     if (e instanceof RangeError) {
       return { heavy: false, rule: 'local: cannot parse (nested too deep)', reason: 'the command nests too deep to follow: left alone.' };
     }
-    return { heavy: false, rule: 'local: internal error', reason: `the classifier failed (${(e as Error)?.message ?? String(e)}): left alone.` };
+    // A bug: the hook's one fail-open catch logs it (lib/hook/main.ts); `sparehand classify` reports it.
+    throw e;
   }
 }
 

@@ -1,6 +1,7 @@
 // `sparehand agent install|uninstall TOOL|all`: connect (or disconnect) coding tools through their own hook files.
 import type { Command } from 'commander';
 import { allAgents } from '../agents/index.js';
+import { confirmLines } from '../checks/trust-confirm.js';
 import type { Context } from '../context.js';
 import { installAgents, uninstallAgents } from '../install/connect.js';
 import { TOOL_CHOICES, selectAgents } from '../install/select.js';
@@ -9,7 +10,7 @@ export function register(agent: Command, ctx: Context, _setExit: (n: number) => 
   agent
     .command('install')
     .description(
-      "write each tool's hook into the file it reads (user level, or the project's with --project), plus a note in its instruction file where it has one; merges, keeps a .bak, idempotent",
+      "write each tool's hook into the file it reads (user level, or the project's with --project), plus a note in its instruction file where it has one; merges, keeps a .bak, idempotent. `all`: the tools found on this machine (their program on PATH, or their folder); name a tool to install it anyway",
     )
     .argument('<tool>', TOOL_CHOICES)
     .option('--project <dir>', 'install into this project instead of your home folder')
@@ -17,12 +18,12 @@ export function register(agent: Command, ctx: Context, _setExit: (n: number) => 
     .option(
       '--trust',
       `for tools that run a hook only once trusted (${allAgents()
-        .filter((a) => a.trust)
+        .filter((a) => a.install.trust)
         .map((a) => a.name)
         .join(', ')}): write the trust entry too`,
     )
     .action(async (tool: string, opts: { project?: string; dryRun?: boolean; trust?: boolean }) => {
-      await installAgents(ctx, selectAgents(tool), opts);
+      await installAgents(ctx, selectAgents(tool), { ...opts, onlyUsed: tool === 'all', confirm: confirmLines });
     });
   agent
     .command('uninstall')

@@ -1,10 +1,9 @@
 // `sparehand agent status` (what is connected where, checked against what) and `agent list` (what sparehand knows).
 import type { Command } from 'commander';
 import { allAgents } from '../agents/index.js';
-import type { Context } from '../context.js';
-import { tilde } from '../install/connect.js';
+import { type Context, tilde } from '../context.js';
 import { projectRoot } from '../project-root.js';
-import { type AgentStatus, type ScopeStatus, agentStatus } from '../install/status.js';
+import { type AgentStatus, type ScopeStatus, agentStatus } from '../checks/status.js';
 import { VERSION } from '../version.js';
 
 

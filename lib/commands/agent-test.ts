@@ -1,10 +1,8 @@
 // `sparehand agent test TOOL|all`: runs each installed hook as its tool would and says what the tool will do.
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
-import { describeOutcome } from '../install/answer.js';
-import { type CheckResult, checkAgent } from '../install/check.js';
-import { targetsAt } from '../install/engine.js';
-import { projectRoot } from '../project-root.js';
+import { describeOutcome } from '../checks/decode-answer.js';
+import { type CheckResult, checkInstalled } from '../checks/hook-check.js';
 import { TOOL_CHOICES, selectAgents } from '../install/select.js';
 
 const HEAVY = 'npm test';
@@ -21,20 +19,11 @@ export function register(agent: Command, ctx: Context, setExit: (n: number) => v
     .option('--json', 'one JSON document')
     .action(async (tool: string, opts: { command?: string; json?: boolean }) => {
       const named = tool !== 'all';
-      const project = projectRoot(ctx.cwd);
       const results: CheckResult[] = [];
       for (const a of selectAgents(tool)) {
-        if (a.install.length === 0) continue;
+        if (a.install.targets.length === 0) continue;
         const commands = opts.command ? [opts.command] : [HEAVY, LIGHT];
-        const user = await checkAgent(a, { home: ctx.home, env: ctx.env }, 'user', { cwd: ctx.cwd, commands, heavyFirst: !opts.command });
-        const proj =
-          targetsAt(a, 'project').length > 0
-            ? await checkAgent(a, { home: ctx.home, env: ctx.env, project }, 'project', { cwd: ctx.cwd, commands, heavyFirst: !opts.command })
-            : undefined;
-        // Run in HOME, the project's files can be the user's own: test each file once.
-        const installed = [user, proj?.file === user.file ? undefined : proj].filter(
-          (r): r is CheckResult => r !== undefined && r.status !== 'not-installed',
-        );
+        const { installed, user } = await checkInstalled(a, ctx, { commands, heavyFirst: !opts.command });
         // A tool named on the command line must be installed somewhere; with `all`, uninstalled tools are skipped.
         results.push(...(installed.length > 0 ? installed : named ? [{ ...user, status: 'broken' as const }] : [user]));
       }

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { classify, rewriteCommand } from '../classify/index.js';
 import { loadConfig } from '../config.js';
-import type { Context } from '../context.js';
+import { type Context, say } from '../context.js';
 import { commandString } from '../run/command-string.js';
 
 /** The `--json` document (field names are stable, see docs/classify.md). */
@@ -15,7 +15,7 @@ export interface ClassifyReport {
 }
 
 export function report(ctx: Context, command: string): ClassifyReport {
-  const c = classify(command, loadConfig(ctx).rules ?? {});
+  const c = classify(command, loadConfig(ctx, (l) => say(ctx, l)).rules ?? {});
   return { command, heavy: c.heavy, rule: c.rule, reason: c.reason, rewrite: c.wrap ? rewriteCommand(c, 'sparehand') : null };
 }
 

@@ -1,11 +1,10 @@
 // `sparehand doctor`: is everything sparehand needs here and on the workers?
 import type { Command } from 'commander';
 import { allAgents } from '../agents/index.js';
-import { loadConfig } from '../config.js';
+import { readConfig } from '../config.js';
 import type { Context } from '../context.js';
 import { isSparehandError } from '../errors.js';
-import { checkAgent } from '../install/check.js';
-import { projectRoot } from '../project-root.js';
+import { checkInstalled } from '../checks/hook-check.js';
 import type { WorkerReport } from '../remote/check.js';
 import { checkWorkersWithToolchains, toolchainLine } from '../toolchain/check.js';
 import type { ToolchainRow } from '../toolchain/project.js';
@@ -23,17 +22,11 @@ export interface DoctorCheck {
  * would run it (agent test), with a heavy command that must come back rewritten or refused.
  */
 export async function installedHookChecks(ctx: Context): Promise<DoctorCheck[]> {
-  const project = projectRoot(ctx.cwd);
   const checks: DoctorCheck[] = [];
-  const seen = new Set<string>();
   for (const agent of allAgents()) {
-    for (const scope of ['user', 'project'] as const) {
-      const base = { home: ctx.home, env: ctx.env, ...(scope === 'project' ? { project } : {}) };
-      const r = await checkAgent(agent, base, scope, { cwd: ctx.cwd, commands: ['npm test'], heavyFirst: true });
-      // In HOME itself the project's files are the user's: check each file once.
-      if (r.status === 'not-installed' || seen.has(`${agent.id} ${r.file}`)) continue;
-      seen.add(`${agent.id} ${r.file}`);
-      const name = `hook: ${agent.id} (${scope})`;
+    const { installed } = await checkInstalled(agent, ctx, { commands: ['npm test'], heavyFirst: true });
+    for (const r of installed) {
+      const name = `hook: ${agent.id} (${r.scope})`;
       checks.push(
         r.status === 'working'
           ? { name, ok: true, detail: `${r.file}: working` }
@@ -60,9 +53,10 @@ export async function doctor(ctx: Context): Promise<{ ok: boolean; checks: Docto
   let workers: WorkerReport[] = [];
   let toolchains: ToolchainRow[] = [];
   try {
-    const config = loadConfig(ctx);
+    const { config, unknown } = readConfig(ctx);
     const n = config.workers?.length ?? 0;
-    checks.push({ name: 'config', ok: true, detail: `${n} worker${n === 1 ? '' : 's'} configured` });
+    const ignored = unknown.length ? `; unknown fields (ignored): ${unknown.join(', ')}` : '';
+    checks.push({ name: 'config', ok: true, detail: `${n} worker${n === 1 ? '' : 's'} configured${ignored}` });
     ({ reports: workers, toolchains } = await checkWorkersWithToolchains(ctx, config.workers ?? []));
   } catch (e) {
     if (!isSparehandError(e)) throw e;

@@ -30,7 +30,7 @@ export function register(program: Command, ctx: Context, setExit: (n: number) =>
     .option('-n <count>', 'the last COUNT runs (default 20)')
     .action((o: { json?: boolean; n?: string }) => {
       const n = o.n === undefined ? 20 : Number(o.n);
-      if (!Number.isInteger(n) || n < 1) throw new SparehandError('USAGE', `-n must be a whole number above 0, got "${o.n}"`, { exitCode: 2 });
+      if (!Number.isInteger(n) || n < 1) throw new SparehandError('USAGE', `-n must be a whole number above 0, got "${o.n}"`);
       const all = readLog(ctx);
       const runs = all.slice(-n);
       const t = today(all);

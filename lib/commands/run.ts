@@ -1,5 +1,6 @@
 // `sparehand run`: the command on a worker, or here. (The work is in lib/run; this file only wires options.)
-import type { Command } from 'commander';
+import { type Command, InvalidArgumentError } from 'commander';
+import { quote } from 'shell-quote';
 import { loadConfig } from '../config.js';
 import { type Context, say } from '../context.js';
 import { SparehandError, isSparehandError } from '../errors.js';
@@ -19,6 +20,52 @@ export interface RunOptions {
   quiet?: boolean;
 }
 
+const HELP = `
+Put \`--\` before the command, so that its own options are not taken for sparehand's:
+  sparehand run --or-local -- npm test -- --coverage
+  sparehand run --or-local -- 'cd pkg && npm test 2>&1 | tail -50'
+
+Exit status: the command's own; 124 after --timeout; 128+N when it was stopped by signal N; 255 when the
+connection to the worker was lost while it ran (nothing is brought back); 125 when sparehand itself failed before
+the command started (a bad option or config, no worker reachable without --or-local).
+`;
+
+/** Options of `run` that take a value (the rest are flags). */
+const VALUE_OPTIONS = new Set(['--worker', '--timeout']);
+const FLAGS = new Set(['--or-local', '--local', '--no-sync-back', '--quiet', '--debug']);
+
+/**
+ * For `run ls -la`: the same line with `--` put before the command, or undefined when `--` is already there (then
+ * the unknown option is a mistyped option of sparehand's own).
+ */
+export function dashDashHint(args: readonly string[]): string | undefined {
+  if (args.includes('--')) return undefined;
+  const at = args.indexOf('run');
+  const ours: string[] = [];
+  let i = at + 1;
+  for (; i < args.length; i++) {
+    const a = args[i]!;
+    if (FLAGS.has(a) || VALUE_OPTIONS.has(a.split('=')[0]!)) {
+      ours.push(a);
+      if (VALUE_OPTIONS.has(a) && i + 1 < args.length) ours.push(args[++i]!);
+    } else break;
+  }
+  return `put \`--\` before the command: ${['sparehand run', ...ours, '--', quote(args.slice(i))].join(' ')}`;
+}
+
+/** `--timeout`: a duration above zero (`--timeout 0` would stop every command at once). */
+function timeoutOption(text: string): string {
+  let ms: number;
+  try {
+    ms = parseDuration(text);
+  } catch (e) {
+    if (!isSparehandError(e)) throw e;
+    throw new InvalidArgumentError(`${e.message}; use e.g. 90s, 10m, 1h30m`);
+  }
+  if (!(ms > 0)) throw new InvalidArgumentError('must be more than 0 (e.g. 90s, 10m, 1h30m)');
+  return text;
+}
+
 export function register(program: Command, ctx: Context, setExit: (n: number) => void): void {
   program
     .command('run')
@@ -26,26 +73,29 @@ export function register(program: Command, ctx: Context, setExit: (n: number) =>
     .option('--or-local', 'run here when no worker is configured, reachable or free')
     .option('--local', 'run here, never on a worker')
     .option('--worker <name>', 'use this worker (also: SPAREHAND_WORKER)')
-    .option('--timeout <dur>', 'stop the command after this long (e.g. 90s, 10m); exit status 124')
+    .option('--timeout <dur>', 'stop the command after this long (e.g. 90s, 10m); exit status 124', timeoutOption)
     .option('--no-sync-back', 'do not bring changed files back')
     .option('--quiet', 'no summary line')
-    .argument('<command...>', "one shell string ('npm test && npm run build') or an argv")
+    .argument('<command...>', "after --: one shell string ('npm test && npm run build') or an argv")
+    .addHelpText('after', HELP)
     .allowUnknownOption(false)
     .action(async (args: string[], opts: RunOptions) => {
-      setExit(await run(ctx, commandString(args), opts));
+      const command = commandString(args);
+      if (command.trim() === '') {
+        throw new SparehandError('USAGE', 'the command is empty', { hint: "usage: sparehand run [options] -- '<command>'" });
+      }
+      setExit(await run(ctx, command, opts));
     });
 }
 
 export async function run(ctx: Context, command: string, opts: RunOptions): Promise<number> {
   const outcome: RunOutcome = { where: 'here' };
   const start = new Date();
+  // A failure of sparehand's own under `run` is 125 (lib/cli.ts).
   let exit = 125;
   try {
     exit = await runSomewhere(ctx, command, opts, outcome);
     return exit;
-  } catch (e) {
-    if (isSparehandError(e)) exit = e.exitCode;
-    throw e;
   } finally {
     appendLog(ctx, { start: start.toISOString(), project: projectRoot(ctx.cwd), command, exit, totalMs: Date.now() - start.getTime(), ...outcome });
   }
@@ -58,14 +108,15 @@ async function runSomewhere(ctx: Context, command: string, opts: RunOptions, out
     outcome.why = '--local';
     return runLocal(ctx, command, { timeoutMs });
   }
-  const config = loadConfig(ctx);
+  const config = loadConfig(ctx, (l) => say(ctx, l));
   if ((config.workers ?? []).length === 0) {
     if (!opts.orLocal) {
       throw new SparehandError('WORKER', 'no worker is configured', {
         hint: 'add one with `sparehand worker add NAME user@host`, or run with --or-local to run here',
       });
     }
-    return runHere(ctx, command, 'no worker configured', timeoutMs, outcome);
+    // The first line a newcomer sees: it says what to do next.
+    return runHere(ctx, command, 'no worker configured; to run on a spare machine, add one: `sparehand worker add NAME user@host`', timeoutMs, outcome);
   }
   return runOnWorker(ctx, config, command, {
     orLocal: opts.orLocal,

@@ -1,5 +1,5 @@
 // `sparehand worker add|list|check|remove`: the SSH hosts commands run on.
-import type { Command } from 'commander';
+import { type Command, InvalidArgumentError } from 'commander';
 import type { Worker } from '../config.js';
 import { loadConfig } from '../config.js';
 import { type Context, say } from '../context.js';
@@ -9,9 +9,10 @@ import { checkWorkersWithToolchains, toolchainLine } from '../toolchain/check.js
 import { workerStatus } from '../remote/status.js';
 import { addWorker, findWorker, removeWorker, workerDir, workerSlots } from '../remote/workers.js';
 
-const int = (what: string) => (v: string) => {
+/** A whole number; its range is the config schema's to check (and name). */
+const int = (v: string): number => {
   const n = Number(v);
-  if (!Number.isInteger(n)) throw new SparehandError('USAGE', `${what} must be a whole number, got "${v}"`);
+  if (v.trim() === '' || !Number.isInteger(n)) throw new InvalidArgumentError('expected a whole number');
   return n;
 };
 
@@ -30,10 +31,10 @@ export function register(program: Command, ctx: Context, setExit: (n: number) =>
     .description('add a worker (or replace the one with that name)')
     .argument('<name>', 'a short name: letters, digits, ".", "_", "-"')
     .argument('<destination>', 'what you would give ssh: host, user@host, or a ~/.ssh/config alias')
-    .option('--port <n>', 'ssh port', int('--port'))
+    .option('--port <n>', 'ssh port', int)
     .option('--identity <file>', 'private key file (ssh -i)')
     .option('--dir <path>', 'folder on the worker for project copies (default ~/.cache/sparehand/work)')
-    .option('--slots <n>', 'how many commands may run on it at once (default 2)', int('--slots'))
+    .option('--slots <n>', 'how many commands may run on it at once (default 2)', int)
     .action(async (name: string, destination: string, o: { port?: number; identity?: string; dir?: string; slots?: number }) => {
       const w: Worker = { name, destination };
       if (o.port !== undefined) w.port = o.port;
@@ -53,7 +54,7 @@ export function register(program: Command, ctx: Context, setExit: (n: number) =>
     .description('list the configured workers')
     .option('--json', 'one JSON document')
     .action((o: { json?: boolean }) => {
-      const workers = (loadConfig(ctx).workers ?? []).map((w) => ({ ...w, dir: workerDir(w), slots: workerSlots(w) }));
+      const workers = (loadConfig(ctx, (l) => say(ctx, l)).workers ?? []).map((w) => ({ ...w, dir: workerDir(w), slots: workerSlots(w) }));
       if (o.json) ctx.stdout.write(`${JSON.stringify({ workers }, null, 2)}\n`);
       else if (workers.length === 0) say(ctx, 'no worker configured; add one with `sparehand worker add NAME user@host`');
       else for (const w of workers) ctx.stdout.write(`${w.name}\t${w.destination}${w.port ? `:${w.port}` : ''}\t${w.dir}\t${w.slots} slots\n`);
@@ -64,7 +65,7 @@ export function register(program: Command, ctx: Context, setExit: (n: number) =>
     .argument('[name]', 'only this worker')
     .option('--json', 'one JSON document')
     .action(async (name: string | undefined, o: { json?: boolean }) => {
-      const config = loadConfig(ctx);
+      const config = loadConfig(ctx, (l) => say(ctx, l));
       const workers = name ? [findWorker(config, name)] : (config.workers ?? []);
       if (workers.length === 0) throw new SparehandError('WORKER', 'no worker configured', { hint: 'add one with `sparehand worker add NAME user@host`' });
       const { reports, toolchains } = await checkWorkersWithToolchains(ctx, workers);

@@ -1,9 +1,11 @@
 // The hook's full path, loaded only for payloads that may hold a heavy command: the caller's payload (zod),
-// decide, the caller's answer. lib/hook/main.ts is the hot path in front of it and the one place that fails open.
+// decide, the caller's answer. lib/hook/main.ts is the hot path in front of it and the one place that fails open
+// (and logs); nothing here catches an error of its own.
 import { AGENTS, agentEnvVar, allAgents, isAgentId } from '../agents/index.js';
 import type { AgentSpec, WireAnswer } from '../agents/types.js';
 import type { Context } from '../context.js';
 import { decide, type DecideContext } from './decide.js';
+import { entryCheck } from './entry-check.js';
 import { logLine } from './io.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -15,8 +17,9 @@ export const leaveFor = (spec: AgentSpec<unknown> | undefined): WireAnswer => ({
 });
 
 /**
- * The caller of a payload: the named tool when its shape fits, else any other tool whose shape fits (several
- * tools read the same settings file, see shared/agents/README.md "One hook, many callers").
+ * The caller of a payload: of the tools whose shape fits, the most specific (a shape other tools copy, marked
+ * `fallback`, comes last), the named one first among equals. Several tools read the same settings file
+ * (docs/real-programs.md "One hook, many callers"), so the hook installed for one may be called by another.
  */
 export function callerOf(named: AgentSpec<unknown>, raw: Record<string, unknown>): AgentSpec<unknown> | undefined {
   const fits = (a: AgentSpec<unknown>): boolean => {
@@ -26,23 +29,16 @@ export function callerOf(named: AgentSpec<unknown>, raw: Record<string, unknown>
       return false; // a shape test that trips on odd input ({"toString": 0}) is a "no"
     }
   };
-  return fits(named) ? named : allAgents().find((a) => a !== named && fits(a));
+  const rank = (a: AgentSpec<unknown>) => (a.fallback ? 2 : 0) + (a === named ? 0 : 1);
+  return [named, ...allAgents().filter((a) => a !== named)].filter(fits).sort((a, b) => rank(a) - rank(b))[0];
 }
 
-/** The whole answer for one payload text; throws only on internal errors (the caller fails open). */
-export function answerFor(ctx: DecideContext, agent: string, text: string): WireAnswer {
+/** The answer for a payload that passed the entry check (lib/hook/entry-check.ts); throws only on internal errors. */
+export function answerPayload(ctx: DecideContext, agent: string, raw: unknown): WireAnswer {
   const named = isAgentId(agent) ? AGENTS[agent] : undefined;
   if (!named) {
     logLine(ctx, `unknown tool "${agent}": left alone`);
     return leaveFor(undefined);
-  }
-  if (ctx.env.SPAREHAND === 'off' || ctx.env.SPAREHAND_RUN === '1') return leaveFor(named);
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch {
-    logLine(ctx, `${agent}: payload is not JSON (${text.length} bytes): left alone`);
-    return leaveFor(named);
   }
   if (!isObject(raw)) return leaveFor(named);
   const caller = callerOf(named, raw);
@@ -54,7 +50,13 @@ export function answerFor(ctx: DecideContext, agent: string, text: string): Wire
     return leaveFor(caller);
   }
   const call = caller.read(parsed.data);
-  if (!call) return leaveFor(caller);
+  if (!call || !caller.shellTools.includes(call.tool)) return leaveFor(caller);
   const answer = decide(caller, call, ctx);
   return answer.kind === 'leave' ? leaveFor(caller) : caller.encode(answer, parsed.data);
+}
+
+/** The whole answer for one payload text, as the hook process gives it (tests and docs use it); throws only on internal errors. */
+export function answerFor(ctx: DecideContext, agent: string, text: string): WireAnswer {
+  const entry = entryCheck(ctx, agent, text);
+  return entry ? answerPayload(ctx, agent, entry.raw) : leaveFor(isAgentId(agent) ? AGENTS[agent] : undefined);
 }

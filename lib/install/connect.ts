@@ -2,23 +2,25 @@
 // the diff), then says what the user must still do. Tools whose files cannot be read are reported, not half-done.
 import { resolve } from 'node:path';
 import type { AgentSpec, InstallBase, Scope } from '../agents/types.js';
-import type { Context } from '../context.js';
+import { type Context, tilde } from '../context.js';
 import { SparehandError, isSparehandError } from '../errors.js';
-import { resolvesTo, which } from './binary.js';
+import { resolvesTo, which } from '../which.js';
 import { type Planned, hookInstalled, notesAt, planInstall, planUninstall, targetsAt } from './engine.js';
-import { setTomlString } from './toml-trust.js';
+import { lookedFor, usedHere } from './select.js';
 import { sparehandInvocation } from '../self.js';
-import { confirmTrust } from './trust-confirm.js';
-import { type Change, applyChanges, readIfExists, unifiedDiff, workspace } from './workspace.js';
+import { removeCreatedDirs } from './created.js';
+import { type Change, type Workspace, applyChanges, unifiedDiff, workspace } from './workspace.js';
 
 export interface ConnectOptions {
   project?: string;
   dryRun?: boolean;
   trust?: boolean;
+  /** `all`: only the tools used on this machine (the others are skipped, with a line saying so). */
+  onlyUsed?: boolean;
+  /** With `trust`: confirms a written trust entry with the tool's own program; returns the lines to print. */
+  confirm?: (ctx: Context, planned: Planned, base: InstallBase) => Promise<string[]>;
 }
 
-/** A path as people write it: `~/…` under HOME. */
-export const tilde = (ctx: Pick<Context, 'home'>, p: string): string => (p.startsWith(`${ctx.home}/`) ? `~${p.slice(ctx.home.length)}` : p);
 
 export function baseOf(ctx: Context, project: string | undefined): { base: InstallBase; scope: Scope } {
   const base: InstallBase = { home: ctx.home, env: ctx.env, ...(project ? { project: resolve(ctx.cwd, project) } : {}) };
@@ -31,13 +33,16 @@ function fail(failures: { agent: AgentSpec; error: SparehandError }[], verb: str
   throw new SparehandError('INSTALL', `could not ${verb} ${failures.map((f) => f.agent.id).join(', ')}:\n${failures.map((f) => `  ${f.agent.id}: ${f.error.message}`).join('\n')}`);
 }
 
-async function write(ctx: Context, changes: Change[], dryRun: boolean): Promise<void> {
-  if (dryRun) {
+async function write(ctx: Context, ws: Workspace, opts: { dryRun: boolean; install: boolean; base: InstallBase }): Promise<Change[]> {
+  const changes = ws.changes();
+  if (opts.dryRun) {
     for (const c of changes) if (!c.internal) ctx.stdout.write(unifiedDiff(c));
     ctx.stdout.write(changes.length ? 'dry run: nothing was written\n' : 'dry run: nothing would change\n');
   } else {
-    await applyChanges(changes);
+    await applyChanges(changes, { sweep: ws.paths(), recordFirst: opts.install });
+    if (!opts.install) await removeCreatedDirs(opts.base);
   }
+  return changes;
 }
 
 /** Where the bare `sparehand` must be for tools that call it by name; a line saying how, when it is not there. */
@@ -65,6 +70,10 @@ export async function installAgents(ctx: Context, agents: readonly AgentSpec[], 
       out(agent, `${agent.id}: nothing to install at ${scope} level`);
       continue;
     }
+    if (opts.onlyUsed && usedHere(agent, base) === undefined) {
+      out(agent, `${agent.id}: skipped: not found here (${lookedFor(agent, base, (p) => tilde(ctx, p))}); to install it anyway: sparehand agent install ${agent.id}${opts.project ? ` --project ${opts.project}` : ''}`);
+      continue;
+    }
     const undo = ws.checkpoint();
     try {
       planned.push(await planInstall(ws, agent, { base, scope, trust: Boolean(opts.trust) }));
@@ -75,8 +84,7 @@ export async function installAgents(ctx: Context, agents: readonly AgentSpec[], 
       out(agent, `${agent.id}: not installed: ${e.message}`);
     }
   }
-  const changes = ws.changes();
-  await write(ctx, changes, Boolean(opts.dryRun));
+  const changes = await write(ctx, ws, { dryRun: Boolean(opts.dryRun), install: true, base });
   const changed = new Set(changes.map((c) => c.path));
   const state = (p: string) => (changed.has(p) ? (opts.dryRun ? 'would change' : 'written') : 'unchanged');
   for (const p of planned) {
@@ -86,44 +94,19 @@ export async function installAgents(ctx: Context, agents: readonly AgentSpec[], 
       ...p.notes.map((f) => `note in ${tilde(ctx, f)} (${state(f)})`),
     ];
     out(a, `${a.id}: ${parts.join('; ')}`);
-    if (a.trust && p.trust) {
-      if (!opts.trust) out(a, `  then: trust the hook: ${a.trust.howTo}`);
-      else if (!opts.dryRun) for (const line of await confirm(ctx, p, base)) out(a, `  ${line}`);
+    if (a.install.trust && p.trust) {
+      if (!opts.trust) out(a, `  then: trust the hook: ${a.install.trust.howTo}`);
+      else if (!opts.dryRun && opts.confirm) for (const line of await opts.confirm(ctx, p, base)) out(a, `  ${line}`);
     }
     if (a.sparehandName === 'bare' && p.files.length > 0) {
       const advice = bareNameAdvice(ctx, p.command.script);
       if (advice) out(a, `  then: ${advice}`);
     }
     const invocation = sparehandInvocation(a.sparehandName, p.command);
-    for (const t of a.afterInstall ?? []) out(a, `  then: ${t.replaceAll('{sparehand}', invocation)}`);
+    for (const t of a.install.afterInstall ?? []) out(a, `  then: ${t.replaceAll('{sparehand}', invocation)}`);
   }
   for (const l of lines.values()) for (const s of l) ctx.stdout.write(`${s}\n`);
   fail(failures, 'install');
-}
-
-/** Confirms a written trust entry with the real program (rewriting it with the hash the program reports). */
-async function confirm(ctx: Context, p: Planned, base: InstallBase): Promise<string[]> {
-  const entry = p.trust!;
-  const trust = p.agent.trust!;
-  const c = await confirmTrust(p.agent, base, entry);
-  const where = `trust entry in ${tilde(ctx, entry.file)}`;
-  switch (c.kind) {
-    case 'confirmed':
-      return [`${where}: ${entry.hash} (confirmed by ${c.program})`];
-    case 'differs': {
-      const table = trust.table(entry.hooksRealPath, entry.group, entry.handler);
-      const text = await readIfExists(entry.file);
-      // The .bak already holds the user's content from before install: keep it.
-      await applyChanges([{ path: entry.file, before: text, after: setTomlString(entry.file, text, table, trust.field, c.reported), backup: false }]);
-      return [`${where}: ${c.program} reports ${c.reported} (computed ${entry.hash}); the reported hash was written`];
-    }
-    case 'no-program':
-      return [`${where}: ${entry.hash} was computed but not confirmed (the tool's program is not on PATH); check it with \`sparehand agent status\` once it is`];
-    case 'not-listed':
-      return [`${where}: ${entry.hash} was written, but ${c.program} does not list the hook; ${trust.howTo}`];
-    case 'failed':
-      return [`${where}: ${entry.hash} was written, but ${c.program} could not confirm it (${c.why})`];
-  }
 }
 
 /** Removes what install added for these tools; a note stays while another installed tool reads the same file. */
@@ -148,8 +131,7 @@ export async function uninstallAgents(ctx: Context, agents: readonly AgentSpec[]
       failures.push({ agent, error: e });
     }
   }
-  const changes = ws.changes();
-  await write(ctx, changes, Boolean(opts.dryRun));
+  await write(ctx, ws, { dryRun: Boolean(opts.dryRun), install: false, base });
   for (const p of planned) {
     const parts = [...p.files.map((f) => `hook removed from ${tilde(ctx, f)}`), ...p.notes.map((f) => `note removed from ${tilde(ctx, f)}`)];
     if (parts.length > 0 || agents.length === 1) ctx.stdout.write(`${p.agent.id}: ${parts.length ? parts.join('; ') : 'nothing installed'}\n`);

@@ -1,47 +1,86 @@
-// What install created in the user's settings files (the containers on the way to the hook list), so that
-// uninstall removes exactly that and leaves the user's own empty `"hooks": {"PreToolUse": []}` in place.
-// Kept in sparehand's state folder, one JSON document: { "<file>": { "<arrayPath>": depth } }.
+// What install created, so that uninstall removes exactly that and nothing of the user's: the files it created (a
+// pre-existing `{}` stays), the containers on the way to the hook list in a file of the user's (their own empty
+// `"PreToolUse": []` stays), the backups it wrote, and the folders it made. Kept in sparehand's state folder, one
+// JSON document; gone, with the folders it needed, once nothing is left in it.
 import { join } from 'node:path';
 import type { InstallBase } from '../agents/types.js';
+import { missingDirs } from '../fs-atomic.js';
 import { stateDir } from '../paths.js';
-import type { Workspace } from './workspace.js';
+import { type Workspace, applyChanges, removeEmptyDirs, workspace } from './workspace.js';
 
-type Record_ = Record<string, Record<string, number>>;
+export interface FileRecord {
+  /** The tools whose hook or note install put in the file. */
+  by?: string[];
+  /** arrayPath (dotted) → the depth (1 = the top key) from which install created it. */
+  containers?: Record<string, number>;
+  /** Install created the file itself. */
+  created?: true;
+  /** Where install put the backup of the user's file. */
+  backup?: string;
+}
 
-export const createdPath = (base: Pick<InstallBase, 'home' | 'env'>): string => join(stateDir(base), 'created.json');
+export interface InstallRecord {
+  files: Record<string, FileRecord>;
+  /** Folders install created (uninstall removes those that are empty). */
+  dirs: string[];
+}
 
-async function load(ws: Workspace, file: string): Promise<Record_> {
+type Base = Pick<InstallBase, 'home' | 'env'>;
+
+export const createdPath = (base: Base): string => join(stateDir(base), 'created.json');
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The record as the workspace has it now (an older record, `{file: {arrayPath: depth}}`, is read as containers). */
+export async function loadRecord(ws: Workspace, base: Base): Promise<InstallRecord> {
+  let doc: unknown;
   try {
-    const doc = JSON.parse((await ws.read(file)) ?? '{}') as unknown;
-    return typeof doc === 'object' && doc !== null && !Array.isArray(doc) ? (doc as Record_) : {};
+    doc = JSON.parse((await ws.read(createdPath(base))) ?? '{}');
   } catch {
-    return {};
+    doc = {};
   }
+  if (!isObject(doc)) return { files: {}, dirs: [] };
+  if (!('files' in doc) && !('dirs' in doc)) {
+    return { files: Object.fromEntries(Object.entries(doc).map(([f, c]) => [f, { containers: c as Record<string, number> }])), dirs: [] };
+  }
+  return { files: isObject(doc.files) ? (doc.files as Record<string, FileRecord>) : {}, dirs: Array.isArray(doc.dirs) ? (doc.dirs as string[]) : [] };
 }
 
-/** The recorded depth from which install created `arrayPath` in `path`, if any. */
-export async function createdFrom(ws: Workspace, base: Pick<InstallBase, 'home' | 'env'>, path: string, arrayPath: readonly string[]): Promise<number | undefined> {
-  return (await load(ws, createdPath(base)))[path]?.[arrayPath.join('.')];
-}
-
-/** Records (depth) or forgets (undefined) what install created in `path`. */
-export async function recordCreated(
-  ws: Workspace,
-  base: Pick<InstallBase, 'home' | 'env'>,
-  path: string,
-  arrayPath: readonly string[],
-  depth: number | undefined,
-): Promise<void> {
+/** Writes the record through the workspace (removed when empty); the folders it needs are recorded in it. */
+export async function saveRecord(ws: Workspace, base: Base, record: InstallRecord): Promise<void> {
   const file = createdPath(base);
-  const doc = await load(ws, file);
-  const key = arrayPath.join('.');
-  if (depth === undefined) {
-    if (doc[path]?.[key] === undefined) return;
-    delete doc[path]![key];
-    if (Object.keys(doc[path]!).length === 0) delete doc[path];
-  } else {
-    if (doc[path]?.[key] === depth) return;
-    doc[path] = { ...doc[path], [key]: depth };
+  for (const [f, r] of Object.entries(record.files)) {
+    if (r.containers && Object.keys(r.containers).length === 0) delete r.containers;
+    if (r.by && r.by.length === 0) delete r.by;
+    if (Object.keys(r).length === 0) delete record.files[f];
   }
-  ws.write(file, Object.keys(doc).length === 0 ? undefined : `${JSON.stringify(doc, null, 2)}\n`, { backup: false, internal: true });
+  const empty = Object.keys(record.files).length === 0;
+  if (!empty && (await ws.read(file)) === undefined) addDirs(record, missingDirs(file));
+  const text = empty && record.dirs.length === 0 ? undefined : `${JSON.stringify(record, null, 2)}\n`;
+  if (text !== (await ws.read(file))) ws.write(file, text, { internal: true });
+}
+
+/** Notes folders install is about to create. */
+export function addDirs(record: InstallRecord, dirs: readonly string[]): void {
+  for (const d of dirs) if (!record.dirs.includes(d)) record.dirs.push(d);
+}
+
+/** The entry for one file, made on first use. */
+export const fileRecord = (record: InstallRecord, path: string): FileRecord => (record.files[path] ??= {});
+
+/**
+ * After an uninstall: the folders install created that are empty now go, and the record with them once it names no
+ * file (then its own folders go too, when empty). sparehand's state folder goes when empty, recorded or not (a kill
+ * while the first record was written leaves it unrecorded).
+ */
+export async function removeCreatedDirs(base: Base): Promise<void> {
+  const ws = workspace();
+  const record = await loadRecord(ws, base);
+  const gone = new Set(removeEmptyDirs(record.dirs));
+  const left = record.dirs.filter((d) => !gone.has(d));
+  const done = Object.keys(record.files).length === 0;
+  record.dirs = done ? [] : left;
+  await saveRecord(ws, base, record);
+  await applyChanges(ws.changes());
+  removeEmptyDirs(done ? [...left, stateDir(base)] : [stateDir(base)]);
 }

@@ -1,11 +1,13 @@
 // Plans one tool's install or uninstall in a workspace (nothing is written here): hook entries, own files,
 // notes and trust entries, all from the registry's targets.
-import { realpathSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { AgentSpec, HookCommand, InstallBase, InstallTarget, JsonHookTarget, Scope } from '../agents/types.js';
-import { hookCommand, sparehandInvocation } from './hook-command.js';
-import { createdFrom, recordCreated } from './created.js';
-import { installJson, missingFrom, ourIndices, parseSettings, uninstallJson } from './json-target.js';
+import { missingDirs } from '../fs-atomic.js';
+import { sparehandInvocation } from '../self.js';
+import { hookCommand } from './hook-command.js';
+import { type InstallRecord, addDirs, fileRecord, loadRecord, saveRecord } from './created.js';
+import { installJson, missingFrom, ourHandler, ourIndices, onlySeed, parseSettings, uninstallJson } from './json-target.js';
 import { hasNote, noteBlock, removeNote, upsertNote } from './note-block.js';
 import { installOwnFile, uninstallOwnFile } from './own-file.js';
 import { removeTomlField, setTomlString } from './toml-trust.js';
@@ -40,8 +42,8 @@ export interface Planned {
 }
 
 /** Targets of a tool at one scope. */
-export const targetsAt = (agent: AgentSpec, scope: Scope): InstallTarget[] => agent.install.filter((t) => t.scope === scope);
-export const notesAt = (agent: AgentSpec, scope: Scope) => (agent.note ?? []).filter((n) => n.scope === scope);
+export const targetsAt = (agent: AgentSpec, scope: Scope): InstallTarget[] => agent.install.targets.filter((t) => t.scope === scope);
+export const notesAt = (agent: AgentSpec, scope: Scope) => (agent.install.notes ?? []).filter((n) => n.scope === scope);
 
 /** Real path of a file that may not exist yet (its nearest existing folder resolved). */
 export function realPathOf(path: string): string {
@@ -55,14 +57,64 @@ export function realPathOf(path: string): string {
 
 /** Where the trust entry of the hook now in `text` (a JSON target's file) lives, and its hash. */
 export function trustEntryOf(agent: AgentSpec, target: JsonHookTarget, base: InstallBase, path: string, text: string): TrustEntry | undefined {
-  if (!agent.trust) return undefined;
+  if (!agent.install.trust) return undefined;
   const root = parseSettings(path, text, target.comments);
   const group = ourIndices(target, root)[0];
   if (group === undefined) return undefined;
   let list: unknown = root;
   for (const k of target.arrayPath) list = (list as Record<string, unknown>)[k];
   const entry = (list as Record<string, unknown>[])[group]!;
-  return { file: agent.trust.file(base), hooksRealPath: realPathOf(path), group, handler: 0, hash: agent.trust.hash(entry, 0) };
+  const handler = ourHandler(target, entry);
+  return { file: agent.install.trust.file(base), hooksRealPath: realPathOf(path), group, handler, hash: agent.install.trust.hash(entry, handler) };
+}
+
+/** Where install keeps the user's previous content: `<file>.bak`, unless a `.bak` of the user's own is there. */
+function backupPath(record: InstallRecord, path: string): string {
+  const bak = `${path}.bak`;
+  const ours = Object.values(record.files).some((r) => r.backup === bak);
+  return ours || !existsSync(bak) ? bak : `${path}.sparehand.bak`;
+}
+
+/**
+ * Puts `next` in place of the file at `path` for `agent`, recording what that creates: the file and its folders, or
+ * the backup of the user's file (not for sparehand's own files: a tool that runs every file in its hook folder would
+ * run a stray copy).
+ */
+async function put(ws: Workspace, agent: AgentSpec, base: InstallBase, path: string, next: string, opts: { own?: boolean; mode?: number } = {}): Promise<void> {
+  const text = await ws.read(path);
+  const record = await loadRecord(ws, base);
+  const r = fileRecord(record, path);
+  if (!(r.by ??= []).includes(agent.id)) r.by.push(agent.id);
+  if (text === undefined) {
+    r.created = true;
+    addDirs(record, missingDirs(path));
+  }
+  const backup = text !== undefined && next !== text && !opts.own && !r.created ? (r.backup ??= backupPath(record, path)) : undefined;
+  if (next !== text) ws.write(path, next, { ...(opts.mode === undefined ? {} : { mode: opts.mode }), ...(backup ? { backupTo: backup } : {}) });
+  await saveRecord(ws, base, record);
+}
+
+/**
+ * Puts the file back once `agent` is out of it: `next`, where undefined (nothing of the user's is left) removes the
+ * file only where install created it, else leaves `keep` (the user's `{}` stays; sparehand's own file has no keep).
+ * The backup and the record go once no tool of sparehand's is left in the file.
+ */
+async function restore(ws: Workspace, agent: AgentSpec, base: InstallBase, path: string, next: string | undefined, keep: string | undefined): Promise<void> {
+  const record = await loadRecord(ws, base);
+  const r = record.files[path];
+  const final = next === undefined && !r?.created ? keep : next;
+  if (final !== (await ws.read(path))) ws.write(path, final);
+  if (r) {
+    r.by = (r.by ?? []).filter((id) => id !== agent.id);
+    if (r.by.length === 0) {
+      if (r.backup) {
+        await ws.read(r.backup);
+        ws.write(r.backup, undefined);
+      }
+      delete record.files[path];
+    }
+  }
+  await saveRecord(ws, base, record);
 }
 
 /** Adds (or refreshes) this tool's hook, note and, with `trust`, its trust entry. */
@@ -74,17 +126,21 @@ export async function planInstall(ws: Workspace, agent: AgentSpec, opts: PlanOpt
     const text = await ws.read(path);
     if (target.kind === 'json') {
       const missing = missingFrom(target, path, text);
-      if (missing !== undefined) await recordCreated(ws, opts.base, path, target.arrayPath, missing);
       const next = installJson(target, path, text, command);
-      ws.write(path, next);
+      if (missing !== undefined) {
+        const record = await loadRecord(ws, opts.base);
+        (fileRecord(record, path).containers ??= {})[target.arrayPath.join('.')] = missing;
+        await saveRecord(ws, opts.base, record);
+      }
+      await put(ws, agent, opts.base, path, next);
       const trust = trustEntryOf(agent, target, opts.base, path, next);
-      if (trust && agent.trust && opts.trust) {
+      if (trust && agent.install.trust && opts.trust) {
         const toml = await ws.read(trust.file);
-        ws.write(trust.file, setTomlString(trust.file, toml, agent.trust.table(trust.hooksRealPath, trust.group, trust.handler), agent.trust.field, trust.hash));
+        await put(ws, agent, opts.base, trust.file, setTomlString(trust.file, toml, agent.install.trust.table(trust.hooksRealPath, trust.group, trust.handler), agent.install.trust.field, trust.hash));
       }
       if (trust) planned.trust = trust;
     } else {
-      ws.write(path, installOwnFile(target, path, text, command), { ...(target.mode === undefined ? {} : { mode: target.mode }), backup: false });
+      await put(ws, agent, opts.base, path, installOwnFile(target, path, text, command), { own: true, ...(target.mode === undefined ? {} : { mode: target.mode }) });
     }
     planned.files.push(path);
   }
@@ -92,7 +148,7 @@ export async function planInstall(ws: Workspace, agent: AgentSpec, opts: PlanOpt
     const block = noteBlock(sparehandInvocation(agent.sparehandName, command));
     for (const note of notesAt(agent, opts.scope)) {
       const path = note.path(opts.base);
-      ws.write(path, upsertNote(await ws.read(path), block));
+      await put(ws, agent, opts.base, path, upsertNote(await ws.read(path), block));
       planned.notes.push(path);
     }
   }
@@ -108,32 +164,45 @@ export async function planUninstall(ws: Workspace, agent: AgentSpec, opts: PlanO
   for (const target of targetsAt(agent, opts.scope)) {
     const path = target.path(opts.base);
     const text = await ws.read(path);
-    if (text === undefined) continue;
+    if (text === undefined) {
+      // Not there (an install killed before it was written): only the record may name it.
+      await restore(ws, agent, opts.base, path, undefined, undefined);
+      continue;
+    }
     if (target.kind === 'json') {
       const trust = trustEntryOf(agent, target, opts.base, path, text);
+      const record = await loadRecord(ws, opts.base);
+      const key = target.arrayPath.join('.');
       // No record (installed by an older sparehand, or the state folder was cleared): prune nothing.
-      const created = (await createdFrom(ws, opts.base, path, target.arrayPath)) ?? target.arrayPath.length + 1;
-      const next = uninstallJson(target, path, text, created);
+      const next = uninstallJson(target, path, text, record.files[path]?.containers?.[key] ?? target.arrayPath.length + 1);
       if (next === text) continue;
-      ws.write(path, next);
       // Forgotten once what install created is gone (another tool's entry may still hold the list).
-      if (next === undefined || missingFrom(target, path, next) !== undefined) await recordCreated(ws, opts.base, path, target.arrayPath, undefined);
-      if (trust && agent.trust) {
+      if (missingFrom(target, path, next) !== undefined) {
+        delete record.files[path]?.containers?.[key];
+        await saveRecord(ws, opts.base, record);
+      }
+      await restore(ws, agent, opts.base, path, onlySeed(target, path, next) ? undefined : next, next);
+      if (trust && agent.install.trust) {
         const toml = await ws.read(trust.file);
-        ws.write(trust.file, removeTomlField(trust.file, toml, agent.trust.table(trust.hooksRealPath, trust.group, trust.handler), agent.trust.field));
+        const rest = removeTomlField(trust.file, toml, agent.install.trust.table(trust.hooksRealPath, trust.group, trust.handler), agent.install.trust.field);
+        if (rest !== toml) await restore(ws, agent, opts.base, trust.file, rest, '');
       }
     } else {
       const next = uninstallOwnFile(target, text);
       if (next === text) continue;
-      ws.write(path, next, { backup: false });
+      await restore(ws, agent, opts.base, path, undefined, undefined);
     }
     planned.files.push(path);
   }
   for (const note of notesAt(agent, opts.scope)) {
     const path = note.path(opts.base);
     const text = await ws.read(path);
-    if (keepNotes.has(path) || !hasNote(text)) continue;
-    ws.write(path, removeNote(text));
+    // Kept while another installed tool reads the file; gone already when another tool's uninstall took it out.
+    if (keepNotes.has(path) || !hasNote(text)) {
+      await restore(ws, agent, opts.base, path, text, text);
+      continue;
+    }
+    await restore(ws, agent, opts.base, path, removeNote(text), '');
     planned.notes.push(path);
   }
   return planned;

@@ -11,4 +11,3 @@ export function hookCommand(agent: AgentId, opts: { node?: string; script?: stri
   return { node, script, agent, shell: hookShell(node, script, agent) };
 }
 
-export { sparehandInvocation } from '../self.js';

@@ -91,7 +91,20 @@ export function ourIndices(target: JsonHookTarget, root: Json): number[] {
   return list.flatMap((e, i) => (target.isOurs(e) ? [i] : []));
 }
 
-/** `text` with sparehand's entry in place: the first entry of ours replaced, any others removed, else appended. */
+/** In a group shared with the user's own handlers (`{matcher, hooks: [theirs, ours]}`), the indices of ours. */
+function sharedGroup(target: JsonHookTarget, entry: unknown): { key: string; ours: number[] } | undefined {
+  if (!target.handlers || typeof entry !== 'object' || entry === null) return undefined;
+  const { key, isOurs } = target.handlers;
+  const list = (entry as Json)[key];
+  if (!Array.isArray(list)) return undefined;
+  const ours = list.flatMap((h, j) => (isOurs(h) ? [j] : []));
+  return ours.length > 0 && ours.length < list.length ? { key, ours } : undefined;
+}
+
+/**
+ * `text` with sparehand's entry in place: the first entry of ours replaced, any others removed, else appended. Where
+ * the user put a handler of their own into sparehand's group, only sparehand's handler in it is replaced.
+ */
 export function installJson(target: JsonHookTarget, path: string, text: string | undefined, command: HookCommand): string {
   let out = text ?? seedText(target);
   const root = parseSettings(path, out, target.comments);
@@ -114,7 +127,15 @@ export function installJson(target: JsonHookTarget, path: string, text: string |
   const ours = ourIndices(target, root);
   if (ours.length === 1 && isDeepStrictEqual(list[ours[0]!], entry)) return out;
   for (const i of ours.slice(1).reverse()) out = remove(out, [...target.arrayPath, i]);
-  return ours.length > 0 ? put(out, [...target.arrayPath, ours[0]!], entry) : put(out, [...target.arrayPath, -1], entry, true);
+  const first = ours[0];
+  if (first === undefined) return put(out, [...target.arrayPath, -1], entry, true);
+  const shared = sharedGroup(target, list[first]);
+  if (!shared) return put(out, [...target.arrayPath, first], entry);
+  const handler = (entry[shared.key] as unknown[]).find((h) => target.handlers!.isOurs(h));
+  const [j, ...extra] = shared.ours;
+  for (const k of extra.reverse()) out = remove(out, [...target.arrayPath, first, shared.key, k]);
+  const now = ((list[first] as Json)[shared.key] as unknown[])[j!];
+  return isDeepStrictEqual(now, handler) ? out : put(out, [...target.arrayPath, first, shared.key, j!], handler);
 }
 
 /**
@@ -131,16 +152,21 @@ export function missingFrom(target: JsonHookTarget, path: string, text: string |
 }
 
 /**
- * `text` without sparehand's entries, pruning the containers that became empty from depth `createdFrom` down
- * (what install created; the user's own empty `"PreToolUse": []` stays); undefined when nothing of the user's is
- * left (the file equals its seed) so the file can go.
+ * `text` without sparehand's entries (only sparehand's handler, where a group also holds the user's), pruning the
+ * containers that became empty from depth `createdFrom` down (what install created; the user's own empty
+ * `"PreToolUse": []` stays).
  */
-export function uninstallJson(target: JsonHookTarget, path: string, text: string, createdFrom = 1): string | undefined {
+export function uninstallJson(target: JsonHookTarget, path: string, text: string, createdFrom = 1): string {
   const root = parseSettings(path, text, target.comments);
   const ours = ourIndices(target, root);
   if (ours.length === 0) return text;
+  const list = at(root, target.arrayPath) as unknown[];
   let out = text;
-  for (const i of [...ours].reverse()) out = remove(out, [...target.arrayPath, i]);
+  for (const i of [...ours].reverse()) {
+    const shared = sharedGroup(target, list[i]);
+    if (!shared) out = remove(out, [...target.arrayPath, i]);
+    else for (const j of [...shared.ours].reverse()) out = remove(out, [...target.arrayPath, i, shared.key, j]);
+  }
   for (let depth = target.arrayPath.length; depth >= createdFrom; depth--) {
     const path_ = target.arrayPath.slice(0, depth);
     const v = at(parseSettings(path, out, target.comments), path_);
@@ -148,7 +174,18 @@ export function uninstallJson(target: JsonHookTarget, path: string, text: string
     if (!empty) break;
     out = remove(out, [...path_]);
   }
-  return isDeepStrictEqual(parseSettings(path, out, target.comments), target.seed ?? {}) ? undefined : out;
+  return out;
+}
+
+/** Whether the file holds nothing but what a new file starts as (`{}`, `{"version": 1}`). */
+export const onlySeed = (target: JsonHookTarget, path: string, text: string): boolean =>
+  isDeepStrictEqual(parseSettings(path, text, target.comments), target.seed ?? {});
+
+/** Where sparehand's handler sits in entry `group` of the hook list (0 where the entry is the handler itself). */
+export function ourHandler(target: JsonHookTarget, group: unknown): number {
+  if (!target.handlers || typeof group !== 'object' || group === null) return 0;
+  const list = (group as Json)[target.handlers.key];
+  return Array.isArray(list) ? Math.max(0, list.findIndex((h) => target.handlers!.isOurs(h))) : 0;
 }
 
 /** The installed entries' commands, read back from the file (for `agent test` and `agent status`). */

@@ -1,15 +1,18 @@
-// Every install/uninstall edit is made in memory first, then written: a .bak of the old content, an atomic write,
-// nothing at all when the content is unchanged (idempotent), and a unified diff for --dry-run.
-import { chmod, readFile, rm } from 'node:fs/promises';
+// Every install/uninstall edit is made in memory first, then written: a backup of the old content where asked (as
+// private as the file), an atomic write, nothing at all when the content is unchanged (idempotent), and a unified
+// diff for --dry-run.
+import { readdirSync, rmdirSync } from 'node:fs';
+import { chmod, readFile, rm, stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { createTwoFilesPatch } from 'diff';
-import { writeFileAtomically } from '../fs-atomic.js';
+import { removeStaleTemps, writeFileAtomically } from '../fs-atomic.js';
 import { SparehandError } from '../errors.js';
 
 interface Entry {
   before: string | undefined;
   after: string | undefined;
   mode?: number;
-  backup: boolean;
+  backupTo?: string;
   internal?: boolean;
 }
 
@@ -19,8 +22,8 @@ export interface Change {
   /** undefined: the file is removed. */
   after: string | undefined;
   mode?: number;
-  /** Keep the previous content in `<file>.bak` (not for sparehand's own files: a stray copy could be run). */
-  backup?: boolean;
+  /** Keep the previous content in this file (install does for the user's files; never for sparehand's own). */
+  backupTo?: string;
   /** sparehand's own bookkeeping (not shown by --dry-run). */
   internal?: boolean;
 }
@@ -28,8 +31,10 @@ export interface Change {
 export interface Workspace {
   /** Current (edited) text of a file; undefined when it does not exist. */
   read(path: string): Promise<string | undefined>;
-  write(path: string, text: string | undefined, opts?: { mode?: number; backup?: boolean; internal?: boolean }): void;
+  write(path: string, text: string | undefined, opts?: { mode?: number; backupTo?: string; internal?: boolean }): void;
   changes(): Change[];
+  /** Every path read so far. */
+  paths(): string[];
   /** Remembers the edits so far; the function it returns undoes every edit made after it. */
   checkpoint(): () => void;
 }
@@ -52,7 +57,7 @@ export function workspace(): Workspace {
       const known = files.get(path);
       if (known) return known.after;
       const before = await readIfExists(path);
-      files.set(path, { before, after: before, backup: true });
+      files.set(path, { before, after: before });
       return before;
     },
     write(path, text, opts = {}) {
@@ -60,14 +65,17 @@ export function workspace(): Workspace {
       if (!known) throw new SparehandError('INTERNAL', `write before read: ${path}`);
       known.after = text;
       if (opts.mode !== undefined) known.mode = opts.mode;
-      if (opts.backup === false) known.backup = false;
+      if (opts.backupTo !== undefined) known.backupTo = opts.backupTo;
       if (opts.internal) known.internal = true;
     },
     checkpoint() {
       const saved = new Map([...files].map(([path, e]) => [path, { ...e }]));
       return () => {
-        for (const [path, e] of files) files.set(path, saved.get(path) ?? { ...e, after: e.before, backup: true });
+        for (const [path, e] of files) files.set(path, saved.get(path) ?? { before: e.before, after: e.before });
       };
+    },
+    paths() {
+      return [...files.keys()];
     },
     changes() {
       return [...files]
@@ -76,7 +84,7 @@ export function workspace(): Workspace {
           path,
           before: e.before,
           after: e.after,
-          backup: e.backup,
+          ...(e.backupTo === undefined ? {} : { backupTo: e.backupTo }),
           ...(e.mode === undefined ? {} : { mode: e.mode }),
           ...(e.internal ? { internal: true } : {}),
         }));
@@ -84,10 +92,21 @@ export function workspace(): Workspace {
   };
 }
 
-/** Writes the changes: `.bak` of the previous content first, then an atomic replace (or removal). */
-export async function applyChanges(changes: readonly Change[]): Promise<void> {
-  for (const c of changes) {
-    if (c.before !== undefined && c.backup !== false) await writeFileAtomically(`${c.path}.bak`, c.before);
+/**
+ * Writes the changes: the backup first (with the file's own mode: a 0600 settings file holding tokens must not get a
+ * 0644 copy), then an atomic replace or a removal. Temp files a killed sparehand left beside them go first.
+ */
+export async function applyChanges(changes: readonly Change[], opts: { sweep?: readonly string[]; recordFirst?: boolean } = {}): Promise<void> {
+  for (const dir of new Set([...changes.map((c) => c.path), ...(opts.sweep ?? [])].map((p) => dirname(p)))) removeStaleTemps(dir);
+  // sparehand's own record goes first on install and last on uninstall: whatever a kill leaves behind, the record
+  // still names it.
+  const own = changes.filter((c) => c.internal);
+  const user = changes.filter((c) => !c.internal);
+  for (const c of opts.recordFirst ? [...own, ...user] : [...user, ...own]) {
+    if (c.before !== undefined && c.backupTo !== undefined) {
+      const mode = (await stat(c.path)).mode & 0o7777;
+      await writeFileAtomically(c.backupTo, c.before, { mode });
+    }
     if (c.after === undefined) {
       await rm(c.path, { force: true });
     } else {
@@ -95,6 +114,22 @@ export async function applyChanges(changes: readonly Change[]): Promise<void> {
       if (c.mode !== undefined) await chmod(c.path, c.mode);
     }
   }
+}
+
+/** Removes those of `dirs` that are empty, deepest first; returns the ones that are gone. */
+export function removeEmptyDirs(dirs: readonly string[]): string[] {
+  const gone: string[] = [];
+  for (const dir of [...dirs].sort((a, b) => b.length - a.length)) {
+    try {
+      removeStaleTemps(dir);
+      if (readdirSync(dir).length > 0) continue;
+      rmdirSync(dir);
+      gone.push(dir);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') gone.push(dir);
+    }
+  }
+  return gone;
 }
 
 /** The unified diff of one change, as `diff -u` prints it (for --dry-run). */

@@ -1,4 +1,10 @@
 // Turns what ssh printed on stderr into one clear sentence and a fix (pure; tested with ssh's real wording).
+import type { Worker } from '../config.js';
+
+/** A word as a person would type it: bare when the shell leaves it alone, else in single quotes. */
+const word = (s: string): string => (/^[\w@%+=:,./~-]+$/.test(s) ? s : `'${s.replaceAll("'", "'\\''")}'`);
+const command = (words: readonly string[]): string => words.map(word).join(' ');
+
 export type SshFailure = 'host-key-changed' | 'host-key-unknown' | 'auth' | 'unreachable' | 'timeout' | 'dns' | 'other';
 
 export interface SshDiagnosis {
@@ -7,22 +13,36 @@ export interface SshDiagnosis {
   hint: string;
 }
 
+/** The ssh command that reaches the worker as sparehand does (its port and key), to type by hand. */
+export function sshByHand(worker: Pick<Worker, 'destination' | 'port' | 'identity'>): string {
+  const port = worker.port === undefined ? [] : ['-p', String(worker.port)];
+  const identity = worker.identity === undefined ? [] : ['-i', worker.identity];
+  return command(['ssh', ...port, ...identity, worker.destination]);
+}
+
+/** The worker's name in known_hosts: `host`, or `[host]:port` off port 22. */
+const knownHostsName = (worker: Pick<Worker, 'destination' | 'port'>): string => {
+  const host = worker.destination.replace(/^[^@]*@/, '');
+  return worker.port === undefined || worker.port === 22 ? host : `[${host}]:${worker.port}`;
+};
+
 /** Reads ssh's stderr after a failed connection. */
-export function diagnoseSsh(stderr: string, worker: { name: string; destination: string }): SshDiagnosis {
+export function diagnoseSsh(stderr: string, worker: Pick<Worker, 'name' | 'destination' | 'port' | 'identity'>): SshDiagnosis {
   const w = `worker "${worker.name}" (${worker.destination})`;
+  const byHand = sshByHand(worker);
   const firstLine = stderr.split('\n').map((l) => l.trim()).find((l) => l && !l.startsWith('@')) ?? 'ssh failed';
   if (/REMOTE HOST IDENTIFICATION HAS CHANGED|Host key for .* has changed/i.test(stderr)) {
     return {
       kind: 'host-key-changed',
       message: `${w}: its host key has CHANGED since it was recorded in known_hosts; refusing to connect`,
-      hint: 'if the worker was reinstalled, check its new key and run `ssh-keygen -R HOST`; otherwise someone may be intercepting the connection',
+      hint: `if the worker was reinstalled, check its new key, run \`${command(['ssh-keygen', '-R', knownHostsName(worker)])}\` and connect once with \`${byHand}\`; otherwise someone may be intercepting the connection`,
     };
   }
   if (/Host key verification failed|No (ED25519|RSA|ECDSA|[A-Z0-9-]+) host key is known/i.test(stderr)) {
     return {
       kind: 'host-key-unknown',
       message: `${w}: its host key is not in known_hosts (or does not match); refusing to connect`,
-      hint: `connect once by hand (\`ssh ${worker.destination}\`) and check the fingerprint, or see docs/workers.md`,
+      hint: `connect once by hand with \`${byHand}\` and check the fingerprint it shows (\`sparehand help workers\`)`,
     };
   }
   if (/Permission denied|Too many authentication failures|no mutual signature|Authentication failed/i.test(stderr)) {
@@ -41,5 +61,5 @@ export function diagnoseSsh(stderr: string, worker: { name: string; destination:
   if (/Connection refused|No route to host|Network is unreachable|Connection reset|Connection closed/i.test(stderr)) {
     return { kind: 'unreachable', message: `${w}: unreachable (${firstLine})`, hint: 'is the worker on, and sshd listening on that port?' };
   }
-  return { kind: 'other', message: `${w}: ssh failed (${firstLine})`, hint: `try \`ssh ${worker.destination}\` by hand` };
+  return { kind: 'other', message: `${w}: ssh failed (${firstLine})`, hint: `try \`${byHand}\` by hand` };
 }

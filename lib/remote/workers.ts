@@ -1,5 +1,5 @@
 // The configured workers: defaults, look-up, add and remove (config written atomically).
-import { type Config, type Worker, WorkerSchema, issuesText, loadConfig, saveConfig } from '../config.js';
+import { type Config, type Worker, WorkerSchema, issuesText, updateConfig } from '../config.js';
 import type { Context } from '../context.js';
 import { SparehandError } from '../errors.js';
 
@@ -21,24 +21,32 @@ export function findWorker(config: Config, name: string): Worker {
   });
 }
 
-/** Adds a worker (or replaces one of the same name) and saves the config. */
+const workersOf = (raw: Record<string, unknown>): Record<string, unknown>[] => (Array.isArray(raw.workers) ? raw.workers : []);
+
+/** Adds a worker (or replaces one of the same name; fields sparehand does not know stay) and saves the config. */
 export async function addWorker(c: Env, worker: Worker): Promise<{ replaced: boolean }> {
   const parsed = WorkerSchema.safeParse(worker);
   if (!parsed.success) {
-    throw new SparehandError('USAGE', `invalid worker: ${issuesText(parsed.error.issues, 'worker')}`);
+    throw new SparehandError('USAGE', `invalid worker: ${issuesText(parsed.error.issues, 'worker', worker)}`);
   }
-  const config = loadConfig(c);
-  const workers = config.workers ?? [];
-  const at = workers.findIndex((w) => w.name === worker.name);
-  const next = at >= 0 ? workers.map((w, i) => (i === at ? parsed.data : w)) : [...workers, parsed.data];
-  await saveConfig(c, { ...config, workers: next });
-  return { replaced: at >= 0 };
+  let replaced = false;
+  await updateConfig(c, (raw) => {
+    const workers = workersOf(raw);
+    const at = workers.findIndex((w) => w.name === worker.name);
+    replaced = at >= 0;
+    const known = Object.keys(WorkerSchema.shape);
+    const kept = (w: Record<string, unknown>) => Object.fromEntries(Object.entries(w).filter(([k]) => !known.includes(k)));
+    return { ...raw, workers: replaced ? workers.map((w, i) => (i === at ? { ...parsed.data, ...kept(w) } : w)) : [...workers, parsed.data] };
+  });
+  return { replaced };
 }
 
 /** Removes a worker by name and saves the config. */
 export async function removeWorker(c: Env, name: string): Promise<Worker> {
-  const config = loadConfig(c);
-  const w = findWorker(config, name);
-  await saveConfig(c, { ...config, workers: (config.workers ?? []).filter((x) => x.name !== name) });
-  return w;
+  let removed: Worker | undefined;
+  await updateConfig(c, (raw, config) => {
+    removed = findWorker(config, name);
+    return { ...raw, workers: workersOf(raw).filter((w) => w.name !== name) };
+  });
+  return removed!;
 }

@@ -54,7 +54,7 @@ function check(id: string, text: string): void {
   const a = answerFor(ctx, id, text);
   expect(a.exitCode).toBe(0);
   expect(a.stderr).toBe('');
-  if (a.stdout !== '' && a.stdout !== AGENTS[id as keyof typeof AGENTS].leaveStdout) {
+  if (a.stdout !== '' && a.stdout !== AGENTS[id]!.leaveStdout) {
     const parsed = JSON.parse(a.stdout);
     expect(JSON.stringify(parsed)).not.toMatch(/"deny"|"block"|"cancel"/);
   }

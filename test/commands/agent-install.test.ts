@@ -8,12 +8,12 @@ import type { AgentSpec, InstallBase, JsonHookTarget, Scope } from '../../lib/ag
 import { hasNote } from '../../lib/install/note-block.js';
 import { sparehand } from '../helpers/cli.js';
 import { tempDir } from '../helpers/context.js';
-import { tree } from '../helpers/tree.js';
+import { toolsFound, tree } from '../helpers/tree.js';
 
 const agents = allAgents().filter((a) => a.connection !== 'none');
 const env = (home: string) => ({ HOME: home, PATH: process.env.PATH ?? '/usr/bin:/bin' });
 const baseOf = (home: string, project?: string): InstallBase => ({ home, env: env(home), ...(project ? { project } : {}) });
-const jsonTargets = (a: AgentSpec, scope: Scope) => a.install.filter((t): t is JsonHookTarget => t.kind === 'json' && t.scope === scope);
+const jsonTargets = (a: AgentSpec, scope: Scope) => a.install.targets.filter((t): t is JsonHookTarget => t.kind === 'json' && t.scope === scope);
 
 /** A user's own entry in a hook list: not sparehand's. */
 const userHook = { matcher: 'UserTool', hooks: [{ type: 'command', command: 'echo user-hook' }] };
@@ -34,12 +34,13 @@ function write(path: string, text: string) {
 /** A HOME holding the user's settings in every JSON file and a note file of theirs. */
 function populatedHome(): { home: string; before: Record<string, string> } {
   const home = tempDir('sparehand-home-');
+  toolsFound(home, agents);
   const base = baseOf(home);
   for (const a of agents) {
     for (const t of jsonTargets(a, 'user')) write(t.path(base), userSettings(t));
-    for (const n of (a.note ?? []).filter((n) => n.scope === 'user')) write(n.path(base), '# My rules\n\nBe kind to the tests.\n');
+    for (const n of (a.install.notes ?? []).filter((n) => n.scope === 'user')) write(n.path(base), '# My rules\n\nBe kind to the tests.\n');
   }
-  return { home, before: tree(home) };
+  return { home, before: tree(home, { dirs: true }) };
 }
 
 describe('agent install all, in a HOME that holds the user\'s settings', () => {
@@ -56,7 +57,7 @@ describe('agent install all, in a HOME that holds the user\'s settings', () => {
 
   it.each(agents.map((a) => [a.id, a] as const))('%s: keeps the user\'s settings and hooks, adds ours', (_id, a) => {
     const base = baseOf(home);
-    for (const t of a.install.filter((t) => t.scope === 'user')) {
+    for (const t of a.install.targets.filter((t) => t.scope === 'user')) {
       const text = readFileSync(t.path(base), 'utf8');
       if (t.kind === 'file') {
         expect(t.commandOf(text)).toContain(`agent hook --for ${a.id}`);
@@ -74,7 +75,7 @@ describe('agent install all, in a HOME that holds the user\'s settings', () => {
       // The previous content is kept beside it.
       expect(readFileSync(`${t.path(base)}.bak`, 'utf8')).toBe(before[t.path(base).slice(home.length + 1)]);
     }
-    for (const n of (a.note ?? []).filter((n) => n.scope === 'user')) {
+    for (const n of (a.install.notes ?? []).filter((n) => n.scope === 'user')) {
       const text = readFileSync(n.path(base), 'utf8');
       expect(text.startsWith('# My rules\n\nBe kind to the tests.\n')).toBe(true);
       expect(hasNote(text)).toBe(true);
@@ -93,13 +94,12 @@ describe('agent install all, in a HOME that holds the user\'s settings', () => {
     const r = await sparehand(['agent', 'uninstall', 'all'], { env: env(home) });
     expect(r.stderr).toBe('');
     expect(r.exitCode).toBe(0);
-    const after = tree(home);
-    const files = Object.keys(after).filter((f) => !f.endsWith('.bak'));
-    expect(files.sort()).toEqual(Object.keys(before).sort());
-    // Byte for byte: the entry's text is removed with exactly the comma and whitespace install added.
-    for (const f of files) expect([f, after[f]]).toEqual([f, before[f]]);
+    const after = tree(home, { dirs: true });
+    // Byte for byte: the entry's text is removed with exactly the comma and whitespace install added; no backup, no
+    // folder, no record is left.
+    expect(after).toEqual(before);
     // No copy of sparehand's own files is left behind (a tool that runs every file in its hook folder would run it).
-    const own = agents.flatMap((a) => a.install.filter((t) => t.kind === 'file' && t.scope === 'user').map((t) => t.path(baseOf(home))));
+    const own = agents.flatMap((a) => a.install.targets.filter((t) => t.kind === 'file' && t.scope === 'user').map((t) => t.path(baseOf(home))));
     expect(own.length).toBeGreaterThan(0);
     for (const p of own) expect(Object.keys(after)).not.toContain(`${p.slice(home.length + 1)}.bak`);
   });
@@ -125,14 +125,16 @@ describe('installing again after sparehand moved', () => {
   });
 });
 
-describe('agent install into an empty HOME', () => {
-  it('creates the files, and uninstall leaves nothing but backups', async () => {
+describe('agent install into a HOME that holds only the tools\' own (empty) folders', () => {
+  it('creates the files, and uninstall leaves exactly the folders that were there', async () => {
     const home = tempDir('sparehand-home-');
+    toolsFound(home, agents);
+    const before = tree(home, { dirs: true });
     expect((await sparehand(['agent', 'install', 'all'], { env: env(home) })).exitCode).toBe(0);
     const base = baseOf(home);
-    for (const a of agents) for (const t of a.install.filter((t) => t.scope === 'user')) expect(statSync(t.path(base)).isFile()).toBe(true);
+    for (const a of agents) for (const t of a.install.targets.filter((t) => t.scope === 'user')) expect(statSync(t.path(base)).isFile()).toBe(true);
     expect((await sparehand(['agent', 'uninstall', 'all'], { env: env(home) })).exitCode).toBe(0);
-    expect(Object.keys(tree(home)).filter((f) => !f.endsWith('.bak'))).toEqual([]);
+    expect(tree(home, { dirs: true })).toEqual(before);
   });
 
   it('--dry-run prints a unified diff and writes nothing', async () => {
@@ -162,7 +164,7 @@ describe('a file install cannot parse', () => {
   );
 
   it('a file of the user\'s where sparehand would put its own file is refused', async () => {
-    const own = agents.flatMap((a) => a.install.filter((t) => t.kind === 'file' && t.scope === 'user').map((t) => [a, t] as const));
+    const own = agents.flatMap((a) => a.install.targets.filter((t) => t.kind === 'file' && t.scope === 'user').map((t) => [a, t] as const));
     expect(own.length).toBeGreaterThan(0);
     for (const [a, t] of own) {
       const home = tempDir('sparehand-home-');
@@ -179,6 +181,7 @@ describe('a file install cannot parse', () => {
 describe('agent install all --project', () => {
   it('writes project-level files and leaves HOME alone; uninstall empties the project again', async () => {
     const home = tempDir('sparehand-home-');
+    toolsFound(home, agents);
     const project = tempDir('sparehand-project-');
     const r = await sparehand(['agent', 'install', 'all', '--project', project], { env: env(home) });
     expect(r.exitCode).toBe(0);
@@ -186,7 +189,7 @@ describe('agent install all --project', () => {
     expect(Object.keys(tree(home))).toEqual(['.local/state/sparehand/created.json']);
     const base = baseOf(home, project);
     for (const a of agents) {
-      for (const t of a.install.filter((t) => t.scope === 'project')) {
+      for (const t of a.install.targets.filter((t) => t.scope === 'project')) {
         const path = t.path(base);
         expect(path.startsWith(`${project}/`)).toBe(true);
         expect(statSync(path).isFile()).toBe(true);
@@ -196,7 +199,7 @@ describe('agent install all --project', () => {
     expect((await sparehand(['agent', 'install', 'all', '--project', project], { env: env(home) })).exitCode).toBe(0);
     expect(tree(project)).toEqual(again);
     expect((await sparehand(['agent', 'uninstall', 'all', '--project', project], { env: env(home) })).exitCode).toBe(0);
-    expect(Object.keys(tree(project)).filter((f) => !f.endsWith('.bak'))).toEqual([]);
+    expect(tree(project, { dirs: true })).toEqual({});
     expect(tree(home)).toEqual({});
   });
 });
@@ -205,7 +208,7 @@ describe('shared note files', () => {
   it('uninstalling one tool keeps the note another installed tool reads', async () => {
     const home = tempDir('sparehand-home-');
     const project = tempDir('sparehand-project-');
-    const shared = agents.filter((a) => a.note?.some((n) => n.scope === 'project' && n.path(baseOf(home, project)) === join(project, 'AGENTS.md')));
+    const shared = agents.filter((a) => a.install.notes?.some((n) => n.scope === 'project' && n.path(baseOf(home, project)) === join(project, 'AGENTS.md')));
     expect(shared.length).toBeGreaterThan(1);
     const [first, second] = shared as [AgentSpec, AgentSpec];
     for (const a of [first, second]) expect((await sparehand(['agent', 'install', a.id, '--project', project], { env: env(home) })).exitCode).toBe(0);

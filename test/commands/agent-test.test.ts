@@ -6,13 +6,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { allAgents } from '../../lib/agents/index.js';
 import type { AgentSpec } from '../../lib/agents/types.js';
 import { classify } from '../../lib/classify/index.js';
-import { decodeWire } from '../../lib/install/answer.js';
-import type { CheckResult } from '../../lib/install/check.js';
+import { decodeWire } from '../../lib/checks/decode-answer.js';
+import type { CheckResult } from '../../lib/checks/hook-check.js';
 import { installedCommands } from '../../lib/install/json-target.js';
+import { toolsFound } from '../helpers/tree.js';
 import { BIN, sparehand } from '../helpers/cli.js';
 import { tempDir } from '../helpers/context.js';
 
-const hooked = allAgents().filter((a) => a.install.length > 0);
+const hooked = allAgents().filter((a) => a.install.targets.length > 0);
 const HEAVY = 'npm test';
 // The tests follow the classifier in the tree: while it calls nothing heavy, `agent test` must say so.
 const heavyKnown = classify(HEAVY).heavy;
@@ -23,6 +24,7 @@ async function installedHome() {
   const bin = join(home, 'bin');
   mkdirSync(bin);
   symlinkSync(BIN, join(bin, 'sparehand'));
+  toolsFound(home, hooked);
   const env = { HOME: home, PATH: `${bin}:${process.env.PATH}`, npm_config_update_notifier: 'false' };
   const r = await sparehand(['agent', 'install', 'all'], { env });
   expect(r.exitCode).toBe(0);
@@ -138,7 +140,7 @@ describe('agent test reports broken connections with the fix', () => {
 /** The installed hook's command or file for a tool at user level, read back as `agent test` does. */
 function installedHook(a: AgentSpec, home: string): { plugin: boolean; run: (input: string, env: NodeJS.ProcessEnv) => Promise<{ stdout: string; stderr: string; exitCode?: number }> } {
   const base = { home, env: {} };
-  const t = a.install.find((x) => x.scope === 'user')!;
+  const t = a.install.targets.find((x) => x.scope === 'user')!;
   const path = t.path(base);
   const text = readFileSync(path, 'utf8');
   if (t.kind === 'json') {

@@ -1,20 +1,35 @@
-// Whole-folder snapshots for install tests: every file's bytes, by relative path. sparehand's V8 code cache
-// (~/.cache/sparehand/v8, written by every CLI run) is not part of what a command did to the user's files.
-import { readdirSync, readFileSync } from 'node:fs';
+// Whole-folder snapshots for install tests: every file's bytes, by relative path (with `dirs`, every folder too, as
+// `path/`). sparehand's V8 code cache (~/.cache/sparehand/v8, written by every CLI run, not by install) is not part of
+// what a command did to the user's files.
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import type { AgentSpec } from '../../lib/agents/types.js';
 
 const CODE_CACHE = join('.cache', 'sparehand', 'v8');
+const CACHE_DIRS = new Set(['.cache/', '.cache/sparehand/']);
 
-export function tree(root: string): Record<string, string> {
+export function tree(root: string, opts: { dirs?: boolean } = {}): Record<string, string> {
   const out: Record<string, string> = {};
   const walk = (dir: string) => {
     for (const e of readdirSync(dir, { withFileTypes: true })) {
       const p = join(dir, e.name);
       if (e.isDirectory()) {
-        if (relative(root, p) !== CODE_CACHE) walk(p);
+        if (relative(root, p) === CODE_CACHE) continue;
+        walk(p);
+        const rel = `${relative(root, p)}/`;
+        // The folders that hold the code cache are there for it alone.
+        if (opts.dirs && !(CACHE_DIRS.has(rel) && readdirSync(p).length === 1)) out[rel] = '';
       } else out[relative(root, p)] = readFileSync(p, 'utf8');
     }
   };
   walk(root);
   return out;
+}
+
+/** Makes every tool in `agents` count as used in `home` (its first own folder exists), as `install all` asks. */
+export function toolsFound(home: string, agents: readonly AgentSpec[]): void {
+  for (const a of agents) {
+    const f = a.program?.folders?.({ home, env: { HOME: home } })[0];
+    if (f) mkdirSync(f, { recursive: true });
+  }
 }

@@ -55,3 +55,79 @@ describe('sparehand agent hook (process)', () => {
     expect(readFileSync(`${e.HOME}/.local/state/sparehand/hook.log`, 'utf8')).toContain('config.json is not valid JSON');
   });
 });
+
+describe('sparehand agent hook reads stdin as the tools write it', () => {
+  /** The hook with stdin left open after `text` (a tool that keeps its end of the pipe): its answer and how long. */
+  async function keptOpen(text: string, args = ['agent', 'hook', '--for', 'claude-code']) {
+    const { execa } = await import('execa');
+    const t0 = performance.now();
+    const child = execa(process.execPath, [BIN, ...args], { env: env(), extendEnv: false, reject: false, stdin: 'pipe' });
+    child.stdin!.write(text);
+    const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    const r = await child;
+    clearTimeout(killer);
+    child.stdin!.destroy();
+    return { ...r, ms: performance.now() - t0 };
+  }
+
+  it('answers as soon as it has one whole JSON document, though the pipe stays open', async () => {
+    const r = await keptOpen(payload);
+    expect([r.exitCode, JSON.parse(r.stdout).hookSpecificOutput.updatedInput.command]).toEqual([0, expect.stringContaining("run --or-local -- 'npm test'")]);
+    expect(r.ms).toBeLessThan(3000);
+  });
+
+  it('gives up after 5 s on a payload that never ends, leaving the command alone', async () => {
+    const r = await keptOpen(payload.slice(0, 60));
+    expect([r.exitCode, r.stdout, r.stderr, r.signal]).toEqual([0, '', '', undefined]);
+    expect(r.ms).toBeGreaterThan(4500);
+    expect(r.ms).toBeLessThan(9000);
+  });
+
+  it.each([
+    ['a whole payload is answered at once', payload, 'rewritten', 0, 3000],
+    ['a payload cut short is given up on after 5 s', payload.slice(0, 60), 'left alone', 4500, 8000],
+  ])('through a shell pipe (a FIFO) that stays open: %s', async (_what, text, want, least, most) => {
+    const { execa } = await import('execa');
+    // The group on the right times the hook alone (the pipeline itself lasts as long as the sleep).
+    const script = '(printf %s "$P"; sleep 9) | { t=$(date +%s%N); "$NODE" "$BIN" agent hook --for claude-code; s=$?; echo "$s $(( ($(date +%s%N) - t) / 1000000 ))" >&2; }';
+    const r = await execa('bash', ['-c', script], { env: { ...env(), P: text, NODE: process.execPath, BIN }, extendEnv: false, reject: false });
+    const [status, ms] = r.stderr.trim().split(' ').map(Number);
+    expect([status, r.stdout === '' ? 'left alone' : 'rewritten']).toEqual([0, want]);
+    expect(ms).toBeGreaterThanOrEqual(least);
+    expect(ms).toBeLessThan(most);
+  });
+
+  it('`agent hook --help` prints the help and does not wait for a payload', async () => {
+    const r = await keptOpen('', ['agent', 'hook', '--help']);
+    expect([r.exitCode, r.stdout]).toEqual([0, expect.stringContaining('Usage: sparehand agent hook')]);
+    expect(r.ms).toBeLessThan(3000);
+  });
+
+  it('a FIFO as the config file does not hang it: it fails open and says why in its log', async () => {
+    const e = env();
+    const { execFileSync } = await import('node:child_process');
+    const fifo = `${e.HOME}/config.fifo`;
+    execFileSync('mkfifo', [fifo]);
+    const t0 = performance.now();
+    const r = await sparehand(['agent', 'hook', '--for', 'claude-code'], { input: payload, env: { ...e, SPAREHAND_CONFIG: fifo } });
+    expect([r.exitCode, r.stdout, r.stderr]).toEqual([0, '', '']);
+    expect(performance.now() - t0).toBeLessThan(3000);
+    expect(readFileSync(`${e.HOME}/.local/state/sparehand/hook.log`, 'utf8')).toContain('config.fifo is not a regular file');
+  });
+});
+
+describe('the hook fails open in one place, and logs there', () => {
+  it('an error in the full path leaves the command alone, with a line in the log naming it', async () => {
+    const { hookMain } = await import('../../lib/hook/main.js');
+    const { testContext } = await import('../helpers/context.js');
+    const ctx = testContext({ stdin: payload });
+    const code = await hookMain(ctx, 'claude-code', {
+      full: () => {
+        throw new TypeError('a bug in the classifier');
+      },
+      leave: () => '',
+    });
+    expect([code, ctx.out(), ctx.err()]).toEqual([0, '', '']);
+    expect(readFileSync(`${ctx.home}/.local/state/sparehand/hook.log`, 'utf8')).toContain('claude-code: internal error, left alone: TypeError: a bug in the classifier');
+  });
+});

@@ -10,7 +10,7 @@ import { hookCommand } from '../../lib/install/hook-command.js';
 import { tempDir } from '../helpers/context.js';
 
 const guarded = allAgents().flatMap((a) =>
-  a.install
+  a.install.targets
     .filter((t): t is JsonHookTarget => t.kind === 'json' && t.scope === 'user')
     .filter((t) => /\|\| exit 0/.test(t.commandOf(t.entry(hookCommand(a.id))) ?? ''))
     .map((t) => [a.id, a, t] as const),

@@ -1,7 +1,7 @@
 import { parse } from 'jsonc-parser';
 import { describe, expect, it } from 'vitest';
 import type { HookCommand, JsonHookTarget } from '../../lib/agents/types.js';
-import { installJson, installedCommands, uninstallJson } from '../../lib/install/json-target.js';
+import { installJson, installedCommands, onlySeed, uninstallJson } from '../../lib/install/json-target.js';
 
 // A Claude-style target, as lib/agents/shapes.ts builds them (kept local so this test stands alone).
 const target: JsonHookTarget = {
@@ -13,6 +13,7 @@ const target: JsonHookTarget = {
   entry: (hook) => ({ matcher: 'Bash', hooks: [{ type: 'command', command: hook.shell, timeout: 10 }] }),
   isOurs: (e) => JSON.stringify(e).includes('agent hook --for'),
   commandOf: (e) => (e as { hooks: { command: string }[] }).hooks[0]?.command,
+  handlers: { key: 'hooks', isOurs: (h) => JSON.stringify(h).includes('agent hook --for') },
 };
 const CMD = '"/usr/bin/node" "/opt/sparehand/bin/sparehand.js" agent hook --for claude-code';
 const HOOK: HookCommand = { node: '/usr/bin/node', script: '/opt/sparehand/bin/sparehand.js', agent: 'claude-code', shell: CMD };
@@ -58,12 +59,24 @@ describe('installJson / uninstallJson', () => {
     expect(parse(out)).toEqual({ hooks: { PreToolUse: [target.entry(HOOK), user] } });
   });
 
-  it('uninstall restores the user\'s file and removes a file it created', () => {
+  it('uninstall restores the user\'s file, and a file it created comes back to its seed', () => {
     const out = installJson(target, 'f', userFile, HOOK);
-    expect(parse(uninstallJson(target, 'f', out)!)).toEqual(parse(userFile));
+    expect(parse(uninstallJson(target, 'f', out))).toEqual(parse(userFile));
     const created = installJson(target, 'f', undefined, HOOK);
     expect(JSON.parse(created)).toEqual({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: CMD, timeout: 10 }] }] } });
-    expect(uninstallJson(target, 'f', created)).toBeUndefined();
+    expect(onlySeed(target, 'f', uninstallJson(target, 'f', created))).toBe(true);
+  });
+
+  it('a handler the user put into sparehand\'s group stays, through install again and uninstall', () => {
+    const mine = { type: 'command', command: '/home/me/audit.sh' };
+    const installed = JSON.parse(installJson(target, 'f', undefined, HOOK));
+    installed.hooks.PreToolUse[0].hooks.push(mine);
+    const shared = JSON.stringify(installed, null, 2);
+    const moved = { ...HOOK, shell: HOOK.shell.replace('/opt/', '/srv/') };
+    const again = JSON.parse(installJson(target, 'f', shared, moved));
+    expect(again.hooks.PreToolUse).toEqual([{ matcher: 'Bash', hooks: [{ type: 'command', command: moved.shell, timeout: 10 }, mine] }]);
+    expect(installJson(target, 'f', shared, HOOK)).toBe(shared);
+    expect(JSON.parse(uninstallJson(target, 'f', shared, 1))).toEqual({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [mine] }] } });
   });
 
   it('leaves the user\'s lines as they were, and uninstall gives back the same bytes', () => {
@@ -91,6 +104,6 @@ describe('installJson / uninstallJson', () => {
     expect(Object.keys(JSON.parse(out))).toEqual(['z', 'a', 'hooks']);
     expect(out).toContain('\n\t"hooks"');
     expect(JSON.parse(installJson(strict, 'f', undefined, HOOK)).version).toBe(1);
-    expect(uninstallJson(strict, 'f', installJson(strict, 'f', undefined, HOOK))).toBeUndefined();
+    expect(onlySeed(strict, 'f', uninstallJson(strict, 'f', installJson(strict, 'f', undefined, HOOK)))).toBe(true);
   });
 });

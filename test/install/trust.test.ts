@@ -9,7 +9,7 @@ import { sparehand } from '../helpers/cli.js';
 import { tempDir } from '../helpers/context.js';
 
 describe('Codex hook hash', () => {
-  it('is sha256 of the compact, key-sorted identity of the handler (REAL-TOOLS.md §3)', () => {
+  it('is sha256 of the compact, key-sorted identity of the handler (docs/real-programs.md, fact 3)', () => {
     const command = '"/usr/bin/node" "/opt/sh/bin/sparehand.js" agent hook --for codex';
     const group = { matcher: '^Bash$', hooks: [{ type: 'command', command, timeout: 10 }] };
     const text = `{"event_name":"pre_tool_use","hooks":[{"async":false,"command":${JSON.stringify(command)},"timeout":10,"type":"command"}],"matcher":"^Bash$"}`;

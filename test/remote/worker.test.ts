@@ -67,7 +67,7 @@ describe('sparehand worker add / list / remove', () => {
     expect((await sparehand(['worker', 'remove', 'big'], { env })).exitCode).toBe(0);
     expect(JSON.parse((await sparehand(['worker', 'list', '--json'], { env })).stdout).workers.map((w: { name: string }) => w.name)).toEqual(['small']);
     const gone = await sparehand(['worker', 'remove', 'big'], { env });
-    expect(gone.exitCode).toBe(125);
+    expect(gone.exitCode).toBe(2);
     expect(gone.stderr).toContain('no worker named "big"');
   });
 

@@ -20,7 +20,7 @@ describe('sparehand run with no worker configured', () => {
     expect(r.exitCode).toBe(7);
     expect(r.stdout).toBe(`${join(dir, 'sub')}\n`);
     expect(readFileSync(join(dir, 'sub', 'out.txt'), 'utf8')).toBe('[1]\n');
-    expect(r.stderr).toBe('sparehand: running locally: no worker configured\n');
+    expect(r.stderr).toBe('sparehand: running locally: no worker configured; to run on a spare machine, add one: `sparehand worker add NAME user@host`\n');
   });
 
   it('several arguments are an argv, quoted and joined', async () => {

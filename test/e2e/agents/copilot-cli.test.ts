@@ -1,5 +1,5 @@
 // Copilot CLI, the real CLI against the fake model: the hook rewrites `npm test` into `sparehand run`, naming
-// sparehand by its bare name (Copilot refuses absolute paths outside the project, REAL-TOOLS.md fact 5).
+// sparehand by its bare name (Copilot refuses absolute paths outside the project, docs/real-programs.md fact 5).
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { PROMPT } from '../support/harness.js';

@@ -42,11 +42,11 @@ function writeToyClaudeHook(box: Sandbox): void {
 // The registry's own hook entries written without `agent install` (user scope, no backup or merge care):
 // a development aid for checking the product's hook in the real tools before its install exists.
 async function writeRegistryEntries(box: Sandbox, tool: string, env: Record<string, string>): Promise<void> {
-  const { AGENTS } = (await import('../../../lib/agents/index.js')) as { AGENTS: Record<string, { install: readonly any[] }> };
+  const { AGENTS } = (await import('../../../lib/agents/index.js')) as unknown as { AGENTS: Record<string, { install: { targets: readonly any[] } }> };
   const spec = AGENTS[tool];
   if (!spec) throw new Error(`no such tool in the registry: ${tool}`);
   const hook = { node: process.execPath, script: BIN, agent: tool, shell: `"${process.execPath}" "${BIN}" agent hook --for ${tool}` };
-  for (const target of spec.install.filter((t) => t.scope === 'user')) {
+  for (const target of spec.install.targets.filter((t) => t.scope === 'user')) {
     const path: string = target.path({ home: box.home, env });
     mkdirSync(dirname(path), { recursive: true });
     if (target.kind === 'file') {

@@ -1,4 +1,4 @@
-// How each real CLI is driven offline (shared/agents/REAL-TOOLS.md): its own base configuration in the
+// How each real CLI is driven offline (docs/real-programs.md): its own base configuration in the
 // throwaway HOME (fake provider, telemetry and updates off), its environment, and its non-interactive command.
 // Only the tool's own configuration is written here; sparehand's hook comes from `sparehand agent install`.
 import { execa } from 'execa';

@@ -1,12 +1,13 @@
 // `agent status`: per tool, what is installed where, the tool's binary and version, what the connection was
 // checked against, and whether a hash-trusting tool trusts the hook. Reads the registry only.
 import type { AgentSpec, Confirmed, InstallBase, Scope } from '../agents/types.js';
-import { which, versionOf } from './binary.js';
-import { hookInstalled, notesAt, targetsAt, trustEntryOf } from './engine.js';
-import { hasNote } from './note-block.js';
+import { which } from '../which.js';
+import { versionOf } from './program.js';
+import { hookInstalled, notesAt, targetsAt, trustEntryOf } from '../install/engine.js';
+import { hasNote } from '../install/note-block.js';
 import { confirmTrust } from './trust-confirm.js';
-import { parseToml, tomlAt } from './toml-trust.js';
-import { readIfExists, workspace } from './workspace.js';
+import { parseToml, tomlAt } from '../install/toml-trust.js';
+import { readIfExists, workspace } from '../install/workspace.js';
 
 export type TrustState = 'trusted' | 'untrusted' | 'changed' | 'unknown';
 
@@ -34,7 +35,7 @@ export interface AgentStatus {
 
 /** Whether the tool trusts the hook installed at this scope (by the hash it would compute). */
 async function trustState(agent: AgentSpec, base: InstallBase, scope: Scope): Promise<TrustState | undefined> {
-  if (!agent.trust) return undefined;
+  if (!agent.install.trust) return undefined;
   for (const target of targetsAt(agent, scope)) {
     if (target.kind !== 'json') continue;
     const path = target.path(base);
@@ -44,7 +45,7 @@ async function trustState(agent: AgentSpec, base: InstallBase, scope: Scope): Pr
       const entry = trustEntryOf(agent, target, base, path, text);
       if (!entry) continue;
       const toml = await readIfExists(entry.file);
-      const stored = toml === undefined ? undefined : tomlAt(parseToml(entry.file, toml), [...agent.trust.table(entry.hooksRealPath, entry.group, entry.handler), agent.trust.field]);
+      const stored = toml === undefined ? undefined : tomlAt(parseToml(entry.file, toml), [...agent.install.trust.table(entry.hooksRealPath, entry.group, entry.handler), agent.install.trust.field]);
       if (stored === undefined) return 'untrusted';
       if (stored === entry.hash) return 'trusted';
       // Another hash: --trust may have written the one the program itself reported; ask it when it is there.
@@ -72,18 +73,18 @@ async function scopeStatus(agent: AgentSpec, base: InstallBase, scope: Scope): P
 
 /** The status of one tool (user level, and project level for `project`). */
 export async function agentStatus(agent: AgentSpec, base: InstallBase & { project: string }): Promise<AgentStatus> {
-  const path = agent.binary ? (which(agent.binary.name, base.env.PATH) ?? null) : null;
-  const version = agent.binary && path ? ((await versionOf(path, agent.binary.versionArgs, base.env)) ?? null) : null;
-  const reads = agent.sources.map((s) => s.read).sort();
+  const path = agent.program?.binary ? (which(agent.program?.binary.name, base.env.PATH) ?? null) : null;
+  const version = agent.program?.binary && path ? ((await versionOf(path, agent.program?.binary.versionArgs, base.env)) ?? null) : null;
+  const reads = agent.facts.sources.map((s) => s.read).sort();
   return {
     id: agent.id,
     name: agent.name,
     connection: agent.connection,
     user: await scopeStatus(agent, base, 'user'),
     project: await scopeStatus(agent, base, 'project'),
-    binary: agent.binary ? { name: agent.binary.name, path, version } : null,
-    documented: agent.documented ?? null,
+    binary: agent.program?.binary ? { name: agent.program?.binary.name, path, version } : null,
+    documented: agent.facts.documented ?? null,
     sourcesRead: reads.at(-1) ?? null,
-    confirmed: [...agent.confirmed],
+    confirmed: [...agent.facts.confirmed],
   };
 }

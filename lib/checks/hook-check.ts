@@ -4,12 +4,14 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
+import { agentEnvVar } from '../agents/index.js';
 import type { AgentSpec, InstallBase, Scope } from '../agents/types.js';
-import { type Outcome, decodeWire } from './answer.js';
-import { which } from './binary.js';
-import { targetsAt } from './engine.js';
-import { installedCommands } from './json-target.js';
-import { readIfExists } from './workspace.js';
+import { type Outcome, decodeWire } from './decode-answer.js';
+import { which } from '../which.js';
+import { targetsAt } from '../install/engine.js';
+import { projectRoot } from '../project-root.js';
+import { installedCommands } from '../install/json-target.js';
+import { readIfExists } from '../install/workspace.js';
 
 export interface Trial {
   command: string;
@@ -123,7 +125,7 @@ async function runChecks(
   }
   const first = res.trials[0];
   if (opts.heavyFirst && first?.outcome.kind === 'leave') {
-    const off = ['SPAREHAND', `SPAREHAND_AGENT_${agent.id.toUpperCase().replaceAll('-', '_')}`].filter((k) => env[k] === 'off');
+    const off = ['SPAREHAND', agentEnvVar(agent.id)].filter((k) => env[k] === 'off');
     return {
       ...res,
       status: 'broken',
@@ -136,4 +138,25 @@ async function runChecks(
     };
   }
   return { ...res, status: 'working' };
+}
+
+/**
+ * Tests a tool's installed hook at user level and in the project at `cwd`, each file once (run in HOME, the project's
+ * files can be the user's own). Empty when it is installed at neither level.
+ */
+export async function checkInstalled(
+  agent: AgentSpec,
+  at: { home: string; env: NodeJS.ProcessEnv; cwd: string },
+  opts: { commands: readonly string[]; heavyFirst?: boolean },
+): Promise<{ installed: CheckResult[]; user: CheckResult }> {
+  const trial = { cwd: at.cwd, ...opts };
+  const user = await checkAgent(agent, { home: at.home, env: at.env }, 'user', trial);
+  const project =
+    targetsAt(agent, 'project').length > 0
+      ? await checkAgent(agent, { home: at.home, env: at.env, project: projectRoot(at.cwd) }, 'project', trial)
+      : undefined;
+  const installed = [user, project?.file === user.file ? undefined : project].filter(
+    (r): r is CheckResult => r !== undefined && r.status !== 'not-installed',
+  );
+  return { installed, user };
 }

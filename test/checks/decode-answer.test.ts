@@ -1,7 +1,7 @@
 // `agent test` reads answers without knowing the tool: check it against every tool's own encode.
 import { describe, expect, it } from 'vitest';
 import { allAgents } from '../../lib/agents/index.js';
-import { decodeWire } from '../../lib/install/answer.js';
+import { decodeWire } from '../../lib/checks/decode-answer.js';
 
 const ORIGINAL = 'npm test';
 const REPLACEMENT = "/usr/bin/node /opt/sparehand/bin/sparehand.js run --or-local -- 'npm test'";

@@ -1,17 +1,5 @@
-// Finds executables on a PATH and asks their version, as `agent status` and `--trust` need (short timeouts).
-import { realpathSync } from 'node:fs';
+// Asks a coding tool's program its version, as `agent status` needs (short timeout).
 import { execa } from 'execa';
-
-export { which } from '../which.js';
-
-/** Whether `file` is (a link to) `target`. */
-export function resolvesTo(file: string, target: string): boolean {
-  try {
-    return realpathSync(file) === realpathSync(target);
-  } catch {
-    return false;
-  }
-}
 
 /** The first line a program prints for its version arguments, or undefined (not answering within 5 s). */
 export async function versionOf(file: string, args: readonly string[], env: NodeJS.ProcessEnv): Promise<string | undefined> {

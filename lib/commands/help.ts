@@ -1,0 +1,60 @@
+// `sparehand help [COMMAND...|TOPIC]`: a command's help at any depth (`help worker add`), or a topic: one of the
+// documents shipped in the package's docs/ folder, so that a hint can say `sparehand help config` wherever sparehand
+// was installed.
+import { readdirSync, readFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import type { Context } from '../context.js';
+import { SparehandError } from '../errors.js';
+import { packageUrl } from '../package-files.js';
+
+const DOCS = packageUrl('docs/');
+
+/** The help topics: the documents shipped in docs/, by name without `.md`. */
+export function helpTopics(): string[] {
+  try {
+    return readdirSync(DOCS)
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => f.slice(0, -3))
+      .sort();
+  } catch {
+    return [];
+  }
+}
+
+/** The names of the (sub)commands that `words` start with: `['worker', 'add']` for `worker add w h --port x`. */
+export function commandPath(program: Command, words: readonly string[]): string[] {
+  const path: string[] = [];
+  let at = program;
+  for (const w of words) {
+    if (w.startsWith('-')) continue;
+    const next = at.commands.find((c) => c.name() === w || c.aliases().includes(w));
+    if (!next) break;
+    path.push(next.name());
+    at = next;
+  }
+  return path;
+}
+
+export function register(program: Command, ctx: Context): void {
+  program
+    .command('help')
+    .description('help for a command (`help worker add`) or a topic (`help config`)')
+    .argument('[words...]', 'a command, or a topic')
+    .addHelpText('after', () => `\nTopics: ${helpTopics().join(', ')}\n`)
+    .action((words: string[]) => {
+      const path = commandPath(program, words);
+      if (path.length === words.length) {
+        let cmd = program;
+        for (const name of path) cmd = cmd.commands.find((c) => c.name() === name)!;
+        cmd.outputHelp();
+        return;
+      }
+      const topic = words.length === 1 ? helpTopics().find((t) => t === words[0]) : undefined;
+      if (topic === undefined) {
+        throw new SparehandError('USAGE', `no command or topic "${words.join(' ')}"`, {
+          hint: `commands: ${program.commands.map((c) => c.name()).join(', ')}; topics: ${helpTopics().join(', ')}`,
+        });
+      }
+      ctx.stdout.write(readFileSync(new URL(`${topic}.md`, DOCS), 'utf8'));
+    });
+}
