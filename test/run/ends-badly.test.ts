@@ -117,12 +117,14 @@ describe('sparehand killed', () => {
       const h = home();
       const proj = gitProject({ 'src/f1.ts': 'original\n' });
       const mark = startMarker();
-      const p = start(h, proj, `echo partial > src/f1.ts; ${mark.touch}; sleep 30`);
+      // A sleep of its own length, to be found among the processes of other tests running at the same time.
+      const sleep = `sleep 30.${process.pid}${Date.now() % 100_000}`;
+      const p = start(h, proj, `echo partial > src/f1.ts; ${mark.touch}; ${sleep}`);
       expect(await until(mark.started)).toBe(true);
       p.kill(signal);
       const r = await p;
       if (signal === 'SIGTERM') expect(r.exitCode).toBe(143);
-      expect(await until(() => processesNaming(projectKey(proj)).length === 0 && processesNaming('sleep 30').length === 0, 8000)).toBe(true);
+      expect(await until(() => processesNaming(projectKey(proj)).length === 0 && processesNaming(sleep).length === 0, 10_000)).toBe(true);
       expect(files(proj)).toEqual({ 'src/f1.ts': 'original\n' });
       await slotFree(h);
     });
