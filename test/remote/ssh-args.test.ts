@@ -93,7 +93,7 @@ describe('rsync argument arrays', () => {
 
 describe('the one remote command string', () => {
   const job = (command: string, env: Record<string, string> = {}): RemoteJob => ({
-    mode: 'pipe', dir: 'w', key: 'p', slots: 2, record: 'm\tme@m\t/p\tnpm test', rel: 'src', command, nonce: 'n1', skip: '(?:^|/)x$', watch: 'print 1',
+    mode: 'pipe', dir: 'w', key: 'p', slots: 2, folder: 1, record: 'm\tme@m\t/p\tnpm test', rel: 'src', command, nonce: 'n1', skip: '(?:^|/)x$', watch: 'print 1',
     deps: [{ dir: 'py/a b', hash: 'h1', command: 'uv sync --frozen' }], venv: '.venv', programs: ['cargo', './gradlew'], env,
   });
 
@@ -106,7 +106,7 @@ describe('the one remote command string', () => {
         const got = execFileSync('bash', ['-c', `printf '%s\\0' ${remoteCommand(job(cmd, env))}`]).toString();
         expect(got.split('\0').slice(0, -1)).toEqual([
           'env', '-u', 'SSH_CLIENT', '-u', 'SSH2_CLIENT', `SPAREHAND_CLAIM=${SLOT_CLAIM}`, 'SPAREHAND_RECORD=m\tme@m\t/p\tnpm test',
-          'bash', '-c', WRAPPER, 'sparehand', 'pipe', 'w', 'p', '2', '', 'src', cmd, 'n1', '(?:^|/)x$', 'print 1',
+          'bash', '-c', WRAPPER, 'sparehand', 'pipe', 'w', 'p', '2', '1', 'src', cmd, 'n1', '(?:^|/)x$', 'print 1',
           'py/a b\tpy%a b\th1\tuv sync --frozen', '.venv', 'cargo\n./gradlew', ...values.map((v, i) => `V${i}=${v}`),
         ]);
       }),
