@@ -9,17 +9,9 @@ import { join } from 'node:path';
 import type { Worker } from '../config.js';
 import type { Context } from '../context.js';
 import { stateDir } from '../paths.js';
+import { processAlive } from '../pid.js';
 
 type Env = Pick<Context, 'home' | 'env'>;
-
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-};
 
 /** The lowest copy number of `key` on `worker` no run of this machine holds; held until `release()`. */
 export function takeFolder(c: Env, worker: Worker, key: string): { index: number; release: () => void } {
@@ -38,7 +30,7 @@ export function takeFolder(c: Env, worker: Worker, key: string): { index: number
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
       const stale = safeRead(file);
       const [pid, host] = stale.split('\n');
-      if (host === hostname() && Number(pid) > 0 && !alive(Number(pid))) {
+      if (host === hostname() && Number(pid) > 0 && !processAlive(Number(pid))) {
         // Its run is gone: move it aside and drop it only if it is still that stale file (another run may have
         // taken it over meanwhile), then take it.
         const aside = `${file}.stale.${process.pid}`;
