@@ -52,6 +52,7 @@ if [ "$0" = sparehand ]; then
     printf '\0sparehand-claim %s refused the worker has no perl, which sparehand needs to count slots and find what the command changed (install perl there)\n' "$8"
     exit 125
   fi
+  exec 9>/dev/null
   exec perl -e "$SPAREHAND_CLAIM" "$2" "$4" "$8" "$SPAREHAND_RECORD" "$BASH_EXECUTION_STRING" "$@"
 fi
 shift
