@@ -77,6 +77,19 @@ describe('the tree watch', () => {
     }
   });
 
+  it('a folder the command makes unreadable hides its files, which are not reported deleted', (ctx) => {
+    // Root reads any folder: the watch runs as nobody, as a worker's owner would.
+    if (spawnSync('runuser', ['-u', 'nobody', '--', 'true']).status !== 0) return ctx.skip('runuser -u nobody is not available here');
+    const dir = project();
+    execFileSync('chown', ['-R', 'nobody', join(dir, '..')]);
+    const staging = tempDir();
+    const r = spawnSync('runuser', ['-u', 'nobody', '--', 'perl', '-e', TREE_WATCH, `${dir}.tree`, skipArgument(skipRules(notBroughtBack({}))), 'N1', '-', 'bash', '-c', 'chmod 000 src; echo x > keep.txt'], { cwd: dir });
+    const parser = new ResultsParser('N1', () => staging);
+    parser.push(r.stdout);
+    const results = parser.results;
+    expect(results?.kind === 'ran' && results.changes.map((c) => `${c.op} ${c.path}`), r.stderr.toString()).toEqual(['M keep.txt']);
+  });
+
   it('perl without Digest::MD5 or Time::HiRes: a refusal the run can act on, not a crash', () => {
     const dir = project();
     const lib = tempDir();
