@@ -62,7 +62,15 @@ sub walk {
     for my $name (@names) {
       next if $name eq '.' || $name eq '..';
       my $p = length($dir) ? "$dir/$name" : $name;
-      my @st = Time::HiRes::lstat($p) or next;
+      my @st = Time::HiRes::lstat($p);
+      unless (@st) {
+        # Gone is gone; anything else (a folder without x) hides the entry, which stays as recorded.
+        if (!$!{ENOENT} && defined(my $o = $old->{$p})) {
+          $tree{$p} = $o;
+          push @unreadable, $p if $o eq 'd';
+        }
+        next;
+      }
       my $fmt = $st[2] & 0170000;
       my $type = $fmt == 0100000 ? 'f' : $fmt == 0040000 ? 'd' : $fmt == 0120000 ? 'l' : next;
       my $probe = $type eq 'd' ? "$name/" : $name;
