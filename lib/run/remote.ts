@@ -14,6 +14,7 @@ import { gitRoot } from '../project-root.js';
 import { connectionFor, sshEnv } from '../remote/connection.js';
 import { execTerminal, openSession } from '../remote/exec.js';
 import { type RemoteJob, remoteCommand } from '../remote/remote-script.js';
+import { rememberWorkerRsync, rsyncHere, rsyncThere } from '../remote/rsync-found.js';
 import type { Change } from '../remote/results.js';
 import { remotePath, sshArgs } from '../remote/ssh-args.js';
 import { notBroughtBack, skipArgument, skipRules } from '../remote/sync-rules.js';
@@ -99,6 +100,15 @@ export async function runOnWorker(ctx: Context, config: Config, command: string,
   }
 }
 
+/** Sends the project with the rsync each side has; after a failure the next run looks at the worker's rsync again. */
+async function send(ctx: Context, t: SyncTarget, signal: AbortSignal): Promise<void> {
+  const rsyncs = { here: await rsyncHere(ctx), there: await rsyncThere(ctx, t.worker, t.conn) };
+  await syncUp(t, rsyncs, signal).catch(async (e: unknown) => {
+    await rememberWorkerRsync(ctx, t.worker, undefined);
+    throw e;
+  });
+}
+
 /** A try at one worker: one of the project's copies there, the session that claims a slot, and the project sent. */
 interface RunAttempt extends Attempt {
   folder: number;
@@ -117,7 +127,7 @@ function attempt(ctx: Context, worker: Worker, run: Prepared, sendNow: boolean):
   const target: SyncTarget = { worker, conn: connectionFor(ctx, worker), config: run.config, localRoot: run.root, remoteRoot: remoteRoot(worker, run.root, folder.index), env: sshEnv(ctx) };
   const stop = new AbortController();
   const t0 = performance.now();
-  const synced = sendNow ? syncUp(target, stop.signal).then(() => ({ ms: performance.now() - t0 }), (error: unknown) => ({ error })) : undefined;
+  const synced = sendNow ? send(ctx, target, stop.signal).then(() => ({ ms: performance.now() - t0 }), (error: unknown) => ({ error })) : undefined;
   let done = false;
   return {
     folder: folder.index,
@@ -205,7 +215,7 @@ async function runInSlot(ctx: Context, opts: RemoteRunOptions, run: Prepared, cl
   const t0 = performance.now();
   progress(ctx, `syncing to ${worker.name}…`);
   signals.react(() => at.abandon());
-  const sent = await (at.synced ?? syncUp(t, signals.abortSignal()).then(() => ({ ms: performance.now() - t0 }), (error: unknown) => ({ error })));
+  const sent = await (at.synced ?? send(ctx, t, signals.abortSignal()).then(() => ({ ms: performance.now() - t0 }), (error: unknown) => ({ error })));
   progress(ctx, undefined);
   signals.react(undefined);
   if (signals.received) return exitStatus(null, signals.received);
