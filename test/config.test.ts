@@ -1,10 +1,10 @@
 // The config file as users leave it: unreadable, not a file, huge, with fields sparehand does not know, or with
 // values of the wrong type or range.
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sparehand } from './helpers/cli.js';
+import { BIN, sparehand } from './helpers/cli.js';
 import { tempDir } from './helpers/context.js';
 
 function homeWith(config: unknown) {
@@ -48,9 +48,12 @@ describe('config: what the file is', () => {
     chmodSync(join(h.home), 0o755);
     chmodSync(h.file, 0o600);
     for (const d of [join(h.home, '.config'), join(h.home, '.config', 'sparehand')]) chmodSync(d, 0o755);
+    // The clone may sit in a folder only root may enter (CI's mktemp -d): nobody runs a copy of the built CLI.
+    const copy = tempDir('sparehand-cli-');
+    chmodSync(copy, 0o755);
+    for (const part of ['bin', 'dist', 'package.json']) cpSync(join(BIN, '..', '..', part), join(copy, part), { recursive: true });
     const { execa } = await import('execa');
-    const { BIN } = await import('./helpers/cli.js');
-    const r = await execa(process.execPath, [BIN, 'worker', 'list'], { env: h.env, extendEnv: false, reject: false, uid: 65534, gid: 65534 });
+    const r = await execa(process.execPath, [join(copy, 'bin', 'sparehand.js'), 'worker', 'list'], { env: h.env, extendEnv: false, reject: false, uid: 65534, gid: 65534 });
     expect(r.stderr).toContain(`sparehand: cannot read ${h.file}: EACCES`);
     expect(r.stderr).toContain(`let your user read it (\`chmod u+r ${h.file}\`)`);
   });
