@@ -8,9 +8,8 @@ import { agentEnvVar } from '../agents/index.js';
 import type { AgentSpec, InstallBase, Scope } from '../agents/types.js';
 import { type Outcome, decodeWire } from './decode-answer.js';
 import { which } from '../which.js';
-import { targetsAt } from '../install/engine.js';
+import { installedCommandsIn, targetsAt } from '../install/engine.js';
 import { projectRoot } from '../project-root.js';
-import { installedCommands } from '../install/json-target.js';
 import { readIfExists } from '../install/workspace.js';
 
 export interface Trial {
@@ -91,8 +90,8 @@ async function runChecks(
     const text = await readIfExists(path);
     res.file ??= path;
     if (text === undefined) continue;
-    if (target.kind === 'json') {
-      const hook = installedCommands(target, path, text)[0];
+    if (target.kind !== 'file') {
+      const hook = installedCommandsIn(target, path, text)[0];
       if (hook === undefined) continue;
       Object.assign(res, { file: path, hook });
       // As the tools run it: bash -c (sh -c where there is no bash).

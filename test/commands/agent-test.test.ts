@@ -8,7 +8,7 @@ import type { AgentSpec } from '../../lib/agents/types.js';
 import { classify } from '../../lib/classify/index.js';
 import { decodeWire } from '../../lib/checks/decode-answer.js';
 import type { CheckResult } from '../../lib/checks/hook-check.js';
-import { installedCommands } from '../../lib/install/json-target.js';
+import { installedCommandsIn } from '../../lib/install/engine.js';
 import { toolsFound } from '../helpers/tree.js';
 import { BIN, sparehand } from '../helpers/cli.js';
 import { tempDir } from '../helpers/context.js';
@@ -143,8 +143,8 @@ function installedHook(a: AgentSpec, home: string): { plugin: boolean; run: (inp
   const t = a.install.targets.find((x) => x.scope === 'user')!;
   const path = t.path(base);
   const text = readFileSync(path, 'utf8');
-  if (t.kind === 'json') {
-    const command = installedCommands(t, path, text)[0]!;
+  if (t.kind !== 'file') {
+    const command = installedCommandsIn(t, path, text)[0]!;
     return { plugin: false, run: (input, env) => execa('/bin/bash', ['-c', command], { input, env, extendEnv: false, reject: false }) };
   }
   if (t.probe) {
