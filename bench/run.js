@@ -22,6 +22,7 @@ const { upFilterArgs, notBroughtBack, skipArgument, skipRules } = await import(j
 const { TREE_WATCH } = await import(join(root, 'dist/remote/tree-watch.js'));
 const { remoteRoot } = await import(join(root, 'dist/run/project.js'));
 const { syncUp } = await import(join(root, 'dist/remote/sync.js'));
+const { rsyncHere, rsyncThere } = await import(join(root, 'dist/remote/rsync-found.js'));
 const RUNS = Number(process.env.BENCH_RUNS || 11);
 
 const tmp = (p) => mkdtempSync(join(tmpdir(), p));
@@ -90,7 +91,7 @@ const conn = connectionFor(c, worker);
  */
 function byHand(proj, filters) {
   const dest = `${join(s.dir, 'remote-hand')}/${proj.split('/').pop()}`;
-  const up = filters ? rsyncUpArgs(worker, conn, {}, proj, dest) : ['-a', '--delete', '-e', rsyncRsh(worker, conn), `--rsync-path=mkdir -p ${dest} && rsync`, `${proj}/`, `${worker.destination}:${dest}/`];
+  const up = filters ? rsyncUpArgs(worker, conn, {}, proj, dest).args : ['-a', '--delete', '-e', rsyncRsh(worker, conn), `--rsync-path=mkdir -p ${dest} && rsync`, `${proj}/`, `${worker.destination}:${dest}/`];
   const back = ['-a', '--delete-delay', '--protect-args', '--dry-run', '--out-format=%i|%M|%l|%n', '-e', rsyncRsh(worker, conn), ...upFilterArgs({}), `${worker.destination}:${dest}/`, `${proj}/`];
   return {
     up: () => must('rsync', up, { env }),
@@ -142,10 +143,11 @@ try {
   // sparehand's sync step as `run` does it (lib/remote/sync.ts, in this process) against plain
   // `rsync -a --delete` with the same ssh options: what sparehand's filters and way of calling rsync cost.
   const t = { worker, conn, config: {}, localRoot: big, remoteRoot: remoteRoot(worker, big, 0), env };
-  await syncUp(t);
+  const rsyncs = { here: await rsyncHere(c), there: await rsyncThere(c, worker, conn) };
+  await syncUp(t, rsyncs);
   const plain = byHand(big, false);
   plain.up();
-  await compareAsync('no-change sync, 20,000 files', () => syncUp(t), plain.up, 1.0);
+  await compareAsync('no-change sync, 20,000 files', () => syncUp(t, rsyncs), plain.up, 1.0);
 
   sparehand(big)();
   const h3 = byHand(big, true);

@@ -4,6 +4,7 @@
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { processAlive } from './pid.js';
 
 const TEMP = /^\..+\.sparehand-tmp-(\d+)-[0-9a-z]+$/;
 
@@ -34,15 +35,6 @@ export function missingDirs(path: string): string[] {
   return missing;
 }
 
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-};
-
 /** Removes the temp files a killed sparehand left in `dir` (those of a process still running stay). */
 export function removeStaleTemps(dir: string): void {
   let names: string[];
@@ -53,6 +45,6 @@ export function removeStaleTemps(dir: string): void {
   }
   for (const name of names) {
     const m = TEMP.exec(name);
-    if (m && !alive(Number(m[1]))) rmSync(join(dir, name), { force: true });
+    if (m && !processAlive(Number(m[1]))) rmSync(join(dir, name), { force: true });
   }
 }

@@ -4,7 +4,7 @@
 // (glob), `Bash` (every command); deny > ask > allow; files: ~/.claude/settings.json,
 // <project>/.claude/settings.json, <project>/.claude/settings.local.json; CLI flags --allowedTools /
 // --disallowedTools / --permission-mode / --dangerously-skip-permissions (read from the calling process).
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'shell-quote';
 import { isObject } from './shapes.js';
@@ -47,11 +47,20 @@ export function splitToolList(value: string): string[] {
   return out;
 }
 
+/** Whether the hook can read its ancestors' command lines: /proc, which Linux has and a Mac has not. */
+const procReadable = (env: NodeJS.ProcessEnv): boolean => env.SPAREHAND_NO_PROC !== '1' && existsSync('/proc/self/cmdline');
+
+/** For `doctor`: what permission parity cannot see on a system without /proc (undefined where it can). */
+export function ancestorFlagsNote(env: NodeJS.ProcessEnv): string | undefined {
+  if (procReadable(env)) return undefined;
+  return "no /proc here (a Mac): for Claude Code the hook reads the permission rules in its settings files and the payload's permission mode, not the flags Claude Code was started with (--allowedTools, --disallowedTools, --permission-mode, --dangerously-skip-permissions); put such rules in .claude/settings.json for rewrites to be approved as the original would be";
+}
+
 /** Flags of the Claude Code process that runs this hook (our ancestors), read from /proc on Linux. */
 function ancestorFlags(env: NodeJS.ProcessEnv): { rules: Rules; mode?: string } {
   const rules: Rules = { allow: [], deny: [], ask: [] };
   let mode: string | undefined;
-  if (env.SPAREHAND_NO_PROC === '1') return { rules };
+  if (!procReadable(env)) return { rules };
   let pid = process.ppid;
   for (let depth = 0; depth < 6 && pid > 1; depth++) {
     let argv: string[];

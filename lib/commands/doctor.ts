@@ -8,6 +8,9 @@ import { checkInstalled } from '../checks/hook-check.js';
 import type { WorkerReport } from '../remote/check.js';
 import { checkWorkersWithToolchains, toolchainLine } from '../toolchain/check.js';
 import type { ToolchainRow } from '../toolchain/project.js';
+import { rsyncLabel, rsyncNotes } from '../remote/rsync-flavour.js';
+import { rsyncHere } from '../remote/rsync-found.js';
+import { permissionParityNotes } from '../agents/platform-notes.js';
 import { capture } from '../process.js';
 import { formatReport } from './worker.js';
 
@@ -48,8 +51,20 @@ async function program(name: string, args: string[], env: NodeJS.ProcessEnv): Pr
   }
 }
 
+/** This machine's rsync: what it is and, short of GNU rsync 3, what that changes (rsync-flavour.ts). */
+async function rsyncCheck(ctx: Context): Promise<DoctorCheck> {
+  try {
+    const info = await rsyncHere(ctx);
+    return { name: 'rsync', ok: true, detail: [`${rsyncLabel(info)} (${info.path})`, ...rsyncNotes(info, 'here')].join('; ') };
+  } catch (e) {
+    if (!isSparehandError(e)) throw e;
+    return { name: 'rsync', ok: false, detail: `${e.message}; ${e.hint}` };
+  }
+}
+
 export async function doctor(ctx: Context): Promise<{ ok: boolean; checks: DoctorCheck[]; workers: WorkerReport[]; toolchains: ToolchainRow[] }> {
-  const checks = [await program('ssh', ['-V'], ctx.env), await program('rsync', ['--version'], ctx.env)];
+  const checks = [await program('ssh', ['-V'], ctx.env), await rsyncCheck(ctx)];
+  for (const note of permissionParityNotes(ctx.env)) checks.push({ name: 'permission parity', ok: true, detail: note });
   let workers: WorkerReport[] = [];
   let toolchains: ToolchainRow[] = [];
   try {

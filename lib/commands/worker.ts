@@ -6,6 +6,8 @@ import { type Context, say } from '../context.js';
 import { SparehandError } from '../errors.js';
 import type { WorkerReport } from '../remote/check.js';
 import { checkWorkersWithToolchains, toolchainLine } from '../toolchain/check.js';
+import { rsyncLabel, rsyncNotes } from '../remote/rsync-flavour.js';
+import { lookForWorkerRsync } from '../remote/rsync-found.js';
 import { workerStatus } from '../remote/status.js';
 import { addWorker, findWorker, removeWorker, workerDir, workerSlots } from '../remote/workers.js';
 
@@ -20,8 +22,10 @@ const int = (v: string): number => {
 export function formatReport(r: WorkerReport): string {
   if (!r.ok && r.connectMs === undefined) return `${r.name}: FAILED: ${r.problems.join('; ')}${r.hint ? `\n  fix: ${r.hint}` : ''}`;
   const gb = r.freeBytes == null ? '?' : `${(r.freeBytes / 1e9).toFixed(1)} GB`;
-  const head = `${r.name}: ${r.ok ? 'ok' : 'PROBLEM'}: latency ${r.latencyMs} ms (connect ${r.connectMs} ms), bash ${r.bash ?? 'MISSING'}, rsync ${r.rsync ?? 'MISSING'}, perl ${r.perl ?? 'MISSING'}, ${gb} free in ${r.dir}, ${r.freeSlots ?? '?'}/${r.slots} slots free`;
-  return r.ok ? head : `${head}\n  ${r.problems.join('; ')}${r.hint ? `\n  fix: ${r.hint}` : ''}`;
+  const rsyncAt = r.rsyncPath && r.rsyncPath !== 'rsync' ? ` (${r.rsyncPath})` : '';
+  const head = `${r.name}: ${r.ok ? 'ok' : 'PROBLEM'}: latency ${r.latencyMs} ms (connect ${r.connectMs} ms), bash ${r.bash ?? 'MISSING'}, rsync ${r.rsync ?? 'MISSING'}${rsyncAt}, perl ${r.perl ?? 'MISSING'}, ${gb} free in ${r.dir}, ${r.freeSlots ?? '?'}/${r.slots} slots free`;
+  const notes = (r.notes ?? []).map((n) => `\n  note: ${n}`).join('');
+  return r.ok ? `${head}${notes}` : `${head}\n  ${r.problems.join('; ')}${r.hint ? `\n  fix: ${r.hint}` : ''}${notes}`;
 }
 
 export function register(program: Command, ctx: Context, setExit: (n: number) => void): void {
@@ -43,6 +47,9 @@ export function register(program: Command, ctx: Context, setExit: (n: number) =>
       if (o.slots !== undefined) w.slots = o.slots;
       const { replaced } = await addWorker(ctx, w);
       say(ctx, `${replaced ? 'replaced' : 'added'} worker "${name}" (${destination}); check it with \`sparehand worker check ${name}\``);
+      // Its rsync, when it can be reached already (runs use what is found; unreachable now: the first run looks).
+      const rsync = await lookForWorkerRsync(ctx, w);
+      if (rsync) for (const line of [`worker "${name}" has ${rsyncLabel(rsync)}${rsync.path === 'rsync' ? '' : ` (${rsync.path})`}`, ...rsyncNotes(rsync, 'on the worker')]) say(ctx, line);
       // The slot count is the worker's own: every machine sharing it counts the same slots.
       if (o.slots !== undefined) {
         const s = await workerStatus(ctx, w, o.slots);

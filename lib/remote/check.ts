@@ -1,4 +1,4 @@
-// `worker check`: connect, then one remote probe for bash, rsync, free disk; failures explained.
+// `worker check`: connect, then one remote probe for bash, rsync (remembered for runs), free disk; failures explained.
 import { quote } from 'shell-quote';
 import type { Worker } from '../config.js';
 import type { Context } from '../context.js';
@@ -8,6 +8,8 @@ import { LOGIN_ENV } from './login-env.js';
 import { VERSIONS, parseVersions } from './versions.js';
 import { connect, connectionFor, sshEnv } from './connection.js';
 import { SLOT_STATUS, type SlotRun, parseSlotStatus } from './worker-slots.js';
+import { rememberWorkerRsync } from './rsync-found.js';
+import { type RsyncFlavour, WORKER_RSYNC_PROBE, pickWorkerRsync, rsyncLabel, rsyncNotes } from './rsync-flavour.js';
 import { remotePath, sshArgs } from './ssh-args.js';
 import { workerDir, workerSlots } from './workers.js';
 
@@ -20,7 +22,12 @@ export interface WorkerReport {
   /** One round trip over the shared connection (ms). */
   latencyMs?: number;
   bash?: string | null;
+  /** rsync's version (`3.2.7`), or `openrsync (protocol 29)`; null when there is none. */
   rsync?: string | null;
+  /** `gnu`, `openrsync` or `unknown` (rsync-flavour.ts). */
+  rsyncFlavour?: RsyncFlavour | null;
+  /** The rsync sparehand uses there: `rsync` (on its PATH) or where Homebrew or MacPorts put it. */
+  rsyncPath?: string | null;
   /** Perl with Digest::MD5 and Time::HiRes: the tree watch that finds what the command changed. */
   perl?: string | null;
   /** What each toolchain version command asked for printed there (first line), null when it failed. */
@@ -38,6 +45,8 @@ export interface WorkerReport {
   problems: string[];
   /** What to do about the first problem. */
   hint?: string;
+  /** Things that work, but could work better (each one sentence with its fix); empty when none. */
+  notes?: string[];
 }
 
 /**
@@ -47,7 +56,7 @@ export interface WorkerReport {
 const PROBE = String.raw`${LOGIN_ENV}${VERSIONS}
 d=$1 status=$2; shift 2; mkdir -p -- "$d" 2>/dev/null
 echo "bash=$BASH_VERSION"
-echo "rsync=$(rsync --version 2>/dev/null | head -n 1)"
+${WORKER_RSYNC_PROBE}
 echo "df=$(df -Pk -- "$d" 2>/dev/null | awk 'NR==2 {print $4}')"
 login_env "$d/.login-env"
 echo "perl=$(perl -MDigest::MD5 -MTime::HiRes -e 'print $^V' 2>/dev/null)"
@@ -79,7 +88,9 @@ export async function checkWorker(ctx: Context, worker: Worker, opts: { versions
   const versions = parseVersions(r.stdout);
   const field = (k: string) => new RegExp(`^${k}=(.*)$`, 'm').exec(r.stdout)?.[1]?.trim() || null;
   const bash = field('bash');
-  const rsync = field('rsync')?.replace(/^rsync\s+version\s+/, '').replace(/\s+protocol.*$/, '') ?? null;
+  const found = pickWorkerRsync(r.stdout);
+  await rememberWorkerRsync(ctx, worker, found);
+  const rsync = found ? (found.flavour === 'gnu' ? found.version : rsyncLabel(found)) : null;
   const perl = field('perl');
   const kb = field('df');
   const problems: string[] = [];
@@ -107,10 +118,13 @@ export async function checkWorker(ctx: Context, worker: Worker, opts: { versions
     latencyMs: Math.round(latencyMs),
     bash,
     rsync,
+    rsyncFlavour: found?.flavour ?? null,
+    rsyncPath: found?.path ?? null,
     perl,
     ...(opts.versions?.length ? { versions } : {}),
     freeBytes: kb ? Number(kb) * 1024 : null,
     problems,
     ...(hint ? { hint } : {}),
+    notes: found ? rsyncNotes(found, 'on the worker') : [],
   };
 }

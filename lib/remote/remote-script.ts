@@ -4,7 +4,7 @@ import { LOGIN_ENV } from './login-env.js';
 import { SLOT_CLAIM } from './worker-slots.js';
 
 /**
- * Runs on the worker, in the slot's folder. Installs dependencies when the lock file's hash changed, then runs
+ * Runs on the worker, in the run's copy of the project. Claims a slot first (worker-slots.ts). Installs dependencies when the lock file's hash changed, then runs
  * the command under the tree watch (tree-watch.ts), which reports what the command changed in a results block
  * after its output; without a watch (--no-sync-back) the block holds only the exit status. Anything that stops
  * the command from starting (no folder, a failed install, no perl) is reported as a refusal in the same block,
@@ -44,19 +44,19 @@ if [ "$0" = sparehand-run ]; then
 fi
 if [ "$0" = sparehand ]; then
   # Claim a slot on the worker (the lock stays on fd 9 for this session), then go on as sparehand-claimed.
-  # In terminal mode the slot is held by another session (mode hold) and named here.
+  # In terminal mode the slot is held by another session (mode hold).
   exec 3<&0 </dev/null
   mkdir -p -- "$2/.slots.d" 2>/dev/null
-  if [ "$1" = tty ]; then exec bash -c "$BASH_EXECUTION_STRING" sparehand-claimed "$5" "$@"; fi
+  if [ "$1" = tty ]; then exec bash -c "$BASH_EXECUTION_STRING" sparehand-claimed '' "$@"; fi
   if ! command -v perl >/dev/null; then
     printf '\0sparehand-claim %s refused the worker has no perl, which sparehand needs to count slots and find what the command changed (install perl there)\n' "$8"
     exit 125
   fi
+  exec 9>/dev/null
   exec perl -e "$SPAREHAND_CLAIM" "$2" "$4" "$8" "$SPAREHAND_RECORD" "$BASH_EXECUTION_STRING" "$@"
 fi
-slot=$1
 shift
-mode=$1 wdir=$2 key=$3 rel=$6 cmd=$7 nonce=$8 skip=$9
+mode=$1 wdir=$2 key=$3 folder=$5 rel=$6 cmd=$7 nonce=$8 skip=$9
 shift 9
 watch=$1 deps=$2 venv=$3 programs=$4
 shift 4
@@ -66,7 +66,7 @@ if [ "$mode" = hold ]; then
   while read -r _ <&3; do :; done
   exit 0
 fi
-root=$wdir/$key/$slot tree=../$slot.tree stamps=../$slot.deps
+root=$wdir/$key/$folder tree=../$folder.tree stamps=../$folder.deps
 out=-
 results() {
   if [ "$out" = - ]; then printf '\0sparehand-results %s %s\n' "$nonce" "$1"; else printf '\0sparehand-results %s %s\n' "$nonce" "$1" >"$out"; fi
@@ -74,7 +74,7 @@ results() {
 refuse() { results "refused $1"; exit 125; }
 login_env "$wdir/.login-env"
 if [ "$mode" = pipe ]; then
-  # sparehand sends the project to the slot's folder, then says go.
+  # sparehand sends the project to the copy's folder (while the slot was being claimed), then says go.
   IFS= read -r go <&3 || exit 0
   [ "$go" = go ] || exit 0
 fi
@@ -137,16 +137,16 @@ exit "$st"
 `;
 
 export interface RemoteJob {
-  /** pipe: claim a slot, wait for "go", run; hold: claim a slot and hold it (for a terminal run); tty: run in `slot`. */
+  /** pipe: claim a slot, wait for "go", run; hold: claim a slot and hold it (for a terminal run); tty: just run. */
   mode: 'pipe' | 'hold' | 'tty';
   /** The worker's folder for project copies (relative to the login folder, or absolute). */
   dir: string;
-  /** The project's folder in it (lib/run/project.ts projectKey); a slot's copy is `<dir>/<key>/<slot>`. */
+  /** The project's folder in it (lib/run/project.ts projectKey); its copies are `<dir>/<key>/<n>`. */
   key: string;
   /** Slots the worker has when it has not said (its `<dir>/.slots` wins: worker-slots.ts). */
   slots: number;
-  /** The slot held for a terminal run (mode tty), else undefined. */
-  slot?: number;
+  /** Which of the project's copies the run uses: `<dir>/<key>/<folder>` (lib/run/folders.ts). */
+  folder: number;
   /** Who runs what, recorded with the slot for `sparehand status` (worker-slots.ts runRecord). */
   record: string;
   /** Working folder relative to the project root ('.' for the root). */
@@ -179,7 +179,7 @@ export function remoteCommand(job: RemoteJob): string {
   return quote([
     'env', '-u', 'SSH_CLIENT', '-u', 'SSH2_CLIENT', `SPAREHAND_CLAIM=${SLOT_CLAIM}`, `SPAREHAND_RECORD=${job.record}`,
     'bash', '-c', WRAPPER, 'sparehand',
-    job.mode, job.dir, job.key, String(job.slots), job.slot === undefined ? '' : String(job.slot), job.rel, job.command, job.nonce, job.skip,
+    job.mode, job.dir, job.key, String(job.slots), String(job.folder), job.rel, job.command, job.nonce, job.skip,
     job.watch, deps, job.venv, job.programs.join('\n'), ...env,
   ]);
 }

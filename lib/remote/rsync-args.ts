@@ -1,17 +1,49 @@
-// rsync's argument arrays for the way up (pure; what is synced: sync-rules.ts). The way back is not rsync: the
-// worker's tree watch sends exactly what the command changed (tree-watch.ts).
+// rsync's argument arrays for the way up (pure; what is synced: sync-rules.ts; which rsync: rsync-flavour.ts).
+// The way back is not rsync: the worker's tree watch sends exactly what the command changed (tree-watch.ts).
 import type { Config, Worker } from '../config.js';
-import { type Connection, rsyncPathMaking, rsyncRsh } from './ssh-args.js';
+import type { UpPlan } from './rsync-flavour.js';
+import { type Connection, rsyncPathMaking, rsyncRsh, rsyncRshBlanks } from './ssh-args.js';
 import { upFilterArgs } from './sync-rules.js';
 
-/** Local project root → the slot folder on the worker: changed files only, deletions mirrored after the transfer. */
-export function rsyncUpArgs(worker: Worker, conn: Connection, config: Config, localRoot: string, remoteRoot: string): string[] {
-  return [
-    '-a', '--delete-delay', '--protect-args',
-    '-e', rsyncRsh(worker, conn),
-    `--rsync-path=${rsyncPathMaking(remoteRoot)}`,
-    ...upFilterArgs(config),
-    `${localRoot}/`,
-    `${worker.destination}:${remoteRoot}/`,
-  ];
+/** GNU rsync 3 on both sides. */
+export const GNU_PLAN: UpPlan = { ignore: 'dir-merge', del: '--delete-delay', rsh: 'quoted' };
+
+export interface UpSides {
+  plan: UpPlan;
+  /** The worker's rsync: `rsync` or an absolute path there. */
+  there: string;
+  /** With `plan.ignore === 'list'`: the file of ignored paths (sync-rules.ts ignoredPatterns). */
+  ignoredFile?: string;
+}
+
+export interface UpCommand {
+  args: string[];
+  /** Added to rsync's environment (the ssh command, when openrsync could not take it as words). */
+  env: Record<string, string>;
+}
+
+/**
+ * Local project root → the slot folder on the worker: changed files only, deletions mirrored after the transfer.
+ * The destination is `.` in the folder that --rsync-path entered, so no rsync has to protect a path argument.
+ */
+export function rsyncUpArgs(
+  worker: Worker,
+  conn: Connection,
+  config: Config,
+  localRoot: string,
+  remoteRoot: string,
+  sides: UpSides = { plan: GNU_PLAN, there: 'rsync' },
+): UpCommand {
+  const { rsh, env } = sides.plan.rsh === 'quoted' ? { rsh: rsyncRsh(worker, conn), env: {} } : rsyncRshBlanks(worker, conn);
+  return {
+    args: [
+      '-a', sides.plan.del,
+      '-e', rsh,
+      `--rsync-path=${rsyncPathMaking(remoteRoot, sides.there)}`,
+      ...upFilterArgs(config, sides.plan.ignore === 'list' ? sides.ignoredFile : undefined),
+      `${localRoot}/`,
+      `${worker.destination}:.`,
+    ],
+    env,
+  };
 }

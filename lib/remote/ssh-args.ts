@@ -51,12 +51,12 @@ export function sshControlArgs(worker: Worker, conn: Connection, op: 'check' | '
   return [...sshOptions(worker, conn), '-O', op, '--', worker.destination];
 }
 
-/** rsync's `-e` value. rsync splits it itself (whitespace, quotes), so each word is quoted for that splitter. */
+/** rsync's `-e` value for GNU rsync, which splits it itself (blanks, quotes): each word is quoted for that splitter. */
 export function rsyncRsh(worker: Worker, conn: Connection): string {
   return ['ssh', ...sshOptions(worker, conn)].map(rsyncWord).join(' ');
 }
 
-/** Quotes one word for rsync's own command-line splitter (single quotes; a quote itself goes in double quotes). */
+/** Quotes one word for GNU rsync's command-line splitter (single quotes; a quote itself goes in double quotes). */
 export function rsyncWord(word: string): string {
   if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(word)) return word;
   return word
@@ -65,13 +65,34 @@ export function rsyncWord(word: string): string {
     .join(`"'"`) || "''";
 }
 
+/**
+ * sh script (one word without blanks) that runs the ssh command line held in `$SPAREHAND_RSH` with rsync's
+ * arguments after it: `${IFS}` splits the script's own words, `"$SPAREHAND_RSH"` stays one until eval reads it.
+ */
+const RSH_FROM_ENV = `eval\${IFS}exec\${IFS}"$SPAREHAND_RSH"\${IFS}'"$@"'`;
+
+/**
+ * rsync's `-e` value for openrsync, which splits it on blanks and reads no quotes (fargs.c): the words as they
+ * are; when one holds a blank (a key or a socket under a folder with a space), the ssh command goes through
+ * the environment instead, and `env` must be added to rsync's.
+ */
+export function rsyncRshBlanks(worker: Worker, conn: Connection): { rsh: string; env: Record<string, string> } {
+  const words = ['ssh', ...sshOptions(worker, conn)];
+  if (!words.some((w) => /[ \t\n]/.test(w))) return { rsh: words.join(' '), env: {} };
+  return { rsh: `sh -c ${RSH_FROM_ENV} sparehand-rsh`, env: { SPAREHAND_RSH: quote(words) } };
+}
+
 /** A path on the worker for rsync: `~/x` is relative to the login folder, which is where ssh starts. */
 export function remotePath(path: string): string {
   if (path === '~') return '.';
   return path.startsWith('~/') ? path.slice(2) || '.' : path;
 }
 
-/** `--rsync-path` that first creates the destination, so a first sync needs no extra round trip. */
-export function rsyncPathMaking(dir: string): string {
-  return `mkdir -p -- ${quote([dir])} && rsync`;
+/**
+ * `--rsync-path`: makes the destination and enters it before starting `program` there, so a first sync needs no
+ * extra round trip and the destination argument is just `.`. Every rsync passes this string to the worker's
+ * shell as it is; the folder is quoted here, so no rsync needs --protect-args (which only GNU rsync 3 has).
+ */
+export function rsyncPathMaking(dir: string, program = 'rsync'): string {
+  return `mkdir -p -- ${quote([dir])} && cd -- ${quote([dir])} && ${quote([program])}`;
 }

@@ -45,17 +45,36 @@ export function excluded(config: Config): string[] {
   ];
 }
 
+/** Build caches kept on the worker: never brought back, and by the way up neither sent nor deleted there. */
+export const keptOnWorker = (config: Config): string[] => [...KEEP_ON_WORKER, ...(config.sync?.keepOnWorker ?? [])];
+
 /**
- * The way up as rsync filter rules: excluded patterns, then each folder's .gitignore. Ignored and excluded
- * files are not sent and, on the worker, not deleted, so what the worker made there (build caches) survives.
+ * The way up as rsync filter rules: excluded patterns and the caches kept on the worker, then `.gitignore`:
+ * read by rsync itself in each folder (`dir-merge`), or, where an rsync cannot (openrsync), as the file
+ * `ignoredFile` listing the paths git ignores here (ignoredPatterns). Ignored and excluded files are not sent
+ * and, on the worker, not deleted, so what the worker made there (build caches) survives.
  */
-export function upFilterArgs(config: Config): string[] {
-  return [...excluded(config).map((p) => `- ${p}`), ':- .gitignore'].map((r) => `--filter=${r}`);
+export function upFilterArgs(config: Config, ignoredFile?: string): string[] {
+  const rules = [...excluded(config), ...keptOnWorker(config)].map((p) => `--filter=- ${p}`);
+  return ignoredFile === undefined ? [...rules, '--filter=:- .gitignore'] : [...rules, '--from0', `--exclude-from=${ignoredFile}`];
+}
+
+/**
+ * Paths git lists as ignored (`git ls-files -z --others --ignored --exclude-standard --directory`: relative,
+ * folders ending in `/`) as rsync patterns anchored at the project root, NUL-terminated for `--from0`. A path
+ * with a wildcard character has backslashes and the wildcards escaped (rsync reads escapes only in patterns with one).
+ */
+export function ignoredPatterns(gitOutput: string): string {
+  return gitOutput
+    .split('\0')
+    .filter(Boolean)
+    .map((p) => `/${/[*?[]/.test(p) ? p.replace(/[\\*?[]/g, '\\$&') : p}\0`)
+    .join('');
 }
 
 /** What the worker's tree watch skips: the excluded patterns and the build caches kept on the worker. */
 export function notBroughtBack(config: Config): string[] {
-  return [...excluded(config), ...KEEP_ON_WORKER, ...(config.sync?.keepOnWorker ?? [])];
+  return [...excluded(config), ...keptOnWorker(config)];
 }
 
 /**

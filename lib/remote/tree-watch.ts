@@ -52,15 +52,25 @@ sub walk {
   my %tree;
   my $maxc = 0;
   my @dirs = ('');
+  my @unreadable;
   while (@dirs) {
     my $dir = pop @dirs;
-    opendir(my $dh, length($dir) ? $dir : '.') or next;
+    my $dh;
+    unless (opendir($dh, length($dir) ? $dir : '.')) { push @unreadable, $dir; next }
     my @names = readdir $dh;
     closedir $dh;
     for my $name (@names) {
       next if $name eq '.' || $name eq '..';
       my $p = length($dir) ? "$dir/$name" : $name;
-      my @st = Time::HiRes::lstat($p) or next;
+      my @st = Time::HiRes::lstat($p);
+      unless (@st) {
+        # Gone is gone; anything else (a folder without x) hides the entry, which stays as recorded.
+        if (!$!{ENOENT} && defined(my $o = $old->{$p})) {
+          $tree{$p} = $o;
+          push @unreadable, $p if $o eq 'd';
+        }
+        next;
+      }
       my $fmt = $st[2] & 0170000;
       my $type = $fmt == 0100000 ? 'f' : $fmt == 0040000 ? 'd' : $fmt == 0120000 ? 'l' : next;
       my $probe = $type eq 'd' ? "$name/" : $name;
@@ -76,6 +86,12 @@ sub walk {
       $tree{$p} = (defined $o && substr($o, 0, 37) eq $s) ? $o
         : $s . ($type eq 'f' ? md5_file($p) : Digest::MD5::md5_hex(readlink($p) // ''));
     }
+  }
+  # A folder that cannot be read (the command made it so) hides what is in it, which is not deleted: what was
+  # recorded under it stays as it was.
+  for my $dir (@unreadable) {
+    my $under = length($dir) ? "$dir/" : '';
+    for my $p (keys %$old) { $tree{$p} = $old->{$p} if substr($p, 0, length $under) eq $under && !exists $tree{$p} }
   }
   return (\%tree, $maxc);
 }

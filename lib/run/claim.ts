@@ -12,9 +12,16 @@ import type { RunSignals } from './signals.js';
 const WAIT_POLL_MS = 500;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export type Claim =
-  /** A slot, held by `session` until it ends. */
-  | { worker: Worker; slot: number; session: Session }
+/** One try at a worker: the session that claims a slot there, and whatever the caller started beside it. */
+export interface Attempt {
+  session: Session;
+  /** Stops what was started for this worker (its sync) and ends the session: the slot, if any, goes. */
+  abandon: () => void;
+}
+
+export type Claim<A extends Attempt> =
+  /** A slot, held by the attempt's session until it ends. */
+  | { worker: Worker; slot: number; attempt: A; waited: boolean }
   /** The worker will not run it (no perl): the reason. */
   | { refused: string; worker: Worker }
   /** Every slot of every reachable worker is busy (and the caller did not want to wait). */
@@ -25,14 +32,15 @@ export type Claim =
   | { stopped: true };
 
 /**
- * Asks each reachable worker for a slot, least busy (by this machine's runs) first. `open(worker)` starts the
- * session that claims one on that worker.
+ * Asks each reachable worker for a slot, least busy (by this machine's runs) first. `open(worker, waited)` starts
+ * the session that claims one there (and may start sending the project beside it: not after a wait, when the
+ * project may have changed meanwhile and is sent once the slot is had).
  */
-export async function claimSlot(
+export async function claimSlot<A extends Attempt>(
   ctx: Context,
   candidates: readonly Worker[],
-  opts: { orLocal: boolean; signals: RunSignals; open: (worker: Worker) => Session },
-): Promise<Claim> {
+  opts: { orLocal: boolean; signals: RunSignals; open: (worker: Worker, waited: boolean) => A },
+): Promise<Claim<A>> {
   const failures: SparehandError[] = [];
   let pool = [...candidates];
   let waiting = false;
@@ -48,12 +56,12 @@ export async function claimSlot(
         pool = pool.filter((w) => w !== worker);
         continue;
       }
-      const session = opts.open(worker);
-      opts.signals.react(() => session.close());
-      const answer = await session.claimed;
+      const attempt = opts.open(worker, waiting);
+      opts.signals.react(() => attempt.abandon());
+      const answer = await attempt.session.claimed;
       opts.signals.react(undefined);
-      if ('slot' in answer && !opts.signals.received) return { worker, slot: answer.slot, session };
-      session.close();
+      if ('slot' in answer && !opts.signals.received) return { worker, slot: answer.slot, attempt, waited: waiting };
+      attempt.abandon();
       if (opts.signals.received) return { stopped: true };
       if ('refused' in answer) return { refused: answer.refused, worker };
       if ('busy' in answer) busy = true;

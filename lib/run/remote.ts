@@ -12,8 +12,9 @@ import { SparehandError, isSparehandError } from '../errors.js';
 import { exitStatus } from '../process.js';
 import { gitRoot } from '../project-root.js';
 import { connectionFor, sshEnv } from '../remote/connection.js';
-import { type Session, execTerminal, openSession } from '../remote/exec.js';
+import { execTerminal, openSession } from '../remote/exec.js';
 import { type RemoteJob, remoteCommand } from '../remote/remote-script.js';
+import { rememberWorkerRsync, rsyncHere, rsyncThere } from '../remote/rsync-found.js';
 import type { Change } from '../remote/results.js';
 import { remotePath, sshArgs } from '../remote/ssh-args.js';
 import { notBroughtBack, skipArgument, skipRules } from '../remote/sync-rules.js';
@@ -24,7 +25,8 @@ import { runRecord } from '../remote/worker-slots.js';
 import { which } from '../which.js';
 import { type Applied, applyChanges } from '../sync-back/apply.js';
 import { foldsCase, makeConflictsFolder, makeStaging, removeStaging } from '../sync-back/own-folder.js';
-import { claimSlot } from './claim.js';
+import { type Attempt, claimSlot } from './claim.js';
+import { takeFolder } from './folders.js';
 import { type DepsInstall, depsPlan } from './deps.js';
 import { forwardedEnv } from './env.js';
 import { runHere } from './local.js';
@@ -77,8 +79,7 @@ export async function runOnWorker(ctx: Context, config: Config, command: string,
   const signals = new RunSignals();
   try {
     const run = prepare(ctx, config, command, opts, root);
-    const open = (w: Worker) => openSession(ctx, sessionArgs(ctx, w, run, { mode: run.tty ? 'hold' : 'pipe' }));
-    const claim = await claimSlot(ctx, candidates, { orLocal: Boolean(opts.orLocal), signals, open });
+    const claim = await claimSlot(ctx, candidates, { orLocal: Boolean(opts.orLocal), signals, open: (w, waited) => attempt(ctx, w, run, !waited) });
     if ('stopped' in claim) return exitStatus(null, signals.received ?? 'SIGTERM');
     if ('busy' in claim) return local('all worker slots are busy');
     if ('refused' in claim) return cannot(`${claim.worker.name}: ${claim.refused}`, 'install it there');
@@ -89,14 +90,58 @@ export async function runOnWorker(ctx: Context, config: Config, command: string,
     const forget = recordRun(ctx, claim.worker);
     if (opts.outcome) opts.outcome.where = claim.worker.name;
     try {
-      return await runInSlot(ctx, opts, run, { ...claim, signals });
+      return await runInSlot(ctx, opts, run, { worker: claim.worker, attempt: claim.attempt, signals });
     } finally {
-      claim.session.close();
+      claim.attempt.abandon();
       forget();
     }
   } finally {
     signals.dispose();
   }
+}
+
+/** Sends the project with the rsync each side has; after a failure the next run looks at the worker's rsync again. */
+async function send(ctx: Context, t: SyncTarget, signal: AbortSignal): Promise<void> {
+  const rsyncs = { here: await rsyncHere(ctx), there: await rsyncThere(ctx, t.worker, t.conn) };
+  await syncUp(t, rsyncs, signal).catch(async (e: unknown) => {
+    await rememberWorkerRsync(ctx, t.worker, undefined);
+    throw e;
+  });
+}
+
+/** A try at one worker: one of the project's copies there, the session that claims a slot, and the project sent. */
+interface RunAttempt extends Attempt {
+  folder: number;
+  target: SyncTarget;
+  /** The sync started beside the claim (undefined: send once the slot is had); its time, or what failed. */
+  synced?: Promise<{ ms: number } | { error: unknown }>;
+}
+
+/**
+ * Starts the session that claims a slot on `worker` and, with `sendNow`, sends the project to the run's copy
+ * there at the same time: the claim costs no round trip of its own.
+ */
+function attempt(ctx: Context, worker: Worker, run: Prepared, sendNow: boolean): RunAttempt {
+  const folder = takeFolder(ctx, worker, projectKey(run.root));
+  const session = openSession(ctx, sessionArgs(ctx, worker, run, { mode: run.tty ? 'hold' : 'pipe', folder: folder.index }));
+  const target: SyncTarget = { worker, conn: connectionFor(ctx, worker), config: run.config, localRoot: run.root, remoteRoot: remoteRoot(worker, run.root, folder.index), env: sshEnv(ctx) };
+  const stop = new AbortController();
+  const t0 = performance.now();
+  const synced = sendNow ? send(ctx, target, stop.signal).then(() => ({ ms: performance.now() - t0 }), (error: unknown) => ({ error })) : undefined;
+  let done = false;
+  return {
+    folder: folder.index,
+    target,
+    session,
+    ...(synced ? { synced } : {}),
+    abandon: () => {
+      if (done) return;
+      done = true;
+      stop.abort();
+      session.close();
+      void (synced ?? Promise.resolve()).finally(folder.release);
+    },
+  };
 }
 
 /** What one run sends, decided once before any worker is asked. */
@@ -134,13 +179,13 @@ function prepare(ctx: Context, config: Config, command: string, opts: RemoteRunO
 }
 
 /** ssh's argv and what a session needs, for the wrapper in `how.mode` (remote-script.ts). */
-function sessionArgs(ctx: Context, worker: Worker, run: Prepared, how: { mode: RemoteJob['mode']; slot?: number }) {
+function sessionArgs(ctx: Context, worker: Worker, run: Prepared, how: { mode: RemoteJob['mode']; folder: number }) {
   const remote = remoteCommand({
     mode: how.mode,
     dir: remotePath(workerDir(worker)),
     key: projectKey(run.root),
     slots: workerSlots(worker),
-    ...(how.slot === undefined ? {} : { slot: how.slot }),
+    folder: how.folder,
     record: runRecord({ machine: hostname(), user: `${userInfo().username}@${hostname()}`, project: run.root, command: run.command }),
     rel: relativeCwd(run.root, ctx.cwd),
     command: run.command,
@@ -157,33 +202,31 @@ function sessionArgs(ctx: Context, worker: Worker, run: Prepared, how: { mode: R
 
 interface Claimed {
   worker: Worker;
-  slot: number;
-  session: Session;
+  attempt: RunAttempt;
   signals: RunSignals;
 }
 
 async function runInSlot(ctx: Context, opts: RemoteRunOptions, run: Prepared, claimed: Claimed): Promise<number> {
-  const { worker, slot, session, signals } = claimed;
+  const { worker, attempt: at, signals } = claimed;
+  const { session, target: t, folder } = at;
   const { root, command } = run;
-  const t: SyncTarget = { worker, conn: connectionFor(ctx, worker), config: run.config, localRoot: root, remoteRoot: remoteRoot(worker, root, slot), env: sshEnv(ctx) };
 
-  // Send.
+  // Send (already under way beside the claim, unless the run waited for its slot).
   const t0 = performance.now();
   progress(ctx, `syncing to ${worker.name}…`);
-  try {
-    await syncUp(t, signals.abortSignal());
-  } catch (e) {
-    if (opts.orLocal && isSparehandError(e) && !signals.received) {
-      session.close();
-      return runHere(ctx, command, e.message, opts.timeoutMs, opts.outcome);
-    }
-    throw e;
-  } finally {
-    progress(ctx, undefined);
-    signals.react(undefined);
-  }
+  signals.react(() => at.abandon());
+  const sent = await (at.synced ?? send(ctx, t, signals.abortSignal()).then(() => ({ ms: performance.now() - t0 }), (error: unknown) => ({ error })));
+  progress(ctx, undefined);
+  signals.react(undefined);
   if (signals.received) return exitStatus(null, signals.received);
-  const upMs = performance.now() - t0;
+  if ('error' in sent) {
+    if (opts.orLocal && isSparehandError(sent.error)) {
+      at.abandon();
+      return runHere(ctx, command, sent.error.message, opts.timeoutMs, opts.outcome);
+    }
+    throw sent.error;
+  }
+  const upMs = sent.ms;
 
   // Run there; what the command changed comes back at the end of the same session.
   const note = toolchainNote(ctx, worker, run.programs);
@@ -191,8 +234,8 @@ async function runInSlot(ctx: Context, opts: RemoteRunOptions, run: Prepared, cl
     const t1 = performance.now();
     const result = run.tty
       ? await execTerminal({
-          ...sessionArgs(ctx, worker, run, { mode: 'tty', slot }),
-          resultsArgs: sshArgs(worker, t.conn, quote(['sh', '-c', 'cat -- "$1" 2>/dev/null; rm -f -- "$1"', 'sh', `${t.remoteRoot}/../${slot}.tree.results`])),
+          ...sessionArgs(ctx, worker, run, { mode: 'tty', folder }),
+          resultsArgs: sshArgs(worker, t.conn, quote(['sh', '-c', 'cat -- "$1" 2>/dev/null; rm -f -- "$1"', 'sh', `${t.remoteRoot}/../${folder}.tree.results`])),
           timeoutMs: opts.timeoutMs,
           signals,
         })

@@ -7,19 +7,11 @@ import { join } from 'node:path';
 import type { Worker } from '../config.js';
 import type { Context } from '../context.js';
 import { stateDir } from '../paths.js';
+import { processAlive } from '../pid.js';
 
 type Env = Pick<Context, 'home' | 'env'>;
 
 const dir = (c: Env) => join(stateDir(c), 'runs');
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-};
-
 /** Records this process's run on `worker`; returns the function that removes the record. */
 export function recordRun(c: Env, worker: Worker): () => void {
   mkdirSync(dir(c), { recursive: true });
@@ -42,7 +34,7 @@ export function leastBusyFirst(c: Env, workers: readonly Worker[]): Worker[] {
       const rest = n.startsWith(`${w.name}.`) ? n.slice(w.name.length + 1) : undefined;
       if (rest === undefined) return false;
       const at = rest.lastIndexOf('.');
-      return rest.slice(0, at) === here && alive(Number(rest.slice(at + 1)));
+      return rest.slice(0, at) === here && processAlive(Number(rest.slice(at + 1)));
     }).length;
   return workers.map((w, i) => ({ w, i, n: count(w) })).sort((a, b) => a.n - b.n || a.i - b.i).map((x) => x.w);
 }

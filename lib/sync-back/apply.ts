@@ -169,6 +169,15 @@ export function applyChanges(changes: readonly Change[], opts: ApplyOptions): Ap
   const deletions = changes.filter((c) => c.op === 'D').sort((a, b) => (a.path < b.path ? 1 : a.path > b.path ? -1 : 0));
   const others = changes.filter((c) => c.op !== 'D').sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const seenCreated = new Map<string, string>();
+  /** New folders refused for their case, by path: what the command put in them is refused too (never merged). */
+  const caseFolders = new Map<string, string>();
+  const underCaseFolder = (path: string): string | undefined => {
+    for (let i = path.indexOf('/'); i > 0; i = path.indexOf('/', i + 1)) {
+      const twin = caseFolders.get(path.slice(0, i));
+      if (twin !== undefined) return `${twin}${path.slice(i)}`;
+    }
+    return undefined;
+  };
 
   for (const c of deletions) {
     if (c.problem || !parentsOk(c.path, false)) continue;
@@ -207,9 +216,11 @@ export function applyChanges(changes: readonly Change[], opts: ApplyOptions): Ap
     if (c.op === 'C') {
       if (opts.foldsCase()) {
         const lower = c.path.toLowerCase();
-        const twin = caseTwin(c.path) ?? (seenCreated.has(lower) && seenCreated.get(lower) !== c.path ? seenCreated.get(lower) : undefined);
-        seenCreated.set(lower, c.path);
+        const inside = underCaseFolder(c.path);
+        const twin = inside ?? caseTwin(c.path) ?? (seenCreated.has(lower) && seenCreated.get(lower) !== c.path ? seenCreated.get(lower) : undefined);
+        if (inside === undefined) seenCreated.set(lower, c.path);
         if (twin !== undefined) {
+          if (c.type === 'd') caseFolders.set(c.path, twin);
           conflict('case', c, twin);
           continue;
         }

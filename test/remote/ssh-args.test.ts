@@ -1,11 +1,15 @@
 import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Config, Worker } from '../../lib/config.js';
 import { rsyncUpArgs } from '../../lib/remote/rsync-args.js';
 import { type RemoteJob, WRAPPER, remoteCommand } from '../../lib/remote/remote-script.js';
 import { SLOT_CLAIM } from '../../lib/remote/worker-slots.js';
-import { remotePath, rsyncPathMaking, rsyncRsh, rsyncWord, sshArgs, sshMasterArgs } from '../../lib/remote/ssh-args.js';
+import { remotePath, rsyncPathMaking, rsyncRsh, rsyncRshBlanks, rsyncWord, sshArgs, sshMasterArgs, sshOptions } from '../../lib/remote/ssh-args.js';
+import { tempDir } from '../helpers/context.js';
+import { openrsyncBin } from '../helpers/rsyncs.js';
 
 const worker: Worker = { name: 'box', destination: 'me@box.lan', port: 2222, identity: '/k/id key' };
 const conn = { controlPath: '/run/user/1/sparehand/0123456789abcdef', knownHosts: '/h/.ssh/known_hosts' };
@@ -59,7 +63,55 @@ describe('ssh argument arrays', () => {
     expect(remotePath('~/.cache/sparehand/work')).toBe('.cache/sparehand/work');
     expect(remotePath('~')).toBe('.');
     expect(remotePath('/srv/work')).toBe('/srv/work');
-    expect(rsyncPathMaking("/srv/my work/p-1/0")).toBe("mkdir -p -- '/srv/my work/p-1/0' && rsync");
+    expect(rsyncPathMaking("/srv/my work/p-1/0")).toBe("mkdir -p -- '/srv/my work/p-1/0' && cd -- '/srv/my work/p-1/0' && rsync");
+    expect(rsyncPathMaking('w/p/0', '/opt/homebrew/bin/rsync')).toBe('mkdir -p -- w/p/0 && cd -- w/p/0 && /opt/homebrew/bin/rsync');
+  });
+
+  it('--rsync-path: the folder and the program reach the worker\'s shell as single words (property test against real bash and dash)', () => {
+    // Every rsync appends its server arguments and hands the line to ssh, which gives it to the worker's shell.
+    const text = fc.string({ unit: 'binary', minLength: 1 }).map((x) => x.replace(/\0/g, '') || 'x');
+    const spy = (name: string) => `${name}() { printf '%s\\0' ${name} "$@"; }`;
+    fc.assert(
+      fc.property(text, fc.constantFrom('rsync', '/opt/homebrew/bin/rsync', '/Users/me/my tools/rsync'), (dir, program) => {
+        const line = `${rsyncPathMaking(dir, program)} --server -logDtpre.iLsfxCIvu --delete-delay . .`;
+        for (const shell of ['bash', 'dash']) {
+          // The program is run through a function named rsync: the word it was given is printed first.
+          const got = execFileSync(shell, ['-c', `${spy('mkdir')}; ${spy('cd')}; ${spy('rsync')}; ${line.replace(rsyncPathMaking(dir, program), `${rsyncPathMaking(dir, 'rsync')}`)}`, 'x']).toString();
+          expect(got.split('\0').slice(0, -1)).toEqual(['mkdir', '-p', '--', dir, 'cd', '--', dir, 'rsync', '--server', '-logDtpre.iLsfxCIvu', '--delete-delay', '.', '.']);
+          const word = execFileSync(shell, ['-c', `printf '%s\\0' ${rsyncPathMaking(dir, program).split(' && ').at(-1)}`]).toString();
+          expect(word).toBe(`${program}\0`);
+        }
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('openrsync splits -e on blanks only: the words are given as they are, or through SPAREHAND_RSH when one has a blank (checked with openrsync itself)', () => {
+    const bin = openrsyncBin();
+    const spaced: Worker = { name: 'box', destination: 'me@box.lan', port: 2222, identity: "/k/my key's" };
+    expect(rsyncRshBlanks({ name: 'b', destination: 'b' }, { controlPath: '/c' })).toEqual({
+      rsh: 'ssh -o BatchMode=yes -o ConnectTimeout=5 -o ControlMaster=no -o ControlPath=/c -o ControlPersist=10m -o ServerAliveInterval=15 -o ServerAliveCountMax=3',
+      env: {},
+    });
+    const { rsh, env } = rsyncRshBlanks(spaced, { controlPath: '/run/x y/0123' });
+    expect(rsh.split(' ')).toHaveLength(4);
+    // openrsync runs "-e" as the remote shell: a fake ssh on PATH prints the words it got, then rsync fails harmlessly.
+    const fake = tempDir('sparehand-fake-ssh-');
+    writeFileSync(join(fake, 'ssh'), '#!/bin/sh\nprintf "<%s>\\n" "$@" >&2\nexit 1\n', { mode: 0o755 });
+    let err = '';
+    try {
+      execFileSync(join(bin, 'rsync'), ['-a', '-e', rsh, '--rsync-path=mkdir -p -- x && rsync', '/tmp/nowhere/', 'host:.'], {
+        stdio: ['ignore', 'ignore', 'pipe'],
+        timeout: 5000,
+        env: { PATH: `${fake}:${process.env.PATH}`, ...env },
+      });
+    } catch (e) {
+      err = String((e as { stderr: Buffer }).stderr);
+    }
+    const words = err.split('\n').filter((l) => l.startsWith('<')).map((l) => l.slice(1, -1));
+    const host = words.indexOf('host');
+    expect(words.slice(0, host)).toEqual(sshOptions(spaced, { controlPath: '/run/x y/0123' }));
+    expect(words.slice(host, host + 3)).toEqual(['host', 'mkdir -p -- x && rsync', '--server']);
   });
 });
 
@@ -67,13 +119,14 @@ describe('rsync argument arrays', () => {
   const c = { controlPath: '/c' };
   const w: Worker = { name: 'b', destination: 'b' };
   const rsh = 'ssh -o BatchMode=yes -o ConnectTimeout=5 -o ControlMaster=no -o ControlPath=/c -o ControlPersist=10m -o ServerAliveInterval=15 -o ServerAliveCountMax=3';
-  const fixed = (config: Config) => rsyncUpArgs(w, c, config, '/p', 'w/p/0').filter((a) => a.startsWith('--filter='));
+  const fixed = (config: Config) => rsyncUpArgs(w, c, config, '/p', 'w/p/0').args.filter((a) => a.startsWith('--filter='));
 
-  it('up: mirror with deletions, secrets/dependencies/caches excluded, .gitignore honoured', () => {
-    const args = rsyncUpArgs(w, c, {}, '/p', 'w/p/0');
-    expect(args.slice(0, 5)).toEqual(['-a', '--delete-delay', '--protect-args', '-e', rsh]);
-    expect(args[5]).toBe('--rsync-path=mkdir -p -- w/p/0 && rsync');
-    expect(args.slice(-2)).toEqual(['/p/', 'b:w/p/0/']);
+  it('up: mirror with deletions, secrets/dependencies/caches excluded, .gitignore honoured; the worker\'s folder entered by --rsync-path', () => {
+    const { args, env } = rsyncUpArgs(w, c, {}, '/p', 'w/p/0');
+    expect(args.slice(0, 4)).toEqual(['-a', '--delete-delay', '-e', rsh]);
+    expect(args[4]).toBe('--rsync-path=mkdir -p -- w/p/0 && cd -- w/p/0 && rsync');
+    expect(args.slice(-2)).toEqual(['/p/', 'b:.']);
+    expect(env).toEqual({});
     const filters = fixed({});
     expect(filters).toContain('--filter=- .[eE][nN][vV]');
     expect(filters).toContain('--filter=- .[eE][nN][vV].*');
@@ -81,19 +134,29 @@ describe('rsync argument arrays', () => {
     expect(filters).toContain('--filter=- *.[pP][eE][mM]');
     expect(filters).toContain('--filter=- node_modules/');
     expect(filters).toContain('--filter=- .git/');
+    expect(filters).toContain('--filter=- target/*/incremental/');
     expect(filters.at(-1)).toBe('--filter=:- .gitignore');
   });
 
-  it('config: sendSecrets and copyDependencies drop those rules; sync.exclude adds rules', () => {
-    const f = fixed({ sync: { sendSecrets: true, copyDependencies: true, exclude: ['*.log'] } });
+  it('config: sendSecrets and copyDependencies drop those rules; sync.exclude and sync.keepOnWorker add rules', () => {
+    const f = fixed({ sync: { sendSecrets: true, copyDependencies: true, exclude: ['*.log'], keepOnWorker: ['out/cache/'] } });
     expect(f.some((x) => x.includes('[eE][nN][vV]') || x.includes('node_modules'))).toBe(false);
     expect(f).toContain('--filter=- *.log');
+    expect(f).toContain('--filter=- out/cache/');
+  });
+
+  it('with openrsync on a side: .gitignore as the list git makes here, --delete-after with rsync 2.6.9, the worker\'s rsync by its path', () => {
+    const up = rsyncUpArgs(w, c, {}, '/p', 'w/p/0', { plan: { ignore: 'list', del: '--delete-after', rsh: 'blanks' }, there: '/opt/homebrew/bin/rsync', ignoredFile: '/tmp/x/ignored' });
+    expect(up.args.slice(0, 4)).toEqual(['-a', '--delete-after', '-e', rsh]);
+    expect(up.args[4]).toBe('--rsync-path=mkdir -p -- w/p/0 && cd -- w/p/0 && /opt/homebrew/bin/rsync');
+    expect(up.args.slice(-4)).toEqual(['--from0', '--exclude-from=/tmp/x/ignored', '/p/', 'b:.']);
+    expect(up.args.some((a) => a.includes('.gitignore'))).toBe(false);
   });
 });
 
 describe('the one remote command string', () => {
   const job = (command: string, env: Record<string, string> = {}): RemoteJob => ({
-    mode: 'pipe', dir: 'w', key: 'p', slots: 2, record: 'm\tme@m\t/p\tnpm test', rel: 'src', command, nonce: 'n1', skip: '(?:^|/)x$', watch: 'print 1',
+    mode: 'pipe', dir: 'w', key: 'p', slots: 2, folder: 1, record: 'm\tme@m\t/p\tnpm test', rel: 'src', command, nonce: 'n1', skip: '(?:^|/)x$', watch: 'print 1',
     deps: [{ dir: 'py/a b', hash: 'h1', command: 'uv sync --frozen' }], venv: '.venv', programs: ['cargo', './gradlew'], env,
   });
 
@@ -106,7 +169,7 @@ describe('the one remote command string', () => {
         const got = execFileSync('bash', ['-c', `printf '%s\\0' ${remoteCommand(job(cmd, env))}`]).toString();
         expect(got.split('\0').slice(0, -1)).toEqual([
           'env', '-u', 'SSH_CLIENT', '-u', 'SSH2_CLIENT', `SPAREHAND_CLAIM=${SLOT_CLAIM}`, 'SPAREHAND_RECORD=m\tme@m\t/p\tnpm test',
-          'bash', '-c', WRAPPER, 'sparehand', 'pipe', 'w', 'p', '2', '', 'src', cmd, 'n1', '(?:^|/)x$', 'print 1',
+          'bash', '-c', WRAPPER, 'sparehand', 'pipe', 'w', 'p', '2', '1', 'src', cmd, 'n1', '(?:^|/)x$', 'print 1',
           'py/a b\tpy%a b\th1\tuv sync --frozen', '.venv', 'cargo\n./gradlew', ...values.map((v, i) => `V${i}=${v}`),
         ]);
       }),

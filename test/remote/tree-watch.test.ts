@@ -77,6 +77,22 @@ describe('the tree watch', () => {
     }
   });
 
+  it('a folder the command makes unreadable hides its files, which are not reported deleted', (ctx) => {
+    // Root reads any folder: the watch runs as nobody, as a worker's owner would.
+    if (spawnSync('runuser', ['-u', 'nobody', '--', 'true']).status !== 0) return ctx.skip('runuser -u nobody is not available here');
+    const dir = project();
+    mkdirSync(join(dir, 'old', 'x'), { recursive: true });
+    writeFileSync(join(dir, 'old', 'x', 'f'), '1\n');
+    execFileSync('chown', ['-R', 'nobody', join(dir, '..')]);
+    const staging = tempDir();
+    const r = spawnSync('runuser', ['-u', 'nobody', '--', 'perl', '-e', TREE_WATCH, `${dir}.tree`, skipArgument(skipRules(notBroughtBack({}))), 'N1', '-', 'bash', '-c', 'chmod 000 src; chmod 444 old; mkdir -p n/m && echo 1 > n/m/f && chmod 444 n; echo x > keep.txt'], { cwd: dir });
+    const parser = new ResultsParser('N1', () => staging);
+    parser.push(r.stdout);
+    const results = parser.results;
+    // `src` cannot be read, `old`'s entries cannot be looked at (no x): neither's files are reported deleted.
+    expect(results?.kind === 'ran' && results.changes.map((c) => `${c.op} ${c.path}`), r.stderr.toString()).toEqual(['M keep.txt', 'C n']);
+  });
+
   it('perl without Digest::MD5 or Time::HiRes: a refusal the run can act on, not a crash', () => {
     const dir = project();
     const lib = tempDir();

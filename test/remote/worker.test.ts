@@ -1,14 +1,17 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sparehand } from '../helpers/cli.js';
 import { tempDir } from '../helpers/context.js';
-import { freePort, type Sshd, startSshd } from '../helpers/sshd.js';
+import { openrsyncBin } from '../helpers/rsyncs.js';
+import { freePort, type Sshd, startSshd, trustHostKey } from '../helpers/sshd.js';
 import { type WorkerHome, workerHome } from '../helpers/worker-env.js';
 
 let sshd: Sshd;
 let noRsync: Sshd;
 let noPerl: Sshd;
+let macWorker: Sshd;
 const homes: WorkerHome[] = [];
 const home = (...a: Parameters<typeof workerHome>) => {
   const h = workerHome(...a);
@@ -38,12 +41,14 @@ beforeAll(async () => {
   const ownerHome = tempDir('sparehand-worker-home-');
   writeFileSync(join(ownerHome, '.profile'), `export PATH=${bin}\n`);
   noPerl = await startSshd({ path: bin, home: ownerHome });
+  macWorker = await startSshd({ path: `${openrsyncBin()}:/usr/local/bin:/usr/bin:/bin` });
 });
 afterAll(async () => {
   await Promise.all(homes.map((h) => h.close()));
   await sshd?.stop();
   await noRsync?.stop();
   await noPerl?.stop();
+  await macWorker?.stop();
 });
 
 describe('sparehand worker add / list / remove', () => {
@@ -91,6 +96,33 @@ describe('sparehand worker check', () => {
     expect(w.latencyMs).toBeGreaterThanOrEqual(0);
     const text = await sparehand(['worker', 'check', 'w0'], { env: h.env, cwd: tempDir() });
     expect(text.stdout).toMatch(/^w0: ok: latency \d+ ms \(connect \d+ ms\), bash 5\.\S+, rsync \S+, perl v5\.\S+, [\d.]+ GB free in .*, 2\/2 slots free\n$/);
+  });
+
+  it('a Mac worker (openrsync as its rsync): works, and says what GNU rsync would add and how to get it', async () => {
+    const h = home([macWorker]);
+    const r = await sparehand(['worker', 'check', '--json'], { env: h.env });
+    expect(r.exitCode).toBe(0);
+    const [w] = JSON.parse(r.stdout).workers;
+    expect(w).toMatchObject({ ok: true, rsync: 'openrsync (protocol 27)', rsyncFlavour: 'openrsync', rsyncPath: 'rsync', problems: [] });
+    expect(w.notes).toEqual([
+      "rsync on the worker is openrsync (protocol 27): runs work; it cannot read .gitignore, so git lists the ignored paths here, and the worker's ignored files are kept only where the same path is ignored here. For GNU rsync: `brew install rsync` on the worker (sparehand then finds /opt/homebrew/bin/rsync by itself)",
+    ]);
+    const text = await sparehand(['worker', 'check'], { env: h.env });
+    expect(text.stdout).toMatch(/^w0: ok: .*, rsync openrsync \(protocol 27\), perl .*\n  note: rsync on the worker is openrsync \(protocol 27\): runs work; .*`brew install rsync` on the worker/);
+    const gnu = JSON.parse((await sparehand(['worker', 'check', '--json'], { env: home([sshd]).env })).stdout).workers[0];
+    expect([gnu.rsyncFlavour, gnu.rsyncPath, gnu.notes]).toEqual(['gnu', 'rsync', []]);
+  });
+
+  it('worker add finds the rsync of a worker it can reach, and says so', async () => {
+    const h = home([]);
+    const add = ['worker', 'add', 'mac', 'root@127.0.0.1', '--port', String(macWorker.port), '--identity', macWorker.identity];
+    trustHostKey(h.home, macWorker);
+    const r = await sparehand(add, { env: h.env });
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr.split('\n').slice(1, 3)).toEqual([
+      'sparehand: worker "mac" has openrsync (protocol 27)',
+      expect.stringMatching(/^sparehand: rsync on the worker is openrsync \(protocol 27\): runs work; /),
+    ]);
   });
 
   it('says rsync is missing on the worker', async () => {
@@ -158,7 +190,23 @@ describe('sparehand doctor', () => {
     const bad = home([noRsync]);
     const t = await sparehand(['doctor'], { env: bad.env });
     expect(t.exitCode).toBe(1);
-    expect(t.stdout).toMatch(/^ok  ssh: OpenSSH_.*\nok  rsync: rsync +version .*\nok  config: 1 worker configured\nBAD worker w0: PROBLEM: /);
+    expect(t.stdout).toMatch(/^ok  ssh: OpenSSH_.*\nok  rsync: rsync 3\.\d+\.\d+\S* \(\/\S+\/rsync\)\nok  config: 1 worker configured\nBAD worker w0: PROBLEM: /);
+  });
+
+  it('on a Mac: names openrsync here and what it changes, and that Claude Code\'s command-line flags cannot be read without /proc', async () => {
+    const h = home([macWorker]);
+    const env = { ...h.env, PATH: `${openrsyncBin()}:${process.env.PATH}`, SPAREHAND_NO_PROC: '1' };
+    const d = JSON.parse((await sparehand(['doctor', '--json'], { env })).stdout);
+    expect(d.ok).toBe(true);
+    expect(d.checks[1]).toEqual({
+      name: 'rsync',
+      ok: true,
+      detail: `openrsync (protocol 27) (${openrsyncBin()}/rsync); rsync here is openrsync (protocol 27): runs work; it cannot read .gitignore, so git lists the ignored paths here, and the worker's ignored files are kept only where the same path is ignored here. For GNU rsync: \`brew install rsync\``,
+    });
+    expect(d.checks[2]).toMatchObject({ name: 'permission parity', ok: true, detail: expect.stringMatching(/^no \/proc here \(a Mac\): for Claude Code the hook reads the permission rules in its settings files .*--allowedTools/) });
+    expect(d.workers[0]).toMatchObject({ rsyncFlavour: 'openrsync', notes: [expect.stringMatching(/^rsync on the worker is openrsync/)] });
+    const plain = JSON.parse((await sparehand(['doctor', '--json'], { env: h.env })).stdout);
+    expect(plain.checks.map((c: { name: string }) => c.name)).not.toContain('permission parity');
   });
 });
 
@@ -206,18 +254,37 @@ describe('sparehand run when the worker cannot be used', () => {
     expect(here.stderr).toBe('sparehand: running locally: no worker named "nope2" (SPAREHAND_WORKER)\n');
   });
 
+  it('rsync missing here: the message names this machine, not the worker; --or-local runs here', async () => {
+    const h = home([sshd]);
+    const bin = tempDir('sparehand-bin-');
+    for (const tool of ['ssh', 'sh', 'bash', 'git']) symlinkSync(execFileSync('sh', ['-c', `command -v ${tool}`]).toString().trim(), join(bin, tool));
+    const env = { ...h.env, PATH: bin };
+    const proj = tempDir('sparehand-proj-');
+    const r = await sparehand(['run', '--or-local', '--', 'echo here'], { env, cwd: proj });
+    expect([r.exitCode, r.stdout]).toEqual([0, 'here\n']);
+    expect(r.stderr).toBe('sparehand: running locally: rsync is not installed here (it is not on PATH)\n');
+    const n = await sparehand(['run', '--', 'echo here'], { env, cwd: proj });
+    expect([n.exitCode, n.stdout]).toEqual([125, '']);
+    expect(n.stderr).toBe(
+      'sparehand: rsync is not installed here (it is not on PATH)\n' +
+        'sparehand: install rsync here (Debian/Ubuntu: `apt-get install rsync`; a Mac has /usr/bin/rsync, or `brew install rsync`)\n',
+    );
+  });
+
   it('rsync missing on the worker: the project cannot be sent, so --or-local runs here; without it, 125', async () => {
     const h = home([noRsync]);
     const proj = tempDir('sparehand-proj-');
     const r = await sparehand(['run', '--or-local', '--', 'echo here'], { env: h.env, cwd: proj });
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toBe('here\n');
-    expect(r.stderr).toMatch(/^sparehand: running locally: sending the project to worker "w0" failed \(rsync exit \d+\): .*rsync: (command )?not found/);
-    expect(r.stderr.split('\n').filter(Boolean)).toHaveLength(1);
+    expect(r.stderr).toBe('sparehand: running locally: worker "w0" has no rsync (looked on its PATH, and for Homebrew\'s and MacPorts\')\n');
     const n = await sparehand(['run', '--', 'echo here'], { env: h.env, cwd: proj });
     expect(n.exitCode).toBe(125);
     expect(n.stdout).toBe('');
-    expect(n.stderr).toContain('is rsync installed on the worker?');
+    expect(n.stderr).toBe(
+      'sparehand: worker "w0" has no rsync (looked on its PATH, and for Homebrew\'s and MacPorts\')\n' +
+        'sparehand: install rsync on the worker (Debian/Ubuntu: `apt-get install rsync`; a Mac: `brew install rsync`)\n',
+    );
   });
 });
 

@@ -114,3 +114,19 @@ describe('stopping a command in terminal mode (ssh -tt)', () => {
     expect(await until(() => running(marker).length === 0, 5000)).toBe(true);
   });
 });
+
+describe('what the command leaves behind', () => {
+  it('--timeout returns when the command is stopped, even with a process of its own session still holding the output', async () => {
+    const t0 = Date.now();
+    const r = await start('setsid sleep 25 & sleep 30', ['--timeout', '2s']);
+    expect(r.exitCode).toBe(124);
+    expect(Date.now() - t0).toBeLessThan(15_000);
+  });
+
+  it('a command that ends with a setsid process still writing returns at once, with its status', async () => {
+    const t0 = Date.now();
+    const r = await start('(setsid sh -c "sleep 20; echo late") & echo done; exit 4');
+    expect([r.exitCode, r.stdout]).toEqual([4, 'done']);
+    expect(Date.now() - t0).toBeLessThan(15_000);
+  });
+});

@@ -1,9 +1,11 @@
 // A worker shared by two machines (two client homes, each with its own config and state): the worker keeps the
 // count, `status` sees the other machine's runs, `log` lists this machine's. Real sshd, real CLI.
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { projectKey } from '../../lib/run/project.js';
 import { BIN, sparehand } from '../helpers/cli.js';
 import { tempDir } from '../helpers/context.js';
 import { gitProject, startMarker, until } from '../helpers/project.js';
@@ -114,3 +116,19 @@ async function untilAsync(cond: () => Promise<boolean>, ms: number): Promise<boo
   }
   return false;
 }
+
+describe('files this machine keeps about runs never make a run wait', () => {
+  it("a copy's file held by a live process that is not sparehand (pid 1), or written on another host, is passed over", async () => {
+    const h = workerHome([sshd], { dir: 'stale' });
+    const proj = gitProject({ 'a.txt': 'a\n' });
+    const folders = join(h.home, '.local', 'state', 'sparehand', 'folders');
+    mkdirSync(folders, { recursive: true });
+    const key = projectKey(proj);
+    writeFileSync(join(folders, `w0.${key}.0`), '1\nthis-host\n'.replace('this-host', hostname()));
+    writeFileSync(join(folders, `w0.${key}.1`), `${process.pid}\nanother-host\n`);
+    const r = await sparehand(['run', '--', 'pwd'], { env: h.env, cwd: proj });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toBe(`${join(sshd.remoteDir, 'stale', key, '2')}\n`);
+    await h.close();
+  });
+});

@@ -88,7 +88,7 @@ describe('applying the command\'s changes here', () => {
     expect(files(root)).toEqual({ x: 'now a file', 'y/z.txt': 'z' });
   });
 
-  it('on a disk that ignores case, names that differ only in case are never merged (simulated folding)', () => {
+  it('on a disk that ignores case, names that differ only in case are never merged, a rename by case only is (simulated folding)', () => {
     const { root, change, apply } = setup({ 'src/foo.ts': 'lower' });
     const r = apply([change('C', 'src/Foo.ts', 'upper'), change('C', 'src/Bar.ts', 'one'), change('C', 'src/bar.ts', 'two')], true);
     expect(r.conflicts.map((c) => [c.kind, c.path, c.detail])).toEqual([
@@ -96,6 +96,32 @@ describe('applying the command\'s changes here', () => {
       ['case', 'src/bar.ts', 'src/Bar.ts'],
     ]);
     expect(files(root)).toEqual({ 'src/foo.ts': 'lower', 'src/Bar.ts': 'one', 'kept/src/Foo.ts': 'upper', 'kept/src/bar.ts': 'two' });
+    // A rename by case only applies where the file is still the one sent, and is a conflict where it changed here.
+    const same = setup({ 'foo.ts': 'v1' });
+    expect(same.apply([same.change('D', 'foo.ts', undefined, 'v1'), same.change('C', 'Foo.ts', 'v1')], true).conflicts).toEqual([]);
+    expect(files(same.root)).toEqual({ 'Foo.ts': 'v1' });
+    const edited = setup({ 'foo.ts': 'mine' });
+    const renamed = edited.apply([edited.change('D', 'foo.ts', undefined, 'v1'), edited.change('C', 'Foo.ts', 'v1')], true);
+    expect(renamed.conflicts.map((c) => [c.kind, c.path, c.detail])).toEqual([
+      ['delete-kept', 'foo.ts', undefined],
+      ['case', 'Foo.ts', 'foo.ts'],
+    ]);
+    expect(files(edited.root)).toEqual({ 'foo.ts': 'mine', 'kept/Foo.ts': 'v1' });
+  });
+
+  it('on a disk that ignores case, a new folder differing only in case from one here keeps all it holds apart (simulated folding)', () => {
+    const { root, change, apply } = setup({ 'src/b.ts': 'here' });
+    const folder = (path: string): Change => ({ ...change('C', path), type: 'd' });
+    const r = apply([folder('Src'), change('C', 'Src/a.ts', 'a'), folder('Src/deep'), change('C', 'Src/deep/c.ts', 'c'), folder('Out'), change('C', 'Out/x.js', 'x'), folder('out'), change('C', 'out/y.js', 'y')], true);
+    expect(r.conflicts.map((c) => [c.kind, c.path, c.detail])).toEqual([
+      ['case', 'Src', 'src'],
+      ['case', 'Src/a.ts', 'src/a.ts'],
+      ['case', 'Src/deep', 'src/deep'],
+      ['case', 'Src/deep/c.ts', 'src/deep/c.ts'],
+      ['case', 'out', 'Out'],
+      ['case', 'out/y.js', 'Out/y.js'],
+    ]);
+    expect(files(root)).toEqual({ 'src/b.ts': 'here', 'Out/x.js': 'x', 'kept/Src/a.ts': 'a', 'kept/Src/deep/c.ts': 'c', 'kept/out/y.js': 'y' });
   });
 
   it('the same content already here is no conflict; a mtime-only change applies only to the base', () => {

@@ -1,0 +1,101 @@
+// Which rsync each side has, and what the way up may ask of the pair (pure). A Mac ships openrsync (macOS 15.4
+// and later) or GNU rsync 2.6.9 as /usr/bin/rsync; Linux has GNU rsync 3. docs/workers.md "From a Mac".
+
+export type RsyncFlavour = 'gnu' | 'openrsync' | 'unknown';
+
+export interface RsyncInfo {
+  flavour: RsyncFlavour;
+  /** GNU rsync's version ("3.2.7"); for openrsync the GNU version it says it is compatible with, if it says. */
+  version: string | null;
+  protocol: number | null;
+  /** The program: an absolute path here; on a worker `rsync` (found on its PATH) or an absolute path. */
+  path: string;
+}
+
+/**
+ * Reads `rsync --version` (stdout and stderr together). GNU: `rsync  version 3.2.7  protocol version 31`.
+ * openrsync upstream: `openrsync: protocol version 27` (on stderr); Apple's adds `rsync version 2.6.9 compatible`
+ * (https://rsyncui.netlify.app/docs/admin/, read 2026-12-01). Undefined when the output is empty (no program).
+ */
+export function parseRsyncVersion(output: string, path: string): RsyncInfo | undefined {
+  const open = /^openrsync:?\s+protocol version (\d+)/m.exec(output);
+  if (open) {
+    const compatible = /rsync version (\d+\.\d+\.\d+)\S* compatible/.exec(output);
+    return { flavour: 'openrsync', version: compatible?.[1] ?? null, protocol: Number(open[1]), path };
+  }
+  const gnu = /^rsync\s+version\s+v?(\d+\.\d+\.\d+\S*)\s+protocol version (\d+)/m.exec(output);
+  if (gnu) return { flavour: 'gnu', version: gnu[1] as string, protocol: Number(gnu[2]), path };
+  return output.trim() ? { flavour: 'unknown', version: null, protocol: null, path } : undefined;
+}
+
+/** `rsync 3.2.7`, `openrsync (protocol 29)`, `an unknown rsync`: for messages. */
+export function rsyncLabel(info: RsyncInfo): string {
+  if (info.flavour === 'gnu') return `rsync ${info.version}`;
+  if (info.flavour === 'openrsync') return `openrsync (protocol ${info.protocol})`;
+  return 'an unknown rsync';
+}
+
+/** GNU rsync 3 or later: --delete-delay, and .gitignore read by rsync itself on both sides. */
+export const isGnu3 = (info: RsyncInfo): boolean => info.flavour === 'gnu' && Number(info.version?.split('.')[0]) >= 3;
+
+/** What the way up asks of this pair of rsyncs (every choice works with each of the three). */
+export interface UpPlan {
+  /**
+   * How `.gitignore` is honoured. `dir-merge`: rsync reads each folder's .gitignore itself (GNU rsync on both
+   * sides). `list`: git lists the ignored paths here and rsync gets them as excludes: openrsync refuses
+   * dir-merge rules against any rsync ("rules are incompatible with remote rsync"), and GNU rsync refuses to
+   * send them to openrsync ("filter rules are too modern for remote rsync"); seen 2026-12-01.
+   */
+  ignore: 'dir-merge' | 'list';
+  /** rsync 2.6.9 has no --delete-delay; --delete-after deletes at the same moment, after one more pass. */
+  del: '--delete-delay' | '--delete-after';
+  /** How rsync splits its -e value: GNU reads quotes; openrsync splits on blanks and nothing else (fargs.c). */
+  rsh: 'quoted' | 'blanks';
+}
+
+export function upPlan(here: RsyncInfo, there: RsyncInfo): UpPlan {
+  const delay = (i: RsyncInfo) => isGnu3(i) || i.flavour === 'openrsync';
+  return {
+    ignore: here.flavour === 'gnu' && there.flavour === 'gnu' ? 'dir-merge' : 'list',
+    del: delay(here) && delay(there) ? '--delete-delay' : '--delete-after',
+    rsh: here.flavour === 'gnu' ? 'quoted' : 'blanks',
+  };
+}
+
+/**
+ * Where a worker's rsync may be besides its PATH: Homebrew (Apple silicon, Intel) and MacPorts. A Mac's
+ * non-interactive ssh session has only /usr/bin:/bin:/usr/sbin:/sbin on PATH, so `brew install rsync` is found
+ * here without any setup.
+ */
+export const WORKER_RSYNC_CANDIDATES: readonly string[] = ['rsync', '/opt/homebrew/bin/rsync', '/usr/local/bin/rsync', '/opt/local/bin/rsync'];
+
+/** Shell (sh or bash) that prints, for each candidate there, `rsync-path=P` then its version lines, then `rsync-end`. */
+export const WORKER_RSYNC_PROBE = `for r in ${WORKER_RSYNC_CANDIDATES.join(' ')}; do
+  command -v "$r" >/dev/null 2>&1 || continue
+  echo "rsync-path=$r"; "$r" --version 2>&1 | head -n 2; echo rsync-end
+done`;
+
+/** The worker's rsync from the probe's output: the first GNU rsync 3 found, else the first one found. */
+export function pickWorkerRsync(output: string): RsyncInfo | undefined {
+  const found: RsyncInfo[] = [];
+  for (const m of output.matchAll(/^rsync-path=(.*)\n([\s\S]*?)^rsync-end$/gm)) {
+    const info = parseRsyncVersion(m[2] as string, m[1] as string);
+    if (info) found.push(info);
+  }
+  return found.find(isGnu3) ?? found[0];
+}
+
+/** What an rsync short of GNU rsync 3 changes, with the fix; empty for GNU rsync 3. `side`: `here` or `on the worker`. */
+export function rsyncNotes(info: RsyncInfo, side: 'here' | 'on the worker'): string[] {
+  const brew = side === 'here' ? '`brew install rsync`' : '`brew install rsync` on the worker (sparehand then finds /opt/homebrew/bin/rsync by itself)';
+  if (info.flavour === 'openrsync') {
+    return [
+      `rsync ${side} is ${rsyncLabel(info)}: runs work; it cannot read .gitignore, so git lists the ignored paths here, and the worker's ignored files are kept only where the same path is ignored here. For GNU rsync: ${brew}`,
+    ];
+  }
+  if (info.flavour === 'gnu' && !isGnu3(info)) {
+    return [`rsync ${side} is ${info.version}: runs work, deleting after the transfer (one more pass). For rsync 3: ${brew}`];
+  }
+  if (info.flavour === 'unknown') return [`rsync ${side} (${info.path}) is not one sparehand knows: runs use the options every rsync has. GNU rsync 3 is known`];
+  return [];
+}

@@ -1,0 +1,106 @@
+// Each side's rsync, found once and remembered: here by the program's path and mtime (a run must not pay for
+// `rsync --version`), on a worker per worker until `worker check` or `worker add` looks again or a sync fails.
+import { createHash } from 'node:crypto';
+import { readFileSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { quote } from 'shell-quote';
+import type { Worker } from '../config.js';
+import type { Context } from '../context.js';
+import { SparehandError, isSparehandError } from '../errors.js';
+import { writeFileAtomically } from '../fs-atomic.js';
+import { cacheDir } from '../paths.js';
+import { capture } from '../process.js';
+import { which } from '../which.js';
+import { connect, connectionFor } from './connection.js';
+import { WORKER_RSYNC_PROBE, type RsyncInfo, parseRsyncVersion, pickWorkerRsync } from './rsync-flavour.js';
+import { type Connection, sshArgs } from './ssh-args.js';
+
+type Env = Pick<Context, 'home' | 'env'>;
+
+function readJson(path: string): unknown {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+interface HereEntry {
+  mtimeMs: number;
+  size: number;
+  ino: number;
+  info: RsyncInfo;
+}
+
+/** The rsync on this machine's PATH and what it is. */
+export async function rsyncHere(c: Env): Promise<RsyncInfo> {
+  const path = which('rsync', c.env.PATH);
+  if (path === undefined) {
+    throw new SparehandError('SYNC', 'rsync is not installed here (it is not on PATH)', {
+      hint: 'install rsync here (Debian/Ubuntu: `apt-get install rsync`; a Mac has /usr/bin/rsync, or `brew install rsync`)',
+    });
+  }
+  const st = statSync(path);
+  const file = join(cacheDir(c), 'rsync-here.json');
+  const cache = (readJson(file) ?? {}) as Record<string, HereEntry>;
+  const hit = cache[path];
+  if (hit && hit.mtimeMs === st.mtimeMs && hit.size === st.size && hit.ino === st.ino) return hit.info;
+  const r = await capture(path, ['--version'], { env: c.env });
+  const info = parseRsyncVersion(`${r.stdout}\n${r.stderr}`, path) ?? { flavour: 'unknown', version: null, protocol: null, path };
+  await writeFileAtomically(file, `${JSON.stringify({ ...cache, [path]: { mtimeMs: st.mtimeMs, size: st.size, ino: st.ino, info } })}\n`);
+  return info;
+}
+
+/** One file per way of reaching a worker. */
+function workerFile(c: Env, worker: Worker): string {
+  const id = createHash('sha256').update(JSON.stringify([worker.destination, worker.port, worker.identity])).digest('hex').slice(0, 16);
+  return join(cacheDir(c), 'workers', `${id}.rsync.json`);
+}
+
+/** What was last found on the worker, if anything. */
+export function knownWorkerRsync(c: Env, worker: Worker): RsyncInfo | undefined {
+  return (readJson(workerFile(c, worker)) as { rsync?: RsyncInfo } | undefined)?.rsync;
+}
+
+/** Remembers the worker's rsync (undefined: forget it, so that the next run looks again). */
+export async function rememberWorkerRsync(c: Env, worker: Worker, info: RsyncInfo | undefined): Promise<void> {
+  if (info === undefined) rmSync(workerFile(c, worker), { force: true });
+  else await writeFileAtomically(workerFile(c, worker), `${JSON.stringify({ rsync: info })}\n`);
+}
+
+/** Looks for rsync on the worker over the shared connection (its PATH first, then where Homebrew and MacPorts put it). */
+export async function probeWorkerRsync(c: Env, worker: Worker, conn: Connection): Promise<RsyncInfo | undefined> {
+  const r = await capture('ssh', sshArgs(worker, conn, quote(['sh', '-c', WORKER_RSYNC_PROBE])), { env: { ...c.env } });
+  if (r.code === 255) throw new SparehandError('SSH', `cannot reach worker "${worker.name}" to look for its rsync: ${r.stderr.trim()}`);
+  return pickWorkerRsync(r.stdout);
+}
+
+/** The worker's rsync: as remembered, else looked for (and remembered). Throws when the worker has none. */
+export async function rsyncThere(c: Env, worker: Worker, conn: Connection): Promise<RsyncInfo> {
+  const known = knownWorkerRsync(c, worker);
+  if (known) return known;
+  const found = await probeWorkerRsync(c, worker, conn);
+  if (found === undefined) throw noRsyncThere(worker);
+  await rememberWorkerRsync(c, worker, found);
+  return found;
+}
+
+export function noRsyncThere(worker: Worker): SparehandError {
+  return new SparehandError('SYNC', `worker "${worker.name}" has no rsync (looked on its PATH, and for Homebrew's and MacPorts')`, {
+    hint: 'install rsync on the worker (Debian/Ubuntu: `apt-get install rsync`; a Mac: `brew install rsync`)',
+  });
+}
+
+/** After `worker add`: the worker's rsync if the worker can be reached now (remembered), else undefined. */
+export async function lookForWorkerRsync(c: Env, worker: Worker): Promise<RsyncInfo | undefined> {
+  const conn = connectionFor(c, worker);
+  try {
+    await connect(c, worker, conn);
+    const found = await probeWorkerRsync(c, worker, conn);
+    await rememberWorkerRsync(c, worker, found);
+    return found;
+  } catch (e) {
+    if (isSparehandError(e)) return undefined;
+    throw e;
+  }
+}

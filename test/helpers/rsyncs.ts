@@ -1,0 +1,46 @@
+// A Mac's rsync, built once per machine from its vendored source, for tests that put it first on PATH here or on a
+// worker: openrsync (macOS 15.4 and later; test/fixtures/openrsync, whose PROVENANCE.md says where it came from).
+// rsync 2.6.9 (earlier macOS) has no source here: its options are tested as data (test/remote/rsync-flavour.test.ts).
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const fixture = (p: string) => fileURLToPath(new URL(`../fixtures/${p}`, import.meta.url));
+
+/**
+ * A folder holding `rsync` built from `tarball` by `build` (run in the unpacked `folder`, which must leave the
+ * program at `program`); put it first on a PATH. Built on first use, then reused by every test on this machine.
+ */
+function built(tarball: string, folder: string, program: string, build: (src: string) => void, needs: string): string {
+  const hash = createHash('sha256').update(readFileSync(tarball)).digest('hex').slice(0, 12);
+  const dir = join(tmpdir(), `sparehand-${folder}-${hash}`);
+  if (existsSync(join(dir, 'bin', 'rsync'))) return join(dir, 'bin');
+  // Built aside and renamed into place: test files in parallel may build it at once, one of them wins.
+  const work = mkdtempSync(join(tmpdir(), `sparehand-${folder}-build-`));
+  try {
+    execFileSync('tar', ['-xzf', tarball, '-C', work]);
+    build(join(work, folder));
+  } catch (e) {
+    rmSync(work, { recursive: true, force: true });
+    throw new Error(`cannot build ${folder} (needs ${needs}, as .ci/run installs): ${(e as Error).message}`);
+  }
+  mkdirSync(join(work, 'bin'));
+  symlinkSync(`../${folder}/${program}`, join(work, 'bin', 'rsync'));
+  try {
+    renameSync(work, dir);
+  } catch {
+    rmSync(work, { recursive: true, force: true });
+  }
+  return join(dir, 'bin');
+}
+
+/** openrsync, as upstream builds it. */
+export function openrsyncBin(): string {
+  return built(fixture('openrsync/openrsync-src.tar.gz'), 'openrsync', 'openrsync', (src) => {
+    execFileSync('./configure', [], { cwd: src, stdio: 'pipe' });
+    execFileSync('bmake', [], { cwd: src, stdio: 'pipe' });
+  }, 'bmake and zlib1g-dev');
+}
