@@ -2,7 +2,7 @@
 // (permissions: `amp.permissions`, Bash's `cmd`), read 2026-12-01; what the real program's bundled source shows is in
 // docs/real-programs.md ("More tools"). Not confirmed in the real program: its model runs on Amp's server.
 import * as z from 'zod/mini';
-import { pluginCommand, pluginPrelude } from './plugin-file.js';
+import { pluginFileTarget, pluginPrelude } from './plugin-file.js';
 import { inConfigHome, inProject, isObject, json, once } from './shapes.js';
 import type { AgentSpec, HookCommand, InstallBase, OwnFileTarget } from './types.js';
 
@@ -67,14 +67,8 @@ const payload = once(() =>
 );
 type Payload = z.infer<ReturnType<typeof payload>>;
 
-const target = (scope: 'user' | 'project', path: (b: InstallBase) => string): OwnFileTarget => ({
-  kind: 'file',
-  scope,
-  path,
-  content: pluginSource,
-  commandOf: pluginCommand,
-  probe: pluginProbe,
-});
+const target = (scope: 'user' | 'project', path: (b: InstallBase) => string): OwnFileTarget =>
+  pluginFileTarget(scope, path, { content: pluginSource, probe: pluginProbe });
 
 export const amp: AgentSpec<Payload> = {
   id: 'amp',

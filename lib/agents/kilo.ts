@@ -3,7 +3,7 @@
 // 2026-12-01 (docs/real-programs.md, "More tools"). Kilo is a fork of OpenCode that kept its plugin API, so
 // sparehand's OpenCode plugin (opencode-plugin.ts) is installed in Kilo's own plugin folders.
 import { inConfigHome, inHome, inProject } from './shapes.js';
-import { encodePluginAnswer, isPluginPayload, type PluginPayload, pluginPayload, pluginTarget, readPluginCall } from './opencode-plugin.js';
+import { type PluginPayload, pluginHook, pluginTarget } from './opencode-plugin.js';
 import type { AgentSpec } from './types.js';
 
 export const kilo: AgentSpec<PluginPayload> = {
@@ -39,13 +39,7 @@ export const kilo: AgentSpec<PluginPayload> = {
     binary: { name: 'kilo', versionArgs: ['--version'] },
     folders: (b) => [inConfigHome('kilo')(b), inHome('.kilocode')(b)],
   },
-  shellTools: ['bash', 'shell'],
-  sparehandName: 'absolute',
-  maxTimeoutMs: 600_000,
-  payload: pluginPayload,
-  recognise: isPluginPayload('kilo'),
-  read: readPluginCall,
-  encode: encodePluginAnswer,
+  ...pluginHook('kilo'),
   install: {
     targets: [
       pluginTarget('user', inConfigHome('kilo', 'plugin', 'sparehand.js')),

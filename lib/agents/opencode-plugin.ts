@@ -3,9 +3,9 @@
 // the answer. No import from the tool; every failure leaves the call alone, but a refusal throws. The payload names
 // the host it was written for, since several tools send the same shape.
 import * as z from 'zod/mini';
-import { pluginCommand, pluginPrelude } from './plugin-file.js';
+import { pluginFileTarget, pluginPrelude } from './plugin-file.js';
 import { json, looseInput, numField, once, rewrittenInput } from './shapes.js';
-import type { HookAnswer, HookCommand, InstallBase, OwnFileTarget, Scope, ShellCall, WireAnswer } from './types.js';
+import type { AgentSpec, HookAnswer, HookCommand, InstallBase, OwnFileTarget, Scope, ShellCall, WireAnswer } from './types.js';
 
 export function pluginSource(hook: HookCommand): string {
   return `${pluginPrelude(hook)}
@@ -71,7 +71,7 @@ process.stdout.write(JSON.stringify(outcome));
 }
 
 /** What the plugin sends: its host, the tool, the call's ids, its args (v1 output.args / v2 event.input), the folder. */
-export const pluginPayload = once(() =>
+const pluginPayload = once(() =>
   z.looseObject({
     host: z.optional(z.string()),
     tool: z.string(),
@@ -84,13 +84,13 @@ export const pluginPayload = once(() =>
 export type PluginPayload = z.infer<ReturnType<typeof pluginPayload>>;
 
 /** The plugin's payload, sent by the plugin written for `host` (`legacy`: also one written before it named its host). */
-export const isPluginPayload =
+const isPluginPayload =
   (host: string, legacy = false) =>
   (raw: Record<string, unknown>): boolean =>
     typeof raw.tool === 'string' && typeof raw.args === 'object' && (raw.host === host || (legacy && raw.host === undefined));
 
 /** The shell call in the plugin's payload. */
-export const readPluginCall = (p: PluginPayload): ShellCall => ({
+const readPluginCall = (p: PluginPayload): ShellCall => ({
   tool: p.tool,
   command: p.args.command,
   cwd: (typeof p.args.workdir === 'string' ? p.args.workdir : undefined) ?? p.directory,
@@ -99,15 +99,25 @@ export const readPluginCall = (p: PluginPayload): ShellCall => ({
 });
 
 /** The plugin's protocol: {"args": {...}} to rewrite in place, {"error": "..."} to refuse (it throws). */
-export const encodePluginAnswer = (answer: Exclude<HookAnswer, { kind: 'leave' }>, p: PluginPayload): WireAnswer =>
+const encodePluginAnswer = (answer: Exclude<HookAnswer, { kind: 'leave' }>, p: PluginPayload): WireAnswer =>
   answer.kind === 'refuse' ? json({ error: answer.reason }) : json({ args: rewrittenInput(p.args, answer, 'timeout') });
 
 /** sparehand's plugin file at `path`, for a tool that loads OpenCode's plugin API. */
-export const pluginTarget = (scope: Scope, path: (b: InstallBase) => string): OwnFileTarget => ({
-  kind: 'file',
-  scope,
-  path,
-  content: pluginSource,
-  commandOf: pluginCommand,
-  probe: pluginProbe,
-});
+export const pluginTarget = (scope: Scope, path: (b: InstallBase) => string): OwnFileTarget =>
+  pluginFileTarget(scope, path, { content: pluginSource, probe: pluginProbe });
+
+/**
+ * The hook's side of a tool that loads OpenCode's plugin API: its bash tool, the plugin's payload and answers
+ * (`legacy`: also recognise a plugin written before it named its host).
+ */
+export const pluginHook = (host: string, opts: { legacy?: boolean } = {}) =>
+  ({
+    shellTools: ['bash', 'shell'],
+    sparehandName: 'absolute',
+    // Its bash tool takes a timeout of at most 10 minutes (OpenCode's tool/bash.ts).
+    maxTimeoutMs: 600_000,
+    payload: pluginPayload,
+    recognise: isPluginPayload(host, opts.legacy),
+    read: readPluginCall,
+    encode: encodePluginAnswer,
+  }) satisfies Partial<AgentSpec<PluginPayload>>;

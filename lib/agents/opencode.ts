@@ -3,7 +3,7 @@
 // 2026-11-29. Real program: opencode-ai@1.18.33 driven offline, 2026-11-29 (docs/real-programs.md, fact 7).
 // OpenCode has no command hooks: sparehand's plugin (opencode-plugin.ts) sends this payload and applies the answer.
 import { inConfigHome, inProject } from './shapes.js';
-import { encodePluginAnswer, isPluginPayload, type PluginPayload, pluginPayload, pluginTarget, readPluginCall } from './opencode-plugin.js';
+import { type PluginPayload, pluginHook, pluginTarget } from './opencode-plugin.js';
 import type { AgentSpec } from './types.js';
 
 export const opencode: AgentSpec<PluginPayload> = {
@@ -37,14 +37,7 @@ export const opencode: AgentSpec<PluginPayload> = {
     binary: { name: 'opencode', versionArgs: ['--version'] },
     folders: (b) => [inConfigHome('opencode')(b)],
   },
-  shellTools: ['bash', 'shell'],
-  sparehandName: 'absolute',
-  maxTimeoutMs: 600_000,
-  payload: pluginPayload,
-  // Its plugin names its host; one written by an older sparehand does not.
-  recognise: isPluginPayload('opencode', true),
-  read: readPluginCall,
-  encode: encodePluginAnswer,
+  ...pluginHook('opencode', { legacy: true }),
   install: {
     targets: [
       pluginTarget('user', inConfigHome('opencode', 'plugins', 'sparehand.js')),

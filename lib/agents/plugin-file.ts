@@ -2,7 +2,7 @@
 // where sparehand is, and `ask`, which hands one call to `sparehand agent hook --for <host>` and reads the answer.
 // Every failure (sparehand gone, a crash, a 10 s timeout, bad JSON) is "no answer": the plugin leaves the call alone.
 import { hookShell } from './shapes.js';
-import type { HookCommand } from './types.js';
+import type { HookCommand, InstallBase, OwnFileTarget, Scope } from './types.js';
 
 export const PLUGIN_MARK = '// sparehand plugin';
 
@@ -67,3 +67,10 @@ export function pluginCommand(text: string): string | undefined {
     return undefined;
   }
 }
+
+/** sparehand's plugin file at `path`: its text from `content`, its command read back, `probe` for `agent test`. */
+export const pluginFileTarget = (
+  scope: Scope,
+  path: (b: InstallBase) => string,
+  plugin: { content: (hook: HookCommand) => string; probe: NonNullable<OwnFileTarget['probe']> },
+): OwnFileTarget => ({ kind: 'file', scope, path, content: plugin.content, commandOf: pluginCommand, probe: plugin.probe });

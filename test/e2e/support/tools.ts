@@ -114,23 +114,27 @@ export const geminiCli: ToolDriver = {
   },
 };
 
+/** OpenCode's configuration (which Kilo, its fork, reads too): the fake model as an OpenAI-compatible provider. */
+function openCodeStyleConfig(box: Sandbox): Record<string, unknown> {
+  return {
+    autoupdate: false,
+    share: 'disabled',
+    model: 'fake/fake-model',
+    provider: {
+      fake: {
+        npm: '@ai-sdk/openai-compatible',
+        name: 'Fake',
+        options: { baseURL: `${box.fake.url}/v1`, apiKey: 'x' },
+        models: { 'fake-model': { name: 'Fake model', tool_call: true } },
+      },
+    },
+  };
+}
+
 export const opencode: ToolDriver = {
   id: 'opencode',
   async configure(box) {
-    writeJson(join(box.home, '.config', 'opencode', 'opencode.json'), {
-      $schema: 'https://opencode.ai/config.json',
-      autoupdate: false,
-      share: 'disabled',
-      model: 'fake/fake-model',
-      provider: {
-        fake: {
-          npm: '@ai-sdk/openai-compatible',
-          name: 'Fake',
-          options: { baseURL: `${box.fake.url}/v1`, apiKey: 'x' },
-          models: { 'fake-model': { name: 'Fake model', tool_call: true } },
-        },
-      },
-    });
+    writeJson(join(box.home, '.config', 'opencode', 'opencode.json'), { $schema: 'https://opencode.ai/config.json', ...openCodeStyleConfig(box) });
   },
   env(box, toolBin) {
     return baseEnv(box, toolBin, {
@@ -276,18 +280,8 @@ export const kilo: ToolDriver = {
   async configure(box) {
     writeJson(join(box.home, '.config', 'kilo', 'kilo.json'), {
       $schema: 'https://app.kilo.ai/config.json',
-      autoupdate: false,
-      share: 'disabled',
-      model: 'fake/fake-model',
+      ...openCodeStyleConfig(box),
       enabled_providers: ['fake'],
-      provider: {
-        fake: {
-          npm: '@ai-sdk/openai-compatible',
-          name: 'Fake',
-          options: { baseURL: `${box.fake.url}/v1`, apiKey: 'x' },
-          models: { 'fake-model': { name: 'Fake model', tool_call: true } },
-        },
-      },
     });
   },
   env(box, toolBin) {
