@@ -33,6 +33,7 @@ export const kilo: AgentSpec<PluginPayload> = {
       'Only a change made to output.args in place is honoured; assigning a new output.args object is ignored (docs/real-programs.md, "More tools").',
       'With a plugin folder present Kilo npm-installs @kilocode/plugin at start (81 s instead of 8 s when the registry cannot be reached) (docs/real-programs.md, "More tools").',
       'Permissions are checked against the rewritten command; `kilo run --pure` loads no plugins (docs/real-programs.md, "More tools").',
+      'Kilo also loads a project\'s .opencode/ plugin folders: with sparehand installed for OpenCode in a project, Kilo runs that plugin too, which asks the hook as OpenCode (same answers; SPAREHAND_AGENT_OPENCODE=off switches it off) (kilo.ai plugin docs).',
     ],
   },
   program: {
