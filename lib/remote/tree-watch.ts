@@ -51,6 +51,7 @@ sub walk {
   my ($old) = @_;
   my %tree;
   my $maxc = 0;
+  my $kept = 0;
   my @dirs = ('');
   my @unreadable;
   while (@dirs) {
@@ -77,14 +78,15 @@ sub walk {
       next if ($namere && $probe =~ $namere) || ($lastre && $probe =~ $lastre && ($type eq 'd' ? "$p/" : $p) =~ $pathre);
       if ($type eq 'd') {
         $tree{$p} = 'd';
+        $kept++ if ($old->{$p} // '') eq 'd';
         push @dirs, $p;
         next;
       }
       $maxc = $st[10] if $st[10] > $maxc;
       my $s = pack('a1 Q Q d d L', $type, $st[1], $st[7], $st[9], $st[10], $st[2] & 07777);
       my $o = $old->{$p};
-      $tree{$p} = (defined $o && substr($o, 0, 37) eq $s) ? $o
-        : $s . ($type eq 'f' ? md5_file($p) : Digest::MD5::md5_hex(readlink($p) // ''));
+      if (defined $o && substr($o, 0, 37) eq $s) { $tree{$p} = $o; $kept++ }
+      else { $tree{$p} = $s . ($type eq 'f' ? md5_file($p) : Digest::MD5::md5_hex(readlink($p) // '')) }
     }
   }
   # A folder that cannot be read (the command made it so) hides what is in it, which is not deleted: what was
@@ -93,7 +95,9 @@ sub walk {
     my $under = length($dir) ? "$dir/" : '';
     for my $p (keys %$old) { $tree{$p} = $old->{$p} if substr($p, 0, length $under) eq $under && !exists $tree{$p} }
   }
-  return (\%tree, $maxc);
+  # Whether the tree differs from the one it was compared with (nothing to save when it does not).
+  my $changed = $kept != keys(%tree) || keys(%tree) != keys(%$old);
+  return (\%tree, $maxc, $changed);
 }
 
 # The last record: "<entry length byte><entry><path>\0" per path.
@@ -121,7 +125,7 @@ sub save {
   close($fh) and rename("$tree.new", $tree);
 }
 
-my ($before, $maxc) = walk(load());
+my ($before, $maxc, $unlike) = walk(load());
 for (1 .. 4000) {
   open(my $fh, '>', "$tree.tick") or last;
   print $fh 'x';
@@ -134,7 +138,7 @@ for (1 .. 4000) {
 my $rc = system { $command[0] } @command;
 my $status = $rc == -1 ? 127 : ($? & 127) ? 128 + ($? & 127) : $? >> 8;
 
-my ($after) = walk($before);
+my ($after, undef, $changed) = walk($before);
 my (@made, @gone);
 my $kept = 0;
 while (my ($p, $a) = each %$after) {
@@ -198,6 +202,6 @@ for my $r (sort { $a->[1] cmp $b->[1] } @made) {
 }
 print $fh "end $n\n";
 close($fh) or die "sparehand: cannot write the results: $!\n";
-save($after);
+save($after) if $changed || $unlike;
 exit $status;
 `;

@@ -27,6 +27,13 @@ async function until(cond: () => boolean, ms = 10_000): Promise<boolean> {
   return cond();
 }
 
+/** Waits until both of longCommand()'s sleeps run on the worker (the run is killed if they never do). */
+async function bothSleepsRunning(p: { kill: (s: NodeJS.Signals) => unknown }, marker: string): Promise<void> {
+  const started = await until(() => running(marker).length === 2);
+  if (!started) p.kill('SIGKILL');
+  expect(started).toBe(true);
+}
+
 /** A command that starts a background and a foreground sleep, each with a unique duration to find it by. */
 function longCommand(): { cmd: string; marker: string } {
   const n = `${3000 + Math.floor(Math.random() * 900)}.${Date.now() % 1000}`;
@@ -42,9 +49,7 @@ describe('stopping a remote command', () => {
   it('SIGINT (Ctrl-C) to sparehand stops the command and everything it started on the worker; exit 130', async () => {
     const { cmd, marker } = longCommand();
     const p = start(cmd);
-    const started = await until(() => running(marker).length === 2);
-    if (!started) p.kill('SIGKILL');
-    expect(started).toBe(true);
+    await bothSleepsRunning(p, marker);
     p.kill('SIGINT');
     const r = await p;
     expect(r.exitCode).toBe(130);
@@ -55,9 +60,7 @@ describe('stopping a remote command', () => {
   it('SIGKILL to sparehand (the caller dying) still stops everything on the worker', async () => {
     const { cmd, marker } = longCommand();
     const p = start(cmd);
-    const started = await until(() => running(marker).length === 2);
-    if (!started) p.kill('SIGKILL');
-    expect(started).toBe(true);
+    await bothSleepsRunning(p, marker);
     p.kill('SIGKILL');
     await p;
     expect(await until(() => running(marker).length === 0, 8000)).toBe(true);
@@ -91,9 +94,7 @@ describe('stopping a command in terminal mode (ssh -tt)', () => {
   it('Ctrl-C at the terminal stops the command: exit 130, no ssh chatter', async () => {
     const { cmd, marker } = longCommand();
     const p = inTerminal(cmd);
-    const started = await until(() => running(marker).length === 2);
-    if (!started) p.kill('SIGKILL');
-    expect(started).toBe(true);
+    await bothSleepsRunning(p, marker);
     p.stdin?.write('\x03');
     const r = await p;
     expect(r.exitCode).toBe(130);
@@ -104,9 +105,7 @@ describe('stopping a command in terminal mode (ssh -tt)', () => {
   it('SIGINT sent to sparehand itself: exit 130, the command stopped', async () => {
     const { cmd, marker } = longCommand();
     const p = inTerminal(`${cmd} # ${marker}-here`);
-    const started = await until(() => running(marker).length === 2);
-    if (!started) p.kill('SIGKILL');
-    expect(started).toBe(true);
+    await bothSleepsRunning(p, marker);
     const pid = execFileSync('pgrep', ['-f', `^${process.execPath} ${BIN} run -- .*${marker}-here`], { encoding: 'utf8' }).trim().split('\n')[0];
     process.kill(Number(pid), 'SIGINT');
     const r = await p;
