@@ -5,9 +5,21 @@ import { describe, expect, it } from 'vitest';
 import { allAgents } from '../lib/agents/index.js';
 
 const ROOT = new URL('../', import.meta.url).pathname;
-// Every registered tool: its id, and the first word of it (`claude` of `claude-code`), from the registry itself.
+// Every registered tool: its id, and the first word of it (`claude` of `claude-code`), from the registry itself. An id
+// that is also a keyword of the code (`continue`) is looked for as a name only: quoted, or capitalised as in prose.
+const KEYWORDS = new Set(['break', 'case', 'catch', 'continue', 'default', 'delete', 'do', 'else', 'for', 'if', 'in', 'new', 'return', 'switch', 'this', 'try', 'while']);
 const words = [...new Set(allAgents().flatMap((a) => [a.id, a.id.split('-')[0]!]))];
-const NAMES = new RegExp(`\\b(${words.map((w) => w.replace(/-/g, '\\-')).join('|')})\\b`, 'i');
+const esc = (w: string) => w.replace(/-/g, '\\-');
+const alternatives = (ws: string[]) => ws.join('|') || '(?!)';
+const NAMES = {
+  plain: new RegExp(`\\b(${alternatives(words.filter((w) => !KEYWORDS.has(w)).map(esc))})\\b`, 'i'),
+  keywords: new RegExp(
+    alternatives(words.filter((w) => KEYWORDS.has(w)).flatMap((w) => [`'${w}'`, `"${w}"`, `\`${w}\``, `\\b${w[0]!.toUpperCase()}${esc(w.slice(1))}\\b`])),
+  ),
+  test(line: string): boolean {
+    return this.plain.test(line) || this.keywords.test(line);
+  },
+};
 
 /** The files under `dir` (relative to the repository) whose names match `ext`, leaving out folders named in `skip`. */
 function files(dir: string, ext: RegExp, skip: readonly string[] = []): string[] {
@@ -19,7 +31,7 @@ function files(dir: string, ext: RegExp, skip: readonly string[] = []): string[]
 }
 
 /** `path:line: text` for every line of `paths` that `re` matches. */
-const linesMatching = (paths: readonly string[], re: RegExp): string[] =>
+const linesMatching = (paths: readonly string[], re: { test(line: string): boolean }): string[] =>
   paths.flatMap((f) =>
     readFileSync(f, 'utf8')
       .split('\n')
@@ -29,6 +41,16 @@ const linesMatching = (paths: readonly string[], re: RegExp): string[] =>
 describe('agent-neutral core', () => {
   it('no tool name appears in lib/ outside lib/agents/', () => {
     expect(linesMatching(files('lib', /\.ts$/, ['agents']), NAMES)).toEqual([]);
+  });
+
+  it('an id that is also a keyword of the code is caught as a tool\'s name, not as the keyword', () => {
+    const keyword = words.find((w) => KEYWORDS.has(w));
+    expect(keyword).toBeDefined();
+    const Name = `${keyword![0]!.toUpperCase()}${keyword!.slice(1)}`;
+    for (const line of [`if (agent === '${keyword}') return;`, `const id = "${keyword}";`, `// ${Name} needs a longer timeout`]) {
+      expect([line, NAMES.test(line)]).toEqual([line, true]);
+    }
+    for (const line of [`      ${keyword};`, `  [ -n "$dir" ] || ${keyword}`]) expect([line, NAMES.test(line)]).toEqual([line, false]);
   });
 });
 

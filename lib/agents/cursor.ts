@@ -52,7 +52,8 @@ export const cursor: AgentSpec<Payload> = {
   shellTools: ['Shell'],
   sparehandName: 'absolute',
   payload,
-  recognise: (raw) => typeof raw.conversation_id === 'string' || typeof raw.cursor_version === 'string',
+  // Its own fields: a conversation and a generation (or its version); a conversation_id alone is not Cursor's.
+  recognise: (raw) => typeof raw.cursor_version === 'string' || (typeof raw.conversation_id === 'string' && typeof raw.generation_id === 'string'),
   read: (p) => ({ tool: p.tool_name, command: p.tool_input.command, cwd: (p.tool_input.working_directory as string | undefined) ?? p.cwd, sessionId: p.conversation_id }),
   encode: (answer, p) =>
     answer.kind === 'refuse'

@@ -1,16 +1,24 @@
 // The registry: every coding tool sparehand knows, one file each. Everything else reads this.
+import { amp } from './amp.js';
+import { auggie } from './auggie.js';
 import { claudeCode } from './claude-code.js';
 import { cline } from './cline.js';
 import { codex } from './codex.js';
 import { copilotAgent } from './copilot-agent.js';
 import { copilotCli } from './copilot-cli.js';
+import { continueCli } from './continue.js';
 import { copilotVscode } from './copilot-vscode.js';
+import { crush } from './crush.js';
 import { cursor } from './cursor.js';
 import { devin } from './devin.js';
 import { factoryDroid } from './factory-droid.js';
 import { geminiCli } from './gemini-cli.js';
+import { kilo } from './kilo.js';
+import { kimiCode } from './kimi-code.js';
 import { kiro } from './kiro.js';
 import { opencode } from './opencode.js';
+import { qwenCode } from './qwen-code.js';
+import { vibe } from './vibe.js';
 import type { AgentSpec } from './types.js';
 
 export const AGENTS = {
@@ -25,6 +33,14 @@ export const AGENTS = {
   kiro,
   cline,
   'factory-droid': factoryDroid,
+  'qwen-code': qwenCode,
+  auggie,
+  kilo,
+  continue: continueCli,
+  crush,
+  amp,
+  'kimi-code': kimiCode,
+  vibe,
   'copilot-agent': copilotAgent,
   // Each spec is typed by its own payload; the core only passes a payload back to the spec that parsed it.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any

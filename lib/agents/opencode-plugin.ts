@@ -1,51 +1,14 @@
-// The OpenCode plugin file sparehand installs: it hands each shell call to `sparehand agent hook --for opencode`
-// and applies the answer. No import from OpenCode; every failure leaves the call alone, but a refusal throws.
-import { hookShell } from './shapes.js';
-import type { HookCommand } from './types.js';
-
-export const PLUGIN_MARK = '// sparehand plugin';
+// The plugin file sparehand installs into tools that load OpenCode's plugin API (OpenCode itself, and forks that
+// kept it, such as Kilo): it hands each shell call to `sparehand agent hook --for <host>` (plugin-file.ts) and applies
+// the answer. No import from the tool; every failure leaves the call alone, but a refusal throws. The payload names
+// the host it was written for, since several tools send the same shape.
+import * as z from 'zod/mini';
+import { pluginFileTarget, pluginPrelude } from './plugin-file.js';
+import { json, looseInput, numField, once, rewrittenInput } from './shapes.js';
+import type { AgentSpec, HookAnswer, HookCommand, InstallBase, OwnFileTarget, Scope, ShellCall, WireAnswer } from './types.js';
 
 export function pluginSource(hook: HookCommand): string {
-  return `${PLUGIN_MARK}: sends heavy shell commands through \`sparehand run\`. Written by \`sparehand agent install opencode\`; remove with \`sparehand agent uninstall opencode\`.
-import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
-
-const NODE = ${JSON.stringify(hook.node)};
-const SCRIPT = ${JSON.stringify(hook.script)};
-
-// Runs the hook with the call on stdin; any failure (sparehand gone, crash, 10 s timeout, bad JSON) is null.
-function ask(payload) {
-  return new Promise((resolve) => {
-    if (!existsSync(NODE) || !existsSync(SCRIPT)) return resolve(null);
-    let out = "";
-    let done = false;
-    let timer;
-    const finish = (value) => {
-      if (done) return;
-      done = true;
-      clearTimeout(timer);
-      resolve(value);
-    };
-    let child;
-    try {
-      child = spawn(NODE, [SCRIPT, "agent", "hook", "--for", "opencode"], { stdio: ["pipe", "pipe", "ignore"] });
-    } catch {
-      return resolve(null);
-    }
-    timer = setTimeout(() => {
-      try { child.kill("SIGKILL"); } catch {}
-      finish(null);
-    }, 10000);
-    child.on("error", () => finish(null));
-    child.stdout.on("data", (d) => { out += d; });
-    child.on("close", () => {
-      try { finish(out.trim() ? JSON.parse(out) : null); } catch { finish(null); }
-    });
-    child.stdin.on("error", () => {});
-    child.stdin.end(JSON.stringify(payload));
-  });
-}
-
+  return `${pluginPrelude(hook)}
 // Rewrites args in place (OpenCode runs what is left in them), or throws the refusal for the model to read.
 async function apply(tool, sessionID, callID, args, directory) {
   if (!args || typeof args !== "object" || typeof args.command !== "string") return;
@@ -85,19 +48,6 @@ export const SparehandPlugin = async (ctx) => {
 `;
 }
 
-/** The hook command a plugin file calls, read back from its text. */
-export function pluginCommand(text: string): string | undefined {
-  if (!text.startsWith(PLUGIN_MARK)) return undefined;
-  const node = /^const NODE = (".*");$/m.exec(text)?.[1];
-  const script = /^const SCRIPT = (".*");$/m.exec(text)?.[1];
-  if (!node || !script) return undefined;
-  try {
-    return hookShell(JSON.parse(node) as string, JSON.parse(script) as string, 'opencode');
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * For `agent test`: node code that loads the installed plugin, calls its v1 hook with one bash call as OpenCode
  * would, and prints the outcome (`{"kind":"rewrite","command"}` | `{"kind":"refuse","reason"}` | `{"kind":"leave"}`).
@@ -119,3 +69,55 @@ try {
 process.stdout.write(JSON.stringify(outcome));
 `;
 }
+
+/** What the plugin sends: its host, the tool, the call's ids, its args (v1 output.args / v2 event.input), the folder. */
+const pluginPayload = once(() =>
+  z.looseObject({
+    host: z.optional(z.string()),
+    tool: z.string(),
+    args: looseInput(),
+    sessionID: z.optional(z.string()),
+    callID: z.optional(z.string()),
+    directory: z.optional(z.string()),
+  }),
+);
+export type PluginPayload = z.infer<ReturnType<typeof pluginPayload>>;
+
+/** The plugin's payload, sent by the plugin written for `host` (`legacy`: also one written before it named its host). */
+const isPluginPayload =
+  (host: string, legacy = false) =>
+  (raw: Record<string, unknown>): boolean =>
+    typeof raw.tool === 'string' && typeof raw.args === 'object' && (raw.host === host || (legacy && raw.host === undefined));
+
+/** The shell call in the plugin's payload. */
+const readPluginCall = (p: PluginPayload): ShellCall => ({
+  tool: p.tool,
+  command: p.args.command,
+  cwd: (typeof p.args.workdir === 'string' ? p.args.workdir : undefined) ?? p.directory,
+  timeoutMs: numField(p.args, 'timeout'),
+  sessionId: p.sessionID,
+});
+
+/** The plugin's protocol: {"args": {...}} to rewrite in place, {"error": "..."} to refuse (it throws). */
+const encodePluginAnswer = (answer: Exclude<HookAnswer, { kind: 'leave' }>, p: PluginPayload): WireAnswer =>
+  answer.kind === 'refuse' ? json({ error: answer.reason }) : json({ args: rewrittenInput(p.args, answer, 'timeout') });
+
+/** sparehand's plugin file at `path`, for a tool that loads OpenCode's plugin API. */
+export const pluginTarget = (scope: Scope, path: (b: InstallBase) => string): OwnFileTarget =>
+  pluginFileTarget(scope, path, { content: pluginSource, probe: pluginProbe });
+
+/**
+ * The hook's side of a tool that loads OpenCode's plugin API: its bash tool, the plugin's payload and answers
+ * (`legacy`: also recognise a plugin written before it named its host).
+ */
+export const pluginHook = (host: string, opts: { legacy?: boolean } = {}) =>
+  ({
+    shellTools: ['bash', 'shell'],
+    sparehandName: 'absolute',
+    // Its bash tool takes a timeout of at most 10 minutes (OpenCode's tool/bash.ts).
+    maxTimeoutMs: 600_000,
+    payload: pluginPayload,
+    recognise: isPluginPayload(host, opts.legacy),
+    read: readPluginCall,
+    encode: encodePluginAnswer,
+  }) satisfies Partial<AgentSpec<PluginPayload>>;

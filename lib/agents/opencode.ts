@@ -2,33 +2,11 @@
 // packages/plugin/src/promise/tool.ts (v2, 196e461), packages/opencode/src/tool/bash.ts (00376c2), read
 // 2026-11-29. Real program: opencode-ai@1.18.33 driven offline, 2026-11-29 (docs/real-programs.md, fact 7).
 // OpenCode has no command hooks: sparehand's plugin (opencode-plugin.ts) sends this payload and applies the answer.
-import * as z from 'zod/mini';
-import { inConfigHome, inProject, json, looseInput, numField, once, rewrittenInput } from './shapes.js';
-import { pluginCommand, pluginProbe, pluginSource } from './opencode-plugin.js';
-import type { AgentSpec, InstallBase, OwnFileTarget } from './types.js';
+import { inConfigHome, inProject } from './shapes.js';
+import { type PluginPayload, pluginHook, pluginTarget } from './opencode-plugin.js';
+import type { AgentSpec } from './types.js';
 
-/** What the plugin sends: the tool, the call's ids, its args (v1 output.args / v2 event.input), the folder. */
-const payload = once(() =>
-  z.looseObject({
-    tool: z.string(),
-    args: looseInput(),
-    sessionID: z.optional(z.string()),
-    callID: z.optional(z.string()),
-    directory: z.optional(z.string()),
-  }),
-);
-type Payload = z.infer<ReturnType<typeof payload>>;
-
-const target = (scope: 'user' | 'project', path: (b: InstallBase) => string): OwnFileTarget => ({
-  kind: 'file',
-  scope,
-  path,
-  content: pluginSource,
-  commandOf: pluginCommand,
-  probe: pluginProbe,
-});
-
-export const opencode: AgentSpec<Payload> = {
+export const opencode: AgentSpec<PluginPayload> = {
   id: 'opencode',
   name: 'OpenCode',
   connection: 'rewrite',
@@ -59,25 +37,11 @@ export const opencode: AgentSpec<Payload> = {
     binary: { name: 'opencode', versionArgs: ['--version'] },
     folders: (b) => [inConfigHome('opencode')(b)],
   },
-  shellTools: ['bash', 'shell'],
-  sparehandName: 'absolute',
-  maxTimeoutMs: 600_000,
-  payload,
-  recognise: (raw) => typeof raw.tool === 'string' && typeof raw.args === 'object' && !('hook_event_name' in raw),
-  read: (p) => ({
-    tool: p.tool,
-    command: p.args.command,
-    cwd: (typeof p.args.workdir === 'string' ? p.args.workdir : undefined) ?? p.directory,
-    timeoutMs: numField(p.args, 'timeout'),
-    sessionId: p.sessionID,
-  }),
-  // The plugin's protocol: {"args": {...}} to rewrite in place, {"error": "..."} to refuse (it throws).
-  encode: (answer, p) =>
-    answer.kind === 'refuse' ? json({ error: answer.reason }) : json({ args: rewrittenInput(p.args, answer, 'timeout') }),
+  ...pluginHook('opencode', { legacy: true }),
   install: {
     targets: [
-      target('user', inConfigHome('opencode', 'plugins', 'sparehand.js')),
-      target('project', inProject('.opencode', 'plugins', 'sparehand.js')),
+      pluginTarget('user', inConfigHome('opencode', 'plugins', 'sparehand.js')),
+      pluginTarget('project', inProject('.opencode', 'plugins', 'sparehand.js')),
     ],
     notes: [
       { scope: 'user', path: inConfigHome('opencode', 'AGENTS.md') },

@@ -1,7 +1,7 @@
 // Pieces several tools share: Claude-style payloads, hook entries and answers, the guarded hook command.
 import * as z from 'zod/mini';
 import { join } from 'node:path';
-import type { HookAnswer, HookCommand, InstallBase, JsonHookTarget, Scope, WireAnswer } from './types.js';
+import type { HookAnswer, HookCommand, InstallBase, JsonHookTarget, Scope, TomlHookTarget, WireAnswer } from './types.js';
 
 /** Builds a value on first use: payload schemas are made only for the tool that is calling. */
 export function once<T>(make: () => T): () => T {
@@ -149,3 +149,23 @@ export const inConfigHome =
   (...parts: string[]) =>
   (b: InstallBase): string =>
     join(b.env.XDG_CONFIG_HOME || join(b.home, '.config'), ...parts);
+
+/** A table `{…, command}` in a TOML array of tables (`[[hooks]]`) whose `command` is sparehand's hook for `agent`. */
+export function tomlHooksTarget(o: {
+  agent: string;
+  scope: Scope;
+  path: (base: InstallBase) => string;
+  entry: (hook: HookCommand) => Record<string, string | number | boolean>;
+}): TomlHookTarget {
+  const commandOf = (entry: unknown): string | undefined =>
+    isObject(entry) && typeof entry.command === 'string' ? entry.command : undefined;
+  return {
+    kind: 'toml',
+    scope: o.scope,
+    path: o.path,
+    arrayKey: 'hooks',
+    entry: o.entry,
+    isOurs: (entry) => isSparehandCommand(commandOf(entry), o.agent),
+    commandOf,
+  };
+}

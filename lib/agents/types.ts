@@ -113,7 +113,25 @@ export interface OwnFileTarget {
   probe?: (file: string, command: string, cwd: string) => string;
 }
 
-export type InstallTarget = JsonHookTarget | OwnFileTarget;
+/**
+ * A hook entry as one table of a top-level array of tables in a TOML file (`[[hooks]]`). Install appends sparehand's
+ * table (or replaces it where it is), uninstall removes exactly its text; the user's tables, keys and comments stay.
+ */
+export interface TomlHookTarget {
+  kind: 'toml';
+  scope: Scope;
+  path: (base: InstallBase) => string;
+  /** The array's key: `hooks` for `[[hooks]]`. */
+  arrayKey: string;
+  /** sparehand's table (strings, numbers and booleans only). */
+  entry: (hook: HookCommand) => Record<string, string | number | boolean>;
+  /** Recognises sparehand's table (any version of it) among the user's. */
+  isOurs: (entry: unknown) => boolean;
+  /** Reads back the installed command from a table of ours. */
+  commandOf: (entry: unknown) => string | undefined;
+}
+
+export type InstallTarget = JsonHookTarget | TomlHookTarget | OwnFileTarget;
 
 /** A marked block in the tool's instruction file asking the model to use `sparehand run`. */
 export interface NoteTarget {

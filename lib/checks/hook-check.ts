@@ -8,9 +8,9 @@ import { agentEnvVar } from '../agents/index.js';
 import type { AgentSpec, InstallBase, Scope } from '../agents/types.js';
 import { type Outcome, decodeWire } from './decode-answer.js';
 import { which } from '../which.js';
-import { targetsAt } from '../install/engine.js';
+import { installedCommandsIn, notesAt, targetsAt } from '../install/engine.js';
+import { hasNote } from '../install/note-block.js';
 import { projectRoot } from '../project-root.js';
-import { installedCommands } from '../install/json-target.js';
 import { readIfExists } from '../install/workspace.js';
 
 export interface Trial {
@@ -91,8 +91,8 @@ async function runChecks(
     const text = await readIfExists(path);
     res.file ??= path;
     if (text === undefined) continue;
-    if (target.kind === 'json') {
-      const hook = installedCommands(target, path, text)[0];
+    if (target.kind !== 'file') {
+      const hook = installedCommandsIn(target, path, text)[0];
       if (hook === undefined) continue;
       Object.assign(res, { file: path, hook });
       // As the tools run it: bash -c (sh -c where there is no bash).
@@ -159,4 +159,21 @@ export async function checkInstalled(
     (r): r is CheckResult => r !== undefined && r.status !== 'not-installed',
   );
   return { installed, user };
+}
+
+/**
+ * A tool connected by a note only has no hook to run: `agent test` says whether its note is in place (user level, then
+ * the project at `cwd`), broken when it is in neither.
+ */
+export async function checkNote(agent: AgentSpec, at: { home: string; env: NodeJS.ProcessEnv; cwd: string }): Promise<CheckResult> {
+  for (const [scope, base] of [['user', { home: at.home, env: at.env }], ['project', { home: at.home, env: at.env, project: projectRoot(at.cwd) }]] as const) {
+    for (const note of notesAt(agent, scope)) {
+      const file = note.path(base);
+      if (hasNote(await readIfExists(file))) {
+        return { agent: agent.id, scope, status: 'untestable', file, trials: [], problem: 'no hook to run: the tool is connected by this note, which is in place' };
+      }
+    }
+  }
+  const file = notesAt(agent, 'user')[0]?.path({ home: at.home, env: at.env });
+  return { agent: agent.id, scope: 'user', status: 'broken', ...(file ? { file } : {}), trials: [], problem: 'the note that connects this tool is not there', fix: `sparehand agent install ${agent.id}` };
 }

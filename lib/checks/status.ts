@@ -3,7 +3,7 @@
 import type { AgentSpec, Confirmed, InstallBase, Scope } from '../agents/types.js';
 import { which } from '../which.js';
 import { versionOf } from './program.js';
-import { hookInstalled, notesAt, targetsAt, trustEntryOf } from '../install/engine.js';
+import { notesAt, targetsAt, toolInstalled, trustEntryOf } from '../install/engine.js';
 import { hasNote } from '../install/note-block.js';
 import { confirmTrust } from './trust-confirm.js';
 import { parseToml, tomlAt } from '../install/toml-trust.js';
@@ -65,7 +65,7 @@ async function scopeStatus(agent: AgentSpec, base: InstallBase, scope: Scope): P
   return {
     scope,
     files: targetsAt(agent, scope).map((t) => t.path(base)),
-    installed: await hookInstalled(ws, agent, base, scope),
+    installed: await toolInstalled(ws, agent, base, scope),
     notes,
     ...(trust ? { trust } : {}),
   };

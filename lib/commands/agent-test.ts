@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import { describeOutcome } from '../checks/decode-answer.js';
-import { type CheckResult, checkInstalled } from '../checks/hook-check.js';
+import { type CheckResult, checkInstalled, checkNote } from '../checks/hook-check.js';
 import { TOOL_CHOICES, selectAgents } from '../install/select.js';
 
 const HEAVY = 'npm test';
@@ -21,7 +21,11 @@ export function register(agent: Command, ctx: Context, setExit: (n: number) => v
       const named = tool !== 'all';
       const results: CheckResult[] = [];
       for (const a of selectAgents(tool)) {
-        if (a.install.targets.length === 0) continue;
+        if (a.install.targets.length === 0) {
+          // Connected by a note only: nothing to run, but named on the command line it says whether the note is there.
+          if (named && (a.install.notes ?? []).length > 0) results.push(await checkNote(a, ctx));
+          continue;
+        }
         const commands = opts.command ? [opts.command] : [HEAVY, LIGHT];
         const { installed, user } = await checkInstalled(a, ctx, { commands, heavyFirst: !opts.command });
         // A tool named on the command line must be installed somewhere; with `all`, uninstalled tools are skipped.

@@ -5,7 +5,7 @@ import type { AgentSpec, InstallBase, Scope } from '../agents/types.js';
 import { type Context, tilde } from '../context.js';
 import { SparehandError, isSparehandError } from '../errors.js';
 import { resolvesTo, which } from '../which.js';
-import { type Planned, hookInstalled, notesAt, planInstall, planUninstall, targetsAt } from './engine.js';
+import { type Planned, notesAt, planInstall, planUninstall, targetsAt, toolInstalled } from './engine.js';
 import { lookedFor, usedHere } from './select.js';
 import { sparehandInvocation } from '../self.js';
 import { removeCreatedDirs } from './created.js';
@@ -116,7 +116,7 @@ export async function uninstallAgents(ctx: Context, agents: readonly AgentSpec[]
   const ids = new Set(agents.map((a) => a.id));
   const keep = new Set<string>();
   for (const other of all) {
-    if (ids.has(other.id) || !(await hookInstalled(ws, other, base, scope))) continue;
+    if (ids.has(other.id) || !(await toolInstalled(ws, other, base, scope))) continue;
     for (const n of notesAt(other, scope)) keep.add(n.path(base));
   }
   const planned: Planned[] = [];

@@ -7,9 +7,10 @@ import { missingDirs } from '../fs-atomic.js';
 import { sparehandInvocation } from '../self.js';
 import { hookCommand } from './hook-command.js';
 import { type InstallRecord, addDirs, fileRecord, loadRecord, saveRecord } from './created.js';
-import { installJson, missingFrom, ourHandler, ourIndices, onlySeed, parseSettings, uninstallJson } from './json-target.js';
+import { installJson, installedCommands, missingFrom, ourHandler, ourIndices, onlySeed, parseSettings, uninstallJson } from './json-target.js';
 import { hasNote, noteBlock, removeNote, upsertNote } from './note-block.js';
 import { installOwnFile, uninstallOwnFile } from './own-file.js';
+import { installToml, installedTomlCommands, uninstallToml } from './toml-target.js';
 import { removeTomlField, setTomlString } from './toml-trust.js';
 import type { Workspace } from './workspace.js';
 
@@ -139,6 +140,8 @@ export async function planInstall(ws: Workspace, agent: AgentSpec, opts: PlanOpt
         await put(ws, agent, opts.base, trust.file, setTomlString(trust.file, toml, agent.install.trust.table(trust.hooksRealPath, trust.group, trust.handler), agent.install.trust.field, trust.hash));
       }
       if (trust) planned.trust = trust;
+    } else if (target.kind === 'toml') {
+      await put(ws, agent, opts.base, path, installToml(target, path, text, command));
     } else {
       await put(ws, agent, opts.base, path, installOwnFile(target, path, text, command), { own: true, ...(target.mode === undefined ? {} : { mode: target.mode }) });
     }
@@ -187,6 +190,11 @@ export async function planUninstall(ws: Workspace, agent: AgentSpec, opts: PlanO
         const rest = removeTomlField(trust.file, toml, agent.install.trust.table(trust.hooksRealPath, trust.group, trust.handler), agent.install.trust.field);
         if (rest !== toml) await restore(ws, agent, opts.base, trust.file, rest, '');
       }
+    } else if (target.kind === 'toml') {
+      const next = uninstallToml(target, path, text);
+      if (next === text) continue;
+      // A file that held only sparehand's table goes when install created it; the user's (even empty) stays.
+      await restore(ws, agent, opts.base, path, next.trim() === '' ? undefined : next, next);
     } else {
       const next = uninstallOwnFile(target, text);
       if (next === text) continue;
@@ -208,21 +216,39 @@ export async function planUninstall(ws: Workspace, agent: AgentSpec, opts: PlanO
   return planned;
 }
 
+/**
+ * Whether a tool is installed at a scope: its hook is in place or, for a tool that has only notes, install put its note
+ * there (recorded in created.json: a note file can be shared by several tools).
+ */
+export async function toolInstalled(ws: Workspace, agent: AgentSpec, base: InstallBase, scope: Scope): Promise<boolean> {
+  if (targetsAt(agent, scope).length > 0) return hookInstalled(ws, agent, base, scope);
+  const record = await loadRecord(ws, base);
+  for (const note of notesAt(agent, scope)) {
+    const path = note.path(base);
+    if (record.files[path]?.by?.includes(agent.id) && hasNote(await ws.read(path))) return true;
+  }
+  return false;
+}
+
 /** Whether a tool's hook is in place at a scope (some target holds sparehand's entry or file). */
 export async function hookInstalled(ws: Workspace, agent: AgentSpec, base: InstallBase, scope: Scope): Promise<boolean> {
   for (const target of targetsAt(agent, scope)) {
     const path = target.path(base);
     const text = await ws.read(path);
     if (text === undefined) continue;
-    if (target.kind === 'file' ? target.commandOf(text) !== undefined : safeOurs(target, path, text)) return true;
+    try {
+      if (installedCommandsIn(target, path, text).length > 0) return true;
+    } catch {
+      // a file that does not parse holds no hook of ours
+    }
   }
   return false;
 }
 
-function safeOurs(target: JsonHookTarget, path: string, text: string): boolean {
-  try {
-    return ourIndices(target, parseSettings(path, text, target.comments)).length > 0;
-  } catch {
-    return false;
-  }
+/** The hook commands of sparehand's entries (or own file) in a target's file; throws when the file does not parse. */
+export function installedCommandsIn(target: InstallTarget, path: string, text: string): string[] {
+  if (target.kind === 'json') return installedCommands(target, path, text);
+  if (target.kind === 'toml') return installedTomlCommands(target, path, text);
+  const c = target.commandOf(text);
+  return c === undefined ? [] : [c];
 }

@@ -227,11 +227,10 @@ describe('one hook, many callers', () => {
   });
 
   it.each(readdirSync(new URL('../fixtures/unconnected/', import.meta.url)).map((f) => [f]))(
-    'every hook leaves alone a heavy command in the payload of a tool sparehand does not connect (%s)',
+    'every hook leaves alone a heavy command in the payload of an event sparehand does not answer (%s)',
     (file) => {
       const text = JSON.stringify(fixtureJson(`unconnected/${file}`)).replaceAll('echo ORIGINAL-COMMAND', 'npm test');
-      // Left alone: exit 0, nothing on stderr, and on stdout nothing or a tool's "leave" (Auggie's payload has
-      // Cursor's conversation_id, so Cursor's `{}` may answer it).
+      // Left alone: exit 0, nothing on stderr, and on stdout nothing or a tool's "leave".
       const leaves = [null, ...HOOKED.map((a) => leaveOf(a.id))];
       for (const a of HOOKED) {
         const r = run(a.id, text);

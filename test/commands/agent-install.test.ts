@@ -4,28 +4,16 @@ import { dirname, join } from 'node:path';
 import { parse } from 'jsonc-parser';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { allAgents } from '../../lib/agents/index.js';
-import type { AgentSpec, InstallBase, JsonHookTarget, Scope } from '../../lib/agents/types.js';
+import type { AgentSpec, InstallBase } from '../../lib/agents/types.js';
 import { hasNote } from '../../lib/install/note-block.js';
 import { sparehand } from '../helpers/cli.js';
 import { tempDir } from '../helpers/context.js';
+import { keepsComments, readSettings, settingsTargets, unparsable, userHook, userSettings } from '../helpers/settings.js';
 import { toolsFound, tree } from '../helpers/tree.js';
 
 const agents = allAgents().filter((a) => a.connection !== 'none');
 const env = (home: string) => ({ HOME: home, PATH: process.env.PATH ?? '/usr/bin:/bin' });
 const baseOf = (home: string, project?: string): InstallBase => ({ home, env: env(home), ...(project ? { project } : {}) });
-const jsonTargets = (a: AgentSpec, scope: Scope) => a.install.targets.filter((t): t is JsonHookTarget => t.kind === 'json' && t.scope === scope);
-
-/** A user's own entry in a hook list: not sparehand's. */
-const userHook = { matcher: 'UserTool', hooks: [{ type: 'command', command: 'echo user-hook' }] };
-
-/** The user's settings as they might be before install: their own key and hook, comments where allowed. */
-function userSettings(t: JsonHookTarget): string {
-  let hooks: unknown = [userHook];
-  for (const k of [...t.arrayPath].reverse()) hooks = { [k]: hooks };
-  const text = JSON.stringify({ ...t.seed, userSetting: 'keep me', ...(hooks as object) }, null, 4);
-  return t.comments ? `// my own settings\n${text}\n` : `${text}\n`;
-}
-
 function write(path: string, text: string) {
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, text);
@@ -37,7 +25,7 @@ function populatedHome(): { home: string; before: Record<string, string> } {
   toolsFound(home, agents);
   const base = baseOf(home);
   for (const a of agents) {
-    for (const t of jsonTargets(a, 'user')) write(t.path(base), userSettings(t));
+    for (const t of settingsTargets(a, 'user')) write(t.path(base), userSettings(t));
     for (const n of (a.install.notes ?? []).filter((n) => n.scope === 'user')) write(n.path(base), '# My rules\n\nBe kind to the tests.\n');
   }
   return { home, before: tree(home, { dirs: true }) };
@@ -64,14 +52,12 @@ describe('agent install all, in a HOME that holds the user\'s settings', () => {
         if (t.mode) expect(statSync(t.path(base)).mode & 0o777).toBe(t.mode);
         continue;
       }
-      const v = parse(text) as Record<string, unknown>;
-      expect(v.userSetting).toBe('keep me');
-      if (t.comments) expect(text).toContain('// my own settings');
-      let list: unknown = v;
-      for (const k of t.arrayPath) list = (list as Record<string, unknown>)[k];
-      expect((list as unknown[])[0]).toEqual(userHook);
-      expect((list as unknown[]).filter((e) => t.isOurs(e))).toHaveLength(1);
-      expect(t.commandOf((list as unknown[]).find((e) => t.isOurs(e)))).toContain(`agent hook --for ${a.id}`);
+      const { root, list } = readSettings(t, text);
+      expect(root.userSetting).toBe('keep me');
+      if (keepsComments(t)) expect(text).toContain('my own settings');
+      expect(list[0]).toEqual(userHook(t));
+      expect(list.filter((e) => t.isOurs(e))).toHaveLength(1);
+      expect(t.commandOf(list.find((e) => t.isOurs(e)))).toContain(`agent hook --for ${a.id}`);
       // The previous content is kept beside it.
       expect(readFileSync(`${t.path(base)}.bak`, 'utf8')).toBe(before[t.path(base).slice(home.length + 1)]);
     }
@@ -116,11 +102,12 @@ describe('installing again after sparehand moved', () => {
     const freshNote = readFileSync(note, 'utf8');
     const self = JSON.parse(fresh).hooks.BeforeTool[0].hooks[0].command.match(/"([^"]*sparehand\.js)"/)[1] as string;
     const moved = (t: string) => t.replaceAll(self, '/old/place/bin/sparehand.js');
-    writeFileSync(file, moved(fresh).replace('"BeforeTool": [', `"BeforeTool": [\n      ${JSON.stringify(userHook)},`));
+    const theirs = { matcher: 'UserTool', hooks: [{ type: 'command', command: 'echo user-hook' }] };
+    writeFileSync(file, moved(fresh).replace('"BeforeTool": [', `"BeforeTool": [\n      ${JSON.stringify(theirs)},`));
     writeFileSync(note, moved(freshNote));
     expect((await sparehand(['agent', 'install', 'gemini-cli'], { env: e })).exitCode).toBe(0);
     const now = parse(readFileSync(file, 'utf8')) as { hooks: { BeforeTool: unknown[] } };
-    expect(now.hooks.BeforeTool).toEqual([userHook, JSON.parse(fresh).hooks.BeforeTool[0]]);
+    expect(now.hooks.BeforeTool).toEqual([theirs, JSON.parse(fresh).hooks.BeforeTool[0]]);
     expect(readFileSync(note, 'utf8')).toBe(freshNote);
   });
 });
@@ -149,16 +136,17 @@ describe('agent install into a HOME that holds only the tools\' own (empty) fold
 });
 
 describe('a file install cannot parse', () => {
-  it.each(agents.filter((a) => jsonTargets(a, 'user').length > 0).map((a) => [a.id, a] as const))(
+  it.each(agents.filter((a) => settingsTargets(a, 'user').length > 0).map((a) => [a.id, a] as const))(
     '%s: exits non-zero naming the file, which stays byte-identical',
     async (id, a) => {
       const home = tempDir('sparehand-home-');
-      const path = jsonTargets(a, 'user')[0]!.path(baseOf(home));
-      write(path, '{ "half": [1, 2');
+      const t = settingsTargets(a, 'user')[0]!;
+      const path = t.path(baseOf(home));
+      write(path, unparsable(t));
       const r = await sparehand(['agent', 'install', id], { env: env(home) });
       expect(r.exitCode).not.toBe(0);
       expect(r.stderr).toContain(`cannot parse ${path}`);
-      expect(readFileSync(path, 'utf8')).toBe('{ "half": [1, 2');
+      expect(readFileSync(path, 'utf8')).toBe(unparsable(t));
       expect(Object.keys(tree(home))).toEqual([path.slice(home.length + 1)]);
     },
   );

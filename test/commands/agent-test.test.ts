@@ -8,7 +8,7 @@ import type { AgentSpec } from '../../lib/agents/types.js';
 import { classify } from '../../lib/classify/index.js';
 import { decodeWire } from '../../lib/checks/decode-answer.js';
 import type { CheckResult } from '../../lib/checks/hook-check.js';
-import { installedCommands } from '../../lib/install/json-target.js';
+import { installedCommandsIn } from '../../lib/install/engine.js';
 import { toolsFound } from '../helpers/tree.js';
 import { BIN, sparehand } from '../helpers/cli.js';
 import { tempDir } from '../helpers/context.js';
@@ -87,6 +87,20 @@ describe('agent test at project level', () => {
   });
 });
 
+describe('agent test, for a tool connected by a note only', () => {
+  const notes = allAgents().filter((a) => a.install.targets.length === 0 && (a.install.notes ?? []).length > 0);
+  it.each(notes.map((a) => [a.id, a] as const))('%s: broken with the fix before install, the note named after', async (id, a) => {
+    const home = tempDir('sparehand-home-');
+    const env = { HOME: home, PATH: process.env.PATH! };
+    const before = await sparehand(['agent', 'test', id], { env, cwd: home });
+    expect([before.exitCode, before.stdout]).toEqual([1, expect.stringContaining(`fix: sparehand agent install ${id}`)]);
+    expect((await sparehand(['agent', 'install', id], { env })).exitCode).toBe(0);
+    const r = await sparehand(['agent', 'test', id, '--json'], { env, cwd: home });
+    const file = a.install.notes!.find((n) => n.scope === 'user')!.path({ home, env });
+    expect([r.exitCode, (JSON.parse(r.stdout) as { results: CheckResult[] }).results.map((x) => [x.agent, x.status, x.file])]).toEqual([0, [[id, 'untestable', file]]]);
+  });
+});
+
 describe('agent test reports broken connections with the fix', () => {
   it('a tool that is not installed', async () => {
     const home = tempDir('sparehand-home-');
@@ -143,8 +157,8 @@ function installedHook(a: AgentSpec, home: string): { plugin: boolean; run: (inp
   const t = a.install.targets.find((x) => x.scope === 'user')!;
   const path = t.path(base);
   const text = readFileSync(path, 'utf8');
-  if (t.kind === 'json') {
-    const command = installedCommands(t, path, text)[0]!;
+  if (t.kind !== 'file') {
+    const command = installedCommandsIn(t, path, text)[0]!;
     return { plugin: false, run: (input, env) => execa('/bin/bash', ['-c', command], { input, env, extendEnv: false, reject: false }) };
   }
   if (t.probe) {

@@ -6,9 +6,10 @@ import { dirname, join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { AGENTS, allAgents } from '../../lib/agents/index.js';
-import type { InstallBase, JsonHookTarget } from '../../lib/agents/types.js';
+import type { InstallBase } from '../../lib/agents/types.js';
 import { BIN, sparehand } from '../helpers/cli.js';
 import { tempDir } from '../helpers/context.js';
+import { seedOnly, settingsTargets } from '../helpers/settings.js';
 import { toolsFound, tree } from '../helpers/tree.js';
 
 const agents = allAgents().filter((a) => a.connection !== 'none');
@@ -17,13 +18,13 @@ const base = (home: string): InstallBase => ({ home, env: env(home) });
 const snapshot = (home: string) => tree(home, { dirs: true });
 
 describe('install, then uninstall', () => {
-  it.each(agents.flatMap((a) => a.install.targets.filter((t): t is JsonHookTarget => t.kind === 'json' && t.scope === 'user').map((t) => [a.id, t] as const)))(
-    '%s: a settings file that held only its seed (`{}`, `{"version": 1}`) stays, byte for byte',
+  it.each(agents.flatMap((a) => settingsTargets(a, 'user').map((t) => [a.id, t] as const)))(
+    '%s: a settings file that held only its seed (`{}`, `{"version": 1}`, an empty TOML file) stays, byte for byte',
     async (id, t) => {
       const home = tempDir('sparehand-home-');
       const path = t.path(base(home));
       mkdirSync(dirname(path), { recursive: true });
-      writeFileSync(path, `${JSON.stringify(t.seed ?? {})}\n`);
+      writeFileSync(path, seedOnly(t));
       const before = snapshot(home);
       expect((await sparehand(['agent', 'install', id], { env: env(home) })).exitCode).toBe(0);
       expect(readFileSync(path, 'utf8')).toContain(`agent hook --for ${id}`);

@@ -1,10 +1,11 @@
 // The OpenCode plugin install writes: loaded as OpenCode loads it (no import from OpenCode), through the v1 and v2
 // hook APIs, and harmless when sparehand is gone.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { pluginSource } from '../../lib/agents/opencode-plugin.js';
+import { pluginCommand } from '../../lib/agents/plugin-file.js';
 import { classify } from '../../lib/classify/index.js';
 import { hookCommand } from '../../lib/install/hook-command.js';
 import { tempDir } from '../helpers/context.js';
@@ -23,9 +24,9 @@ process.stdout.write(JSON.stringify(result));
   return JSON.parse(r.stdout);
 }
 
-function plugin(opts: { script?: string } = {}): string {
+function plugin(opts: { script?: string; host?: string } = {}): string {
   const file = join(tempDir('sparehand-plugin-'), 'sparehand.js');
-  writeFileSync(file, pluginSource(hookCommand('opencode', opts)));
+  writeFileSync(file, pluginSource(hookCommand(opts.host ?? 'opencode', opts)));
   return file;
 }
 
@@ -80,5 +81,18 @@ describe('OpenCode plugin', () => {
       `const a = { command: 'npm test' }; await hooks['tool.execute.before']({ tool: 'bash' }, { args: a }); return a;`,
     );
     expect(out).toEqual({ command: 'npm test' });
+  });
+
+  it('written for another tool that loads the same API, asks the hook for that tool, which answers it', async () => {
+    const file = plugin({ host: 'kilo' });
+    expect(pluginCommand(readFileSync(file, 'utf8'))).toMatch(/agent hook --for kilo$/);
+    const out = (await inPlugin(file, `const a = { command: 'npm test' }; await hooks['tool.execute.before']({ tool: 'bash', sessionID: 's', callID: 'c' }, { args: a }); return a;`)) as { command: string };
+    expect(out.command).toMatch(heavy ? / run --or-local -- 'npm test'$/ : /^npm test$/);
+  });
+
+  it('a plugin written before it named its host is read back as OpenCode\'s', () => {
+    const old = readFileSync(plugin(), 'utf8').replace(/^const HOST = .*\n/m, '').replace('"--for", HOST', '"--for", "opencode"').replace('{ host: HOST, ...payload }', 'payload');
+    expect(old).not.toContain('HOST');
+    expect(pluginCommand(old)).toMatch(/agent hook --for opencode$/);
   });
 });

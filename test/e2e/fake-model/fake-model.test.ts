@@ -1,7 +1,7 @@
 // The fake model itself (runs in the unit suite): its script, and each protocol's wire form, checked exactly,
 // so a failure in the agents suite points at the real tool, not at the fake.
 import { afterEach, describe, expect, test } from 'vitest';
-import { commandOf, nextReply, type Play, replacementIn, shellArgs, type ToolDecl } from './script.js';
+import { asNoteSays, commandOf, nextReply, type Play, replacementIn, shellArgs, type ToolDecl } from './script.js';
 import { type FakeModel, startFakeModel } from './server.js';
 
 const reason =
@@ -42,6 +42,13 @@ describe('shellArgs', () => {
     };
     expect(shellArgs(tool('Execute', schema), 'npm test')).toEqual({ command: 'npm test', summary: 'Run the project tests', riskLevel: 'low' });
   });
+  test("Auggie launch-process: waits, a minute at most, in the workspace", () => {
+    const schema = {
+      properties: { command: { type: 'string' }, wait: { type: 'boolean' }, max_wait_seconds: { type: 'number' }, cwd: { type: 'string' }, keep_stdin_open: { type: 'boolean' } },
+      required: ['command', 'wait', 'max_wait_seconds', 'cwd'],
+    };
+    expect(shellArgs(tool('launch-process', schema), 'npm test')).toEqual({ command: 'npm test', wait: true, max_wait_seconds: 60, cwd: '.' });
+  });
   test('commandOf reads every form back', () => {
     expect([commandOf({ cmd: 'a' }), commandOf({ command: ['bash', '-lc', 'b'] }), commandOf('{"commands":["c"]}')]).toEqual(['a', 'b', 'c']);
   });
@@ -69,6 +76,15 @@ describe('nextReply', () => {
     expect(nextReply({ tools: [bash], calls, results: [{ id: '1', text: reason }] }, repeat)).toEqual({ kind: 'call', tool: 'Bash', args: { command: 'npm test' } });
     const calls2 = [...calls, { id: '2', name: 'Bash', args: { command: 'npm test' } }];
     expect(nextReply({ tools: [bash], calls: calls2, results: [{ id: '1', text: reason }, { id: '2', text: reason }] }, repeat)).toEqual({ kind: 'text', text: 'Finished.' });
+  });
+  test('a model that follows its instructions runs the command as sparehand\'s note spells it', () => {
+    const note = "## Heavy commands\n\n```sh\n/usr/bin/node /opt/x/bin/sparehand.js run --or-local -- '<command>'\n```\n";
+    const wrapped = "/usr/bin/node /opt/x/bin/sparehand.js run --or-local -- 'npm test'";
+    expect(asNoteSays(note, 'npm test')).toBe(wrapped);
+    expect(nextReply({ tools: [bash], calls: [], results: [], instructions: note }, { ...play, followNotes: true })).toEqual({ kind: 'call', tool: 'Bash', args: { command: wrapped } });
+    // Without a note, or not following notes, the command as written.
+    expect(nextReply({ tools: [bash], calls: [], results: [], instructions: 'Be brief.' }, { ...play, followNotes: true })).toEqual({ kind: 'call', tool: 'Bash', args: { command: 'npm test' } });
+    expect(nextReply({ tools: [bash], calls: [], results: [], instructions: note }, play)).toEqual({ kind: 'call', tool: 'Bash', args: { command: 'npm test' } });
   });
   test('finishes once the command ran through sparehand', () => {
     const calls = [{ id: '1', name: 'Bash', args: { command: 'npm test' } }];
@@ -152,5 +168,22 @@ describe('wire protocols', () => {
     ];
     await post(path, { tools, contents });
     expect(fake.results).toEqual([{ id: 'c1', text: 'SPAREHAND_RUN=1' }]);
+  });
+
+  test("Augment's API: get-models with hooks on, a tool_use node, and the tool_result node recorded", async () => {
+    fake = await startFakeModel();
+    const models = JSON.parse(await post('/get-models', {})) as { feature_flags: Record<string, unknown>; models: unknown[] };
+    expect(models.feature_flags).toEqual({ enable_hooks: true });
+    expect(JSON.parse(await post('/agents/list-remote-tools', {}))).toEqual({ tools: [] });
+    const tool_definitions = [{ name: 'launch-process', input_schema_json: JSON.stringify({ type: 'object', properties: { command: { type: 'string' } }, required: ['command'] }) }];
+    const first = (await post('/chat-stream', { message: 'go', chat_history: [], tool_definitions, nodes: [] })).trim().split('\n').map((l) => JSON.parse(l));
+    expect(first).toEqual([
+      { text: '', nodes: [{ id: 1, type: 5, content: '', tool_use: { tool_use_id: 'toolu_fake1', tool_name: 'launch-process', input_json: '{"command":"npm test"}' } }], stop_reason: 3 },
+    ]);
+    const chat_history = [{ request_message: 'go', response_text: '', response_nodes: first[0].nodes }];
+    const nodes = [{ id: 1, type: 1, tool_result_node: { tool_use_id: 'toolu_fake1', content: 'SPAREHAND_RUN=1', is_error: false } }];
+    const second = JSON.parse((await post('/chat-stream', { message: '', chat_history, tool_definitions, nodes })).trim()) as { stop_reason: number; text: string };
+    expect([second.stop_reason, second.text]).toEqual([1, 'Done: the tests ran.']);
+    expect(fake.results).toEqual([{ id: 'toolu_fake1', text: 'SPAREHAND_RUN=1' }]);
   });
 });

@@ -1,5 +1,5 @@
-// The four wire protocols the coding tools speak, each as: request body → Conversation, Reply → response.
-// Anthropic Messages, OpenAI Responses, OpenAI chat completions, Gemini generateContent.
+// The wire protocols the coding tools speak, each as: request body → Conversation, Reply → response.
+// Anthropic Messages, OpenAI Responses, OpenAI chat completions, Gemini generateContent, and Augment's own chat API.
 import type { ServerResponse } from 'node:http';
 import type { Conversation, JsonSchema, PastCall, Reply, ToolDecl, ToolResult } from './script.js';
 
@@ -76,7 +76,7 @@ export const anthropic: Protocol = {
         if (b.type === 'tool_result') results.push({ id: b.tool_use_id, text: (b.is_error ? '[is_error] ' : '') + textOf(b.content) });
       }
     }
-    return { tools, calls, results };
+    return { tools, calls, results, instructions: textOf(body.system) };
   },
   send(res, reply, { id, stream, model }) {
     const block =
@@ -117,7 +117,8 @@ export const responses: Protocol = {
         results.push({ id: item.call_id, text: textOf(item.output) });
       }
     }
-    return { tools, calls, results };
+    const system = (Array.isArray(body.input) ? body.input : []).filter((m: Json) => m.role === 'system' || m.role === 'developer');
+    return { tools, calls, results, instructions: [textOf(body.instructions), ...system.map((m: Json) => textOf(m.content))].join('\n') };
   },
   send(res, reply, { id, model }) {
     const item =
@@ -153,7 +154,8 @@ export const chat: Protocol = {
       for (const c of m.tool_calls ?? []) calls.push({ id: c.id, name: c.function?.name, args: parseArgs(c.function?.arguments) });
       if (m.role === 'tool') results.push({ id: m.tool_call_id, text: textOf(m.content) });
     }
-    return { tools, calls, results };
+    const system = (body.messages ?? []).filter((m: Json) => m.role === 'system' || m.role === 'developer');
+    return { tools, calls, results, instructions: system.map((m: Json) => textOf(m.content)).join('\n') };
   },
   send(res, reply, { id, stream, model }) {
     const created = Math.floor(Date.now() / 1000);
@@ -190,7 +192,7 @@ export const gemini: Protocol = {
         if (p.functionResponse) results.push({ id: p.functionResponse.id ?? `${results.length}`, text: textOf(p.functionResponse.response) });
       }
     }
-    return { tools, calls, results };
+    return { tools, calls, results, instructions: textOf(body.systemInstruction) };
   },
   send(res, reply, { stream, model, body }) {
     // Side requests that want JSON (Gemini CLI's next-speaker and routing checks) get JSON text.
@@ -206,3 +208,54 @@ export const gemini: Protocol = {
     sse(res, [[null, chunk]]);
   },
 };
+
+/**
+ * Augment's chat API (what Auggie calls instead of a model API; docs/real-programs.md, "More tools"): POST
+ * /chat-stream with the tools as `tool_definitions` ({name, input_schema_json}), earlier turns in `chat_history`
+ * (the model's tool calls are response nodes of type 5, `tool_use`), this turn's tool results as `nodes` of type 1
+ * (`tool_result_node`); the answer is newline-delimited JSON chunks `{text, nodes, stop_reason}`, a tool call being
+ * a type-5 node with stop_reason 3.
+ */
+export const augment: Protocol = {
+  name: 'augment-chat-stream',
+  parse(body) {
+    const tools: ToolDecl[] = (body.tool_definitions ?? [])
+      .filter((t: Json) => t.name)
+      .map((t: Json) => ({ name: t.name, schema: lowerTypes(parseArgs(t.input_schema_json)) }));
+    const calls: PastCall[] = [];
+    const results: ToolResult[] = [];
+    const resultsIn = (nodes: unknown) => {
+      for (const n of Array.isArray(nodes) ? nodes : []) {
+        const r = (n as Json).tool_result_node;
+        if ((n as Json).type === 1 && r) results.push({ id: r.tool_use_id, text: (r.is_error ? '[is_error] ' : '') + textOf(r.content) });
+      }
+    };
+    for (const ex of body.chat_history ?? []) {
+      resultsIn(ex.request_nodes);
+      for (const n of ex.response_nodes ?? []) {
+        if (n.type === 5 && n.tool_use) calls.push({ id: n.tool_use.tool_use_id, name: n.tool_use.tool_name, args: parseArgs(n.tool_use.input_json) });
+      }
+    }
+    resultsIn(body.nodes);
+    const instructions = [body.user_guidelines, body.workspace_guidelines, ...(Array.isArray(body.rules) ? body.rules : [])].map(textOf).join('\n');
+    return { tools, calls, results, instructions };
+  },
+  send(res, reply, { id }) {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    const chunk =
+      reply.kind === 'call'
+        ? { text: '', nodes: [{ id: 1, type: 5, content: '', tool_use: { tool_use_id: `toolu_${id}`, tool_name: reply.tool, input_json: JSON.stringify(reply.args) } }], stop_reason: 3 }
+        : { text: reply.text, nodes: [{ id: 1, type: 0, content: reply.text }], stop_reason: 1 };
+    res.end(`${JSON.stringify(chunk)}\n`);
+  },
+};
+
+/** The answers of Augment's other endpoints that Auggie calls before it chats (docs/real-programs.md, "More tools"). */
+export function augmentSide(path: string, model: string): unknown {
+  // Without enable_hooks in the feature flags Auggie never runs a hook.
+  if (path.endsWith('/get-models')) {
+    return { default_model: model, models: [{ name: model, suggested_prefix_char_count: 0, suggested_suffix_char_count: 0 }], feature_flags: { enable_hooks: true } };
+  }
+  if (path.endsWith('/list-remote-tools')) return { tools: [] };
+  return {};
+}

@@ -34,12 +34,15 @@ export interface Conversation {
   tools: ToolDecl[];
   calls: PastCall[];
   results: ToolResult[];
+  /** The instructions the tool gave the model (system prompt, rules, guidelines), where the protocol has them. */
+  instructions?: string;
 }
 
 export type Reply = { kind: 'call'; tool: string; args: Record<string, unknown> } | { kind: 'text'; text: string };
 
-// Shell tools by name, most specific first: Claude Code, OpenCode/Copilot, Gemini, droid, Cline, Codex.
-const SHELL_TOOLS = ['Bash', 'bash', 'run_shell_command', 'Execute', 'run_commands', 'shell_command', 'exec_command', 'shell'];
+// Shell tools by name, most specific first: Claude Code, OpenCode/Copilot/Kilo, Gemini/Qwen, droid, Cline, Codex,
+// Auggie.
+const SHELL_TOOLS = ['Bash', 'bash', 'run_shell_command', 'Execute', 'run_commands', 'shell_command', 'exec_command', 'shell', 'launch-process'];
 
 /** The shell tool among those offered, or undefined (side requests: titles, summaries, checks). */
 export function pickShellTool(tools: readonly ToolDecl[]): ToolDecl | undefined {
@@ -68,10 +71,16 @@ export function shellArgs(tool: ToolDecl, command: string): Record<string, unkno
       args[name] = [command];
     } else if (prop.enum && prop.enum.length > 0 && required.has(name)) {
       args[name] = prop.enum[0];
+    } else if (type === 'string' && required.has(name) && /^(cwd|dir|directory|workdir|working_dir)$/.test(name)) {
+      args[name] = '.';
     } else if (type === 'string' && (required.has(name) || name === 'description')) {
       args[name] = 'Run the project tests';
     } else if (type === 'boolean' && required.has(name)) {
-      args[name] = false;
+      // Wait for the command (Auggie's launch-process `wait`); anything else off.
+      args[name] = name === 'wait';
+    } else if ((type === 'number' || type === 'integer') && required.has(name)) {
+      // A required number is a time limit (Auggie's `max_wait_seconds`): a minute.
+      args[name] = 60;
     }
   }
   if (!('command' in args) && !('cmd' in args) && !('commands' in args)) args.command = command;
@@ -116,13 +125,24 @@ export interface Play {
   /** `follow`: run the replacement a refusal names; `repeat`: send the original command again. */
   onRefusal: 'follow' | 'repeat';
   maxCalls: number;
+  /** Run the command as sparehand's note in the instructions says (`<sparehand> run --or-local -- '<command>'`), as a model that follows its instructions does. */
+  followNotes?: boolean;
+}
+
+/** The command as sparehand's note in `instructions` asks to run it, or undefined when there is no note. */
+export function asNoteSays(instructions: string | undefined, command: string): string | undefined {
+  const m = /^(.*\bsparehand(?:\.js)?\b.*) run --or-local -- '<command>'$/m.exec(instructions ?? '');
+  return m ? `${m[1]!.trim()} run --or-local -- '${command.replace(/'/g, "'\\''")}'` : undefined;
 }
 
 /** What the model says next, given the whole conversation so far. */
 export function nextReply(conv: Conversation, play: Play): Reply {
   const shell = pickShellTool(conv.tools);
   if (!shell) return { kind: 'text', text: 'OK.' };
-  if (conv.calls.length === 0) return { kind: 'call', tool: shell.name, args: shellArgs(shell, play.command) };
+  if (conv.calls.length === 0) {
+    const first = (play.followNotes ? asNoteSays(conv.instructions, play.command) : undefined) ?? play.command;
+    return { kind: 'call', tool: shell.name, args: shellArgs(shell, first) };
+  }
   const last = conv.results[conv.results.length - 1];
   if (!last || last.text.includes('SPAREHAND_RUN=1')) return { kind: 'text', text: 'Done: the tests ran.' };
   const replacement = replacementIn(last.text);

@@ -3,7 +3,7 @@
 // results the real program sent back (and print them when it fails).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { anthropic, chat, gemini, type Protocol, responses } from './protocols.js';
+import { anthropic, augment, augmentSide, chat, gemini, type Protocol, responses } from './protocols.js';
 import { commandOf, nextReply, pickShellTool, type ToolResult } from './script.js';
 
 export interface RecordedRequest {
@@ -36,12 +36,19 @@ export interface FakeModelOptions {
   maxCalls?: number;
   /** What the model does with a refusal naming a replacement: run it (default), or repeat the original. */
   onRefusal?: 'follow' | 'repeat';
+  /** Follow sparehand's note in the instructions, as a model that reads its instructions does (default: no). */
+  followNotes?: boolean;
 }
 
+// Augment's endpoints other than chat-stream that Auggie calls (each answered by augmentSide).
+const AUGMENT_SIDE = /\/(get-models|settings\/get-mcp-(user|tenant)-configs|agents\/list-remote-tools|report-error)$/;
+
 // Which protocol a request path belongs to.
-function route(method: string, path: string): Protocol | 'count' | 'models' | undefined {
+function route(method: string, path: string): Protocol | 'count' | 'models' | 'augment-side' | undefined {
   if (method === 'GET' && /\/models\/?$/.test(path)) return 'models';
   if (method !== 'POST') return undefined;
+  if (path.endsWith('/chat-stream')) return augment;
+  if (AUGMENT_SIDE.test(path)) return 'augment-side';
   if (path.endsWith('/count_tokens') || path.includes(':countTokens')) return 'count';
   if (path.endsWith('/messages')) return anthropic;
   if (path.endsWith('/responses')) return responses;
@@ -58,7 +65,7 @@ async function readBody(req: IncomingMessage): Promise<string> {
 
 /** Starts the server on an ephemeral port of 127.0.0.1. */
 export async function startFakeModel(opts: FakeModelOptions = {}): Promise<FakeModel> {
-  const play = { command: opts.command ?? 'npm test', maxCalls: opts.maxCalls ?? 3, onRefusal: opts.onRefusal ?? 'follow' } as const;
+  const play = { command: opts.command ?? 'npm test', maxCalls: opts.maxCalls ?? 3, onRefusal: opts.onRefusal ?? 'follow', followNotes: opts.followNotes ?? false } as const;
   const requests: RecordedRequest[] = [];
   const results: ToolResult[] = [];
   const asked: string[] = [];
@@ -74,6 +81,13 @@ export async function startFakeModel(opts: FakeModelOptions = {}): Promise<FakeM
     if (kind === 'models') {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ object: 'list', data: [{ id: 'fake-model', object: 'model', created: 0, owned_by: 'fake' }], models: [] }));
+      return;
+    }
+    if (kind === 'augment-side') {
+      // What Auggie reports as going wrong with an answer of ours (printed with every failure).
+      if (url.pathname.endsWith('report-error')) record.reply = `body: ${text.slice(0, 600)}`;
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(augmentSide(url.pathname, 'fake-model')));
       return;
     }
     if (kind === 'count') {

@@ -89,7 +89,7 @@ export function scenarios(): (driver: ToolDriver, skip: Skip, opts?: ScenarioOpt
 export const ran = (s: Scenario) => s.box.fake.results.filter((r) => r.text.includes('SPAREHAND_RUN=1'));
 export const ranOutside = (s: Scenario) => s.box.fake.results.filter((r) => r.text.includes('SPAREHAND_RUN=unset'));
 
-// The only host a run may call out to: the npm registry (OpenCode installs its plugin package at start).
+// The only host a run may call out to: the npm registry (OpenCode and Kilo install their plugin package at start).
 const ALLOWED_CALLS_OUT = /^registry\.npmjs\.org:443$/;
 
 /** Nothing the run started is still running (known daemons were ended by pid), and it called out nowhere. */

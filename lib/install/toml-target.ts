@@ -1,0 +1,116 @@
+// Adds, replaces and removes sparehand's table in a TOML file's array of tables (`[[hooks]]`), editing the text so
+// the user's tables, comments and layout stay; every result is parsed again before it is used.
+import { parse } from 'smol-toml';
+import type { HookCommand, TomlHookTarget } from '../agents/types.js';
+import { SparehandError } from '../errors.js';
+import { parseToml } from './toml-trust.js';
+
+/** One `[[key]]` table of the file: its lines [start, end), trailing blank lines left out, and what it holds. */
+interface Block {
+  start: number;
+  end: number;
+  value: unknown;
+}
+
+const isHeader = (line: string): boolean => /^\s*\[/.test(line);
+
+/** The `[[key]]` tables of `lines`, each parsed on its own (a table that does not parse alone is nobody's entry). */
+function blocks(lines: readonly string[], key: string): Block[] {
+  const header = new RegExp(`^\\s*\\[\\[\\s*(?:${key.replace(/[-]/g, '\\-')}|"${key}")\\s*\\]\\]\\s*(#.*)?$`);
+  const out: Block[] = [];
+  for (let start = 0; start < lines.length; start++) {
+    if (!header.test(lines[start]!)) continue;
+    let end = start + 1;
+    while (end < lines.length && !isHeader(lines[end]!)) end++;
+    while (end > start + 1 && lines[end - 1]!.trim() === '') end--;
+    let value: unknown;
+    try {
+      value = (parse(lines.slice(start, end).join('\n')) as Record<string, unknown[]>)[key]?.[0];
+    } catch {
+      value = undefined;
+    }
+    out.push({ start, end, value });
+  }
+  return out;
+}
+
+/** The table as TOML text (strings in basic quotes: JSON's escapes are TOML's). */
+export function renderTable(key: string, entry: Record<string, string | number | boolean>): string {
+  const value = (v: string | number | boolean) => (typeof v === 'string' ? JSON.stringify(v) : String(v));
+  return [`[[${key}]]`, ...Object.entries(entry).map(([k, v]) => `${/^[A-Za-z0-9_-]+$/.test(k) ? k : JSON.stringify(k)} = ${value(v)}`)].join('\n');
+}
+
+/** The parsed file, refused (named) when it does not parse or its key is not an array of tables. */
+function checked(target: TomlHookTarget, path: string, text: string): Record<string, unknown> {
+  const root = parseToml(path, text);
+  const list = root[target.arrayKey];
+  if (list !== undefined && (!Array.isArray(list) || list.some((e) => typeof e !== 'object' || e === null || Array.isArray(e)))) {
+    throw new SparehandError('PARSE', `${path}: ${target.arrayKey} is not an array of tables; it was left untouched`, {
+      hint: 'fix the file and run the command again',
+    });
+  }
+  return root;
+}
+
+/** sparehand's tables in the file, in order. */
+const ours = (target: TomlHookTarget, lines: readonly string[]) => blocks(lines, target.arrayKey).filter((b) => target.isOurs(b.value));
+
+/** `lines` without the table `b`, and without the blank line that separated it (install put one before it). */
+function without(lines: string[], b: Block): string[] {
+  let [from, to] = [b.start, b.end];
+  const blank = (i: number) => i >= lines.length || lines[i]!.trim() === '';
+  if (from > 0 && blank(from - 1) && blank(to)) from--;
+  else if (from === 0 && to < lines.length - 1 && blank(to)) to++;
+  return [...lines.slice(0, from), ...lines.slice(to)];
+}
+
+/** `text` with sparehand's table in place: the first of ours replaced, any others removed, else appended. */
+export function installToml(target: TomlHookTarget, path: string, text: string | undefined, hook: HookCommand): string {
+  const src = text ?? '';
+  checked(target, path, src);
+  const table = renderTable(target.arrayKey, target.entry(hook));
+  let lines = src.split('\n');
+  const mine = ours(target, lines);
+  for (const b of mine.slice(1).reverse()) lines = without(lines, b);
+  let out: string;
+  const first = mine[0];
+  if (first) {
+    if (lines.slice(first.start, first.end).join('\n') === table) return src === lines.join('\n') ? src : lines.join('\n');
+    out = [...lines.slice(0, first.start), table, ...lines.slice(first.end)].join('\n');
+  } else {
+    out = src.trim() === '' ? `${table}\n` : `${src}${src.endsWith('\n') ? '' : '\n'}\n${table}\n`;
+  }
+  let list: unknown[] | undefined;
+  try {
+    list = checked(target, path, out)[target.arrayKey] as unknown[] | undefined;
+  } catch (e) {
+    // The user's own `hooks = [...]` (inline) cannot be followed by a `[[hooks]]` table.
+    throw new SparehandError('PARSE', `${path}: ${target.arrayKey} is not written as [[${target.arrayKey}]] tables; it was left untouched`, {
+      hint: `write ${target.arrayKey} as [[${target.arrayKey}]] tables (or move the file away) and run the command again`,
+      cause: e,
+    });
+  }
+  if (!list || list.filter((e) => target.isOurs(e)).length !== 1) {
+    throw new SparehandError('INSTALL', `could not add the hook to ${path} (its layout is unusual); it was left untouched`);
+  }
+  return out;
+}
+
+/** `text` without sparehand's tables (unchanged when there are none). */
+export function uninstallToml(target: TomlHookTarget, path: string, text: string): string {
+  checked(target, path, text);
+  let lines = text.split('\n');
+  const mine = ours(target, lines);
+  if (mine.length === 0) return text;
+  for (const b of [...mine].reverse()) lines = without(lines, b);
+  return lines.join('\n');
+}
+
+/** The commands of sparehand's tables in the file (for `agent test` and `agent status`). */
+export function installedTomlCommands(target: TomlHookTarget, path: string, text: string): string[] {
+  checked(target, path, text);
+  return ours(target, text.split('\n')).flatMap((b) => {
+    const c = target.commandOf(b.value);
+    return c === undefined ? [] : [c];
+  });
+}
