@@ -28,6 +28,20 @@ export interface ExecResult {
   stoppedBy?: NodeJS.Signals | 'timeout';
 }
 
+/** ssh's exit status (128+N for a signal), once it has ended and its output is read. */
+function sshEnded(child: ChildProcess): Promise<number> {
+  return new Promise<number>((resolve, reject) => {
+    child.once('error', (e) => reject(new SparehandError('SSH', `cannot start ssh: ${e.message}`, { cause: e })));
+    child.once('close', (code, signal) => resolve(exitStatus(code, signal)));
+  });
+}
+
+/** What the session's results block said, as far as it came. */
+function resultOf(parser: ResultsParser, sshStatus: number): ExecResult {
+  const { results, seenAt } = parser;
+  return { sshStatus, seen: parser.seen, ...(results ? { results } : {}), ...(seenAt ? { seenAt } : {}) };
+}
+
 /** After asking the remote group to stop, how long before closing the line (the wrapper then KILLs). */
 const GRACE_MS = 5000;
 /** After the results block, how long ssh may take to end before it is stopped (a process the command left behind). */
@@ -53,10 +67,7 @@ export function openSession(ctx: Context, opts: { args: string[]; env: NodeJS.Pr
   const child = spawn('ssh', opts.args, { env: opts.env, detached: true, stdio: ['pipe', 'pipe', direct ? 'inherit' : 'pipe'] });
   if (!direct) child.stderr?.pipe(ctx.stderr, { end: false });
   child.stdin?.on('error', () => undefined);
-  const ended = new Promise<number>((resolve, reject) => {
-    child.once('error', (e) => reject(new SparehandError('SSH', `cannot start ssh: ${e.message}`, { cause: e })));
-    child.once('close', (code, signal) => resolve(exitStatus(code, signal)));
-  });
+  const ended = sshEnded(child);
   ended.catch(() => undefined);
   const parser = new ResultsParser(opts.nonce, opts.stagingDir);
   const claim = new ClaimReader(opts.nonce);
@@ -125,8 +136,7 @@ export function openSession(ctx: Context, opts: { args: string[]; env: NodeJS.Pr
         const late = setTimeout(hangUp, AFTER_RESULTS_MS);
         const sshStatus = await ended;
         clearTimeout(late);
-        const { results, seenAt } = parser;
-        return { sshStatus, seen: parser.seen, ...(results ? { results } : {}), ...(seenAt ? { seenAt } : {}), ...(stoppedBy ? { stoppedBy } : {}) };
+        return { ...resultOf(parser, sshStatus), ...(stoppedBy ? { stoppedBy } : {}) };
       } finally {
         signals.react(undefined);
         clearTimeout(timer);
@@ -182,10 +192,7 @@ export async function execTerminal(
   });
   const timer = opts.timeoutMs === undefined ? undefined : setTimeout(() => ((stoppedBy ??= 'timeout'), stop('SIGTERM')), opts.timeoutMs);
   try {
-    const sshStatus = await new Promise<number>((resolve, reject) => {
-      child.once('error', (e) => reject(new SparehandError('SSH', `cannot start ssh: ${e.message}`, { cause: e })));
-      child.once('close', (code, signal) => resolve(exitStatus(code, signal)));
-    });
+    const sshStatus = await sshEnded(child);
     if (stoppedBy !== undefined) return { sshStatus, seen: false, stoppedBy };
     const reader = spawn('ssh', opts.resultsArgs, { env: opts.env, stdio: ['ignore', 'pipe', 'ignore'] });
     const closed = new Promise((resolve) => {
@@ -195,8 +202,7 @@ export async function execTerminal(
     const parser = new ResultsParser(opts.nonce, opts.stagingDir);
     await pumpResults(reader.stdout, parser);
     await closed;
-    const { results, seenAt } = parser;
-    return { sshStatus, seen: parser.seen, ...(results ? { results } : {}), ...(seenAt ? { seenAt } : {}) };
+    return resultOf(parser, sshStatus);
   } finally {
     opts.signals.react(undefined);
     clearTimeout(timer);
