@@ -100,21 +100,32 @@ export async function runOnWorker(ctx: Context, config: Config, command: string,
   }
 }
 
-/** Sends the project with the rsync each side has; after a failure the next run looks at the worker's rsync again. */
-async function send(ctx: Context, t: SyncTarget, signal: AbortSignal): Promise<void> {
-  const rsyncs = { here: await rsyncHere(ctx), there: await rsyncThere(ctx, t.worker, t.conn) };
-  await syncUp(t, rsyncs, signal).catch(async (e: unknown) => {
-    await rememberWorkerRsync(ctx, t.worker, undefined);
-    throw e;
-  });
+type Sent = { ms: number } | { error: unknown };
+
+/**
+ * Sends the project with the rsync each side has: how long it took, or what failed (after a failure the next run
+ * looks at the worker's rsync again).
+ */
+async function send(ctx: Context, t: SyncTarget, signal: AbortSignal): Promise<Sent> {
+  const t0 = performance.now();
+  try {
+    const rsyncs = { here: await rsyncHere(ctx), there: await rsyncThere(ctx, t.worker, t.conn) };
+    await syncUp(t, rsyncs, signal).catch(async (e: unknown) => {
+      await rememberWorkerRsync(ctx, t.worker, undefined);
+      throw e;
+    });
+    return { ms: performance.now() - t0 };
+  } catch (error) {
+    return { error };
+  }
 }
 
 /** A try at one worker: one of the project's copies there, the session that claims a slot, and the project sent. */
 interface RunAttempt extends Attempt {
   folder: number;
   target: SyncTarget;
-  /** The sync started beside the claim (undefined: send once the slot is had); its time, or what failed. */
-  synced?: Promise<{ ms: number } | { error: unknown }>;
+  /** The sync started beside the claim (undefined: send once the slot is had). */
+  synced?: Promise<Sent>;
 }
 
 /**
@@ -122,12 +133,11 @@ interface RunAttempt extends Attempt {
  * there at the same time: the claim costs no round trip of its own.
  */
 function attempt(ctx: Context, worker: Worker, run: Prepared, sendNow: boolean): RunAttempt {
-  const folder = takeFolder(ctx, worker, projectKey(run.root));
+  const folder = takeFolder(ctx, worker, run.key);
   const session = openSession(ctx, sessionArgs(ctx, worker, run, { mode: run.tty ? 'hold' : 'pipe', folder: folder.index }));
   const target: SyncTarget = { worker, conn: connectionFor(ctx, worker), config: run.config, localRoot: run.root, remoteRoot: remoteRoot(worker, run.root, folder.index), env: sshEnv(ctx) };
   const stop = new AbortController();
-  const t0 = performance.now();
-  const synced = sendNow ? send(ctx, target, stop.signal).then(() => ({ ms: performance.now() - t0 }), (error: unknown) => ({ error })) : undefined;
+  const synced = sendNow ? send(ctx, target, stop.signal) : undefined;
   let done = false;
   return {
     folder: folder.index,
@@ -149,6 +159,8 @@ interface Prepared {
   config: Config;
   command: string;
   root: string;
+  /** The project's folder on a worker (project.ts projectKey). */
+  key: string;
   nonce: string;
   tty: boolean;
   watch: boolean;
@@ -167,6 +179,7 @@ function prepare(ctx: Context, config: Config, command: string, opts: RemoteRunO
     config,
     command,
     root,
+    key: projectKey(root),
     nonce,
     tty: ctx.stdinIsTTY && Boolean((ctx.stdout as { isTTY?: boolean }).isTTY),
     watch: opts.syncBack !== false,
@@ -183,7 +196,7 @@ function sessionArgs(ctx: Context, worker: Worker, run: Prepared, how: { mode: R
   const remote = remoteCommand({
     mode: how.mode,
     dir: remotePath(workerDir(worker)),
-    key: projectKey(run.root),
+    key: run.key,
     slots: workerSlots(worker),
     folder: how.folder,
     record: runRecord({ machine: hostname(), user: `${userInfo().username}@${hostname()}`, project: run.root, command: run.command }),
@@ -212,10 +225,9 @@ async function runInSlot(ctx: Context, opts: RemoteRunOptions, run: Prepared, cl
   const { root, command } = run;
 
   // Send (already under way beside the claim, unless the run waited for its slot).
-  const t0 = performance.now();
   progress(ctx, `syncing to ${worker.name}…`);
   signals.react(() => at.abandon());
-  const sent = await (at.synced ?? send(ctx, t, signals.abortSignal()).then(() => ({ ms: performance.now() - t0 }), (error: unknown) => ({ error })));
+  const sent = await (at.synced ?? send(ctx, t, signals.abortSignal()));
   progress(ctx, undefined);
   signals.react(undefined);
   if (signals.received) return exitStatus(null, signals.received);
