@@ -2,9 +2,8 @@
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import { SparehandError } from '../errors.js';
+import { secs } from '../run/report.js';
 import { type LogEntry, readLog } from '../run/run-log.js';
-
-const secs = (ms = 0): string => `${(ms / 1000).toFixed(1)}s`;
 
 /** Today's runs (this machine's day): how many, where, and the command time the workers took. */
 export function today(entries: readonly LogEntry[], now = new Date()): { runs: number; onWorkers: number; here: number; workerMs: number } {

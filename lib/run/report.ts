@@ -6,7 +6,8 @@ const MAX_CONFLICT_LINES = 20;
 /** Above this much coming back, the summary names the biggest folder and how to keep it on the worker. */
 export const BIG_BACK_BYTES = 50 * 1024 * 1024;
 
-export const secs = (ms: number): string => `${(ms / 1000).toFixed(1)}s`;
+/** Seconds with one decimal (`12.0s`); a time not recorded counts as none. */
+export const secs = (ms = 0): string => `${(ms / 1000).toFixed(1)}s`;
 
 export function size(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
