@@ -3,7 +3,7 @@
 import { parse } from 'smol-toml';
 import type { HookCommand, TomlHookTarget } from '../agents/types.js';
 import { SparehandError } from '../errors.js';
-import { parseToml } from './toml-trust.js';
+import { parseToml, tableEnd, tomlKey } from './toml-trust.js';
 
 /** One `[[key]]` table of the file: its lines [start, end), trailing blank lines left out, and what it holds. */
 interface Block {
@@ -12,17 +12,13 @@ interface Block {
   value: unknown;
 }
 
-const isHeader = (line: string): boolean => /^\s*\[/.test(line);
-
 /** The `[[key]]` tables of `lines`, each parsed on its own (a table that does not parse alone is nobody's entry). */
 function blocks(lines: readonly string[], key: string): Block[] {
   const header = new RegExp(`^\\s*\\[\\[\\s*(?:${key.replace(/[-]/g, '\\-')}|"${key}")\\s*\\]\\]\\s*(#.*)?$`);
   const out: Block[] = [];
   for (let start = 0; start < lines.length; start++) {
     if (!header.test(lines[start]!)) continue;
-    let end = start + 1;
-    while (end < lines.length && !isHeader(lines[end]!)) end++;
-    while (end > start + 1 && lines[end - 1]!.trim() === '') end--;
+    const end = tableEnd(lines, start);
     let value: unknown;
     try {
       value = (parse(lines.slice(start, end).join('\n')) as Record<string, unknown[]>)[key]?.[0];
@@ -37,7 +33,7 @@ function blocks(lines: readonly string[], key: string): Block[] {
 /** The table as TOML text (strings in basic quotes: JSON's escapes are TOML's). */
 export function renderTable(key: string, entry: Record<string, string | number | boolean>): string {
   const value = (v: string | number | boolean) => (typeof v === 'string' ? JSON.stringify(v) : String(v));
-  return [`[[${key}]]`, ...Object.entries(entry).map(([k, v]) => `${/^[A-Za-z0-9_-]+$/.test(k) ? k : JSON.stringify(k)} = ${value(v)}`)].join('\n');
+  return [`[[${key}]]`, ...Object.entries(entry).map(([k, v]) => `${tomlKey(k)} = ${value(v)}`)].join('\n');
 }
 
 /** The parsed file, refused (named) when it does not parse or its key is not an array of tables. */
@@ -75,7 +71,7 @@ export function installToml(target: TomlHookTarget, path: string, text: string |
   let out: string;
   const first = mine[0];
   if (first) {
-    if (lines.slice(first.start, first.end).join('\n') === table) return src === lines.join('\n') ? src : lines.join('\n');
+    if (lines.slice(first.start, first.end).join('\n') === table) return lines.join('\n');
     out = [...lines.slice(0, first.start), table, ...lines.slice(first.end)].join('\n');
   } else {
     out = src.trim() === '' ? `${table}\n` : `${src}${src.endsWith('\n') ? '' : '\n'}\n${table}\n`;

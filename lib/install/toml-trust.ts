@@ -18,7 +18,7 @@ export function parseToml(path: string, text: string): Table {
 }
 
 /** A TOML key: bare when it can be, else a basic (double-quoted) string. */
-const tomlKey = (k: string): string => (/^[A-Za-z0-9_-]+$/.test(k) ? k : JSON.stringify(k));
+export const tomlKey = (k: string): string => (/^[A-Za-z0-9_-]+$/.test(k) ? k : JSON.stringify(k));
 
 /** The value at a table path of parsed TOML. */
 export function tomlAt(root: Table, path: readonly string[]): unknown {
@@ -57,10 +57,15 @@ function tableRange(lines: string[], table: readonly string[]): [number, number]
     return keys !== undefined && sameKeys(keys, table);
   });
   if (start < 0) return undefined;
+  return [start, tableEnd(lines, start)];
+}
+
+/** Where the table whose header is line `start` ends: before the next header, trailing blank lines left out. */
+export function tableEnd(lines: readonly string[], start: number): number {
   let end = start + 1;
   while (end < lines.length && !/^\s*\[/.test(lines[end]!)) end++;
   while (end > start + 1 && lines[end - 1]!.trim() === '') end--;
-  return [start, end];
+  return end;
 }
 
 /** `text` with `field = "value"` in `[table]` (the table added at the end when missing). */
