@@ -28,7 +28,8 @@ export function readConfigText(path: string): string | undefined {
     if (st.size > MAX_CONFIG_BYTES) {
       throw new SparehandError('CONFIG', `${path} is ${st.size} bytes; a config file is at most ${MAX_CONFIG_BYTES} bytes`, { hint });
     }
-    const buf = Buffer.alloc(MAX_CONFIG_BYTES + 1);
+    // Not zero-filled (the hook reads this on every call): only the bytes read are decoded.
+    const buf = Buffer.allocUnsafe(MAX_CONFIG_BYTES + 1);
     let size = 0;
     for (let n = 1; n > 0 && size <= MAX_CONFIG_BYTES; size += n) n = readSync(fd, buf, size, buf.length - size, null);
     if (size > MAX_CONFIG_BYTES) throw new SparehandError('CONFIG', `${path} grew over ${MAX_CONFIG_BYTES} bytes while it was read`, { hint });
