@@ -1,7 +1,7 @@
 // The project a command is about: the git top level of the current folder, else the folder itself. `run` syncs
 // it; `agent status`, `agent test` and `doctor` look for project-level hooks there.
 import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 
 /** The nearest folder holding `.git` (as git finds the top level), or undefined outside a git repository. */
 export function gitRoot(cwd: string): string | undefined {
@@ -10,6 +10,16 @@ export function gitRoot(cwd: string): string | undefined {
     if (existsSync(join(dir, '.git'))) return dir;
     if (dirname(dir) === dir) return undefined;
   }
+}
+
+/** The folders from `cwd` up to `root`, both included, nearest first (none when `cwd` is not inside `root`). */
+export function foldersUp(root: string, cwd: string): string[] {
+  const folders: string[] = [];
+  for (let dir = cwd; !relative(root, dir).startsWith('..'); dir = dirname(dir)) {
+    folders.push(dir);
+    if (dir === root || dirname(dir) === dir) break;
+  }
+  return folders;
 }
 
 /** The git top level of `cwd`, or `cwd` itself. */

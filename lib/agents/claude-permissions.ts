@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { parse } from 'shell-quote';
 import { isObject } from './shapes.js';
 import type { Approval, ShellCall } from './types.js';
+import { jsonOf } from '../read-quietly.js';
 
 interface Rules {
   allow: string[];
@@ -17,12 +18,7 @@ interface Rules {
 }
 
 function readRules(path: string, into: Rules): void {
-  let doc: unknown;
-  try {
-    doc = JSON.parse(readFileSync(path, 'utf8'));
-  } catch {
-    return;
-  }
+  const doc = jsonOf(path);
   if (!isObject(doc) || !isObject(doc.permissions)) return;
   for (const key of ['allow', 'deny', 'ask'] as const) {
     const list = doc.permissions[key];

@@ -1,7 +1,7 @@
 // Each side's rsync, found once and remembered: here by the program's path and mtime (a run must not pay for
 // `rsync --version`), on a worker per worker until `worker check` or `worker add` looks again or a sync fails.
 import { createHash } from 'node:crypto';
-import { readFileSync, rmSync, statSync } from 'node:fs';
+import { rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { quote } from 'shell-quote';
 import type { Worker } from '../config.js';
@@ -14,16 +14,9 @@ import { which } from '../which.js';
 import { connect, connectionFor } from './connection.js';
 import { WORKER_RSYNC_PROBE, type RsyncInfo, parseRsyncVersion, pickWorkerRsync } from './rsync-flavour.js';
 import { type Connection, sshArgs } from './ssh-args.js';
+import { jsonOf } from '../read-quietly.js';
 
 type Env = Pick<Context, 'home' | 'env'>;
-
-function readJson(path: string): unknown {
-  try {
-    return JSON.parse(readFileSync(path, 'utf8'));
-  } catch {
-    return undefined;
-  }
-}
 
 interface HereEntry {
   mtimeMs: number;
@@ -42,7 +35,7 @@ export async function rsyncHere(c: Env): Promise<RsyncInfo> {
   }
   const st = statSync(path);
   const file = join(cacheDir(c), 'rsync-here.json');
-  const cache = (readJson(file) ?? {}) as Record<string, HereEntry>;
+  const cache = (jsonOf(file) ?? {}) as Record<string, HereEntry>;
   const hit = cache[path];
   if (hit && hit.mtimeMs === st.mtimeMs && hit.size === st.size && hit.ino === st.ino) return hit.info;
   const r = await capture(path, ['--version'], { env: c.env });
@@ -59,7 +52,7 @@ function workerFile(c: Env, worker: Worker): string {
 
 /** What was last found on the worker, if anything. */
 export function knownWorkerRsync(c: Env, worker: Worker): RsyncInfo | undefined {
-  return (readJson(workerFile(c, worker)) as { rsync?: RsyncInfo } | undefined)?.rsync;
+  return (jsonOf(workerFile(c, worker)) as { rsync?: RsyncInfo } | undefined)?.rsync;
 }
 
 /** Remembers the worker's rsync (undefined: forget it, so that the next run looks again). */

@@ -1,8 +1,10 @@
 // Dependencies are installed on the worker from the project's lock or requirements file, with the project's own
 // tool, in the folder that holds the file; again only when the file (or the command) changed.
 import { createHash } from 'node:crypto';
-import { readFileSync, readdirSync } from 'node:fs';
-import { dirname, join, relative, sep } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import { foldersUp } from '../project-root.js';
+import { namesIn } from '../read-quietly.js';
 
 export type Ecosystem = 'node' | 'python' | 'ruby' | 'php';
 
@@ -54,13 +56,12 @@ export interface DepsInstall {
  */
 export function depsPlan(root: string, cwd: string = root): DepsInstall[] {
   const found = new Map<Ecosystem, DepsInstall>();
-  for (let dir = cwd; ; dir = dirname(dir)) {
+  for (const dir of foldersUp(root, cwd)) {
     const rel = relative(root, dir);
-    if (rel.startsWith('..')) break;
     let names: string[] | undefined;
     for (const inst of INSTALLERS) {
       if (found.has(inst.ecosystem)) continue;
-      names ??= safeList(dir);
+      names ??= namesIn(dir);
       const files = names.filter((n) => (typeof inst.file === 'string' ? n === inst.file : inst.file.test(n))).sort();
       if (files.length === 0) continue;
       const command = typeof inst.file === 'string' ? inst.command : `${inst.command} ${files.map((f) => `-r ${f}`).join(' ')}`;
@@ -68,15 +69,7 @@ export function depsPlan(root: string, cwd: string = root): DepsInstall[] {
       for (const f of files) h.update('\0').update(f).update('\0').update(readFileSync(join(dir, f)));
       found.set(inst.ecosystem, { dir: rel === '' ? '.' : rel.split(sep).join('/'), files, command, hash: h.digest('hex').slice(0, 32) });
     }
-    if (rel === '') break;
   }
   return [...found.values()];
 }
 
-function safeList(dir: string): string[] {
-  try {
-    return readdirSync(dir);
-  } catch {
-    return [];
-  }
-}

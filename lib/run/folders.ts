@@ -3,13 +3,14 @@
 // is asked for a slot (worker-slots.ts) in parallel. A copy is held by a file here created exclusively; a file
 // whose process is gone is taken over, and one that cannot be judged only makes the run use another copy (a
 // full sync), never wait.
-import { linkSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { Worker } from '../config.js';
 import type { Context } from '../context.js';
 import { stateDir } from '../paths.js';
 import { processAlive } from '../pid.js';
+import { textOf } from '../read-quietly.js';
 
 type Env = Pick<Context, 'home' | 'env'>;
 
@@ -28,7 +29,7 @@ export function takeFolder(c: Env, worker: Worker, key: string): { index: number
       return { index, release: () => releaseIfMine(file, me) };
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-      const stale = safeRead(file);
+      const stale = textOf(file);
       const [pid, host] = stale.split('\n');
       if (host === hostname() && Number(pid) > 0 && !processAlive(Number(pid))) {
         // Its run is gone: move it aside and drop it only if it is still that stale file (another run may have
@@ -36,7 +37,7 @@ export function takeFolder(c: Env, worker: Worker, key: string): { index: number
         const aside = `${file}.stale.${process.pid}`;
         try {
           renameSync(file, aside);
-          if (safeRead(aside) === stale) unlinkSync(aside);
+          if (textOf(aside) === stale) unlinkSync(aside);
           else renameSync(aside, file);
           linkSync(mine, file);
           return { index, release: () => releaseIfMine(file, me) };
@@ -51,13 +52,5 @@ export function takeFolder(c: Env, worker: Worker, key: string): { index: number
 }
 
 function releaseIfMine(file: string, me: string): void {
-  if (safeRead(file) === me) unlinkSync(file);
-}
-
-function safeRead(file: string): string {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return '';
-  }
+  if (textOf(file) === me) unlinkSync(file);
 }

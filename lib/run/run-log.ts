@@ -4,6 +4,7 @@ import { appendFileSync, mkdirSync, readFileSync, renameSync, statSync, writeFil
 import { dirname, join } from 'node:path';
 import type { Context } from '../context.js';
 import { stateDir } from '../paths.js';
+import { textOf } from '../read-quietly.js';
 
 type Env = Pick<Context, 'home' | 'env'>;
 
@@ -56,13 +57,7 @@ export function appendLog(c: Env, entry: LogEntry): void {
 
 /** Every entry, oldest first (lines that do not parse are skipped). */
 export function readLog(c: Env): LogEntry[] {
-  let text = '';
-  try {
-    text = readFileSync(logPath(c), 'utf8');
-  } catch {
-    return [];
-  }
-  return text.split('\n').flatMap((line) => {
+  return textOf(logPath(c)).split('\n').flatMap((line) => {
     if (!line) return [];
     try {
       return [JSON.parse(line) as LogEntry];

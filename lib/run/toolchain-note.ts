@@ -1,8 +1,7 @@
 // A run on a worker whose toolchain for the command differs from this machine's (node 18 there, 20 here) says so
 // once: the versions are asked at most once a day per worker and toolchain (alongside a run, over the shared
 // connection), kept in the state folder, and a difference is told once until the versions change.
-import { mkdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import type { Worker } from '../config.js';
 import type { Context } from '../context.js';
 import { writeFileAtomically } from '../fs-atomic.js';
@@ -10,6 +9,7 @@ import { stateDir } from '../paths.js';
 import { workerVersions } from '../remote/versions.js';
 import { versionsHere } from '../toolchain/local.js';
 import { TOOLCHAINS, type Toolchain, significant, versionIn } from '../toolchain/table.js';
+import { jsonOf } from '../read-quietly.js';
 
 const DAY_MS = 86_400_000;
 
@@ -25,12 +25,8 @@ type Store = Record<string, Record<string, Known>>;
 const storePath = (c: Pick<Context, 'home' | 'env'>) => join(stateDir(c), 'toolchains.json');
 
 function load(c: Pick<Context, 'home' | 'env'>): Store {
-  try {
-    const v = JSON.parse(readFileSync(storePath(c), 'utf8')) as unknown;
-    return v && typeof v === 'object' ? (v as Store) : {};
-  } catch {
-    return {};
-  }
+  const v = jsonOf(storePath(c));
+  return v && typeof v === 'object' ? (v as Store) : {};
 }
 
 /** The toolchains the command's programs run on (`npm test` → node; `./gradlew` → java). */
@@ -68,7 +64,6 @@ export function toolchainNote(ctx: Context, worker: Worker, programs: readonly s
       k.told = true;
     }
     if (answers || lines.length > 0) {
-      mkdirSync(dirname(storePath(ctx)), { recursive: true });
       await writeFileAtomically(storePath(ctx), `${JSON.stringify(store, null, 2)}\n`).catch(() => undefined);
     }
     return lines;

@@ -1,7 +1,8 @@
 // Which toolchains a project uses (from its files), which versions its version files want, and how the versions
 // here and on the workers compare.
-import { readFileSync, readdirSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { join, relative } from 'node:path';
+import { foldersUp } from '../project-root.js';
+import { namesIn, textOf } from '../read-quietly.js';
 import { TOOLCHAINS, type Toolchain, satisfies, significant, versionIn } from './table.js';
 
 export interface UsedToolchain {
@@ -14,12 +15,7 @@ export interface UsedToolchain {
 
 /** The toolchains the project uses, judged from the working folder up to the project root (nearest file first). */
 export function toolchainsOf(root: string, cwd: string = root): UsedToolchain[] {
-  const folders: string[] = [];
-  for (let dir = cwd; !relative(root, dir).startsWith('..'); dir = dirname(dir)) {
-    folders.push(dir);
-    if (dir === root || dirname(dir) === dir) break;
-  }
-  const listing = folders.map((dir) => ({ dir, names: list(dir) }));
+  const listing = foldersUp(root, cwd).map((dir) => ({ dir, names: namesIn(dir) }));
   const out: UsedToolchain[] = [];
   for (const toolchain of TOOLCHAINS) {
     const hit = listing
@@ -32,33 +28,18 @@ export function toolchainsOf(root: string, cwd: string = root): UsedToolchain[] 
   return out;
 }
 
-function list(dir: string): string[] {
-  try {
-    return readdirSync(dir);
-  } catch {
-    return [];
-  }
-}
-
-function read(path: string): string {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return '';
-  }
-}
 
 /** The nearest version file's wish: `.nvmrc` `20`, `rust-toolchain.toml` `channel = "1.75"`, `.tool-versions` `nodejs 20.1.0`. */
 function wantedVersion(t: Toolchain, listing: ReadonlyArray<{ dir: string; names: string[] }>, root: string): UsedToolchain['wanted'] {
   for (const { dir, names } of listing) {
     for (const file of t.versionFiles ?? []) {
       if (!names.includes(file)) continue;
-      const text = read(join(dir, file));
+      const text = textOf(join(dir, file));
       const version = file.endsWith('.toml') ? /channel\s*=\s*"([^"]+)"/.exec(text)?.[1] : text.trim().split(/\s+/)[0];
       if (version) return { version, file: relative(root, join(dir, file)) };
     }
     if (t.toolVersionsKey && names.includes('.tool-versions')) {
-      const line = read(join(dir, '.tool-versions')).split('\n').map((l) => l.trim().split(/\s+/)).find((w) => w[0] === t.toolVersionsKey);
+      const line = textOf(join(dir, '.tool-versions')).split('\n').map((l) => l.trim().split(/\s+/)).find((w) => w[0] === t.toolVersionsKey);
       if (line?.[1]) return { version: line[1], file: relative(root, join(dir, '.tool-versions')) };
     }
   }
