@@ -76,7 +76,7 @@ export async function main(argv: readonly string[], ctx: Context = processContex
     if (e instanceof CommanderError) {
       if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.exitCode === 0) return 0;
       const message = e.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ');
-      const dashDash = command === 'run' && e.code === 'commander.unknownOption' ? dashDashHint(args) : undefined;
+      const dashDash = command === 'run' && e.code === 'commander.unknownOption' ? dashDashHint(args, program.commands.find((c) => c.name() === 'run')!) : undefined;
       if (dashDash) ctx.stderr.write(`sparehand: ${message}: ${dashDash}\n`);
       else ctx.stderr.write(`sparehand: ${message}; see \`${['sparehand help', ...commandPath(program, args)].join(' ')}\`\n`);
       return exitStatus('USAGE', command);

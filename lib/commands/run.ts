@@ -15,7 +15,8 @@ export interface RunOptions {
   orLocal?: boolean;
   local?: boolean;
   worker?: string;
-  timeout?: string;
+  /** Milliseconds (parsed from `--timeout`). */
+  timeout?: number;
   syncBack?: boolean;
   quiet?: boolean;
 }
@@ -30,31 +31,31 @@ connection to the worker was lost while it ran (nothing is brought back); 125 wh
 the command started (a bad option or config, no worker reachable without --or-local).
 `;
 
-/** Options of `run` that take a value (the rest are flags). */
-const VALUE_OPTIONS = new Set(['--worker', '--timeout']);
-const FLAGS = new Set(['--or-local', '--local', '--no-sync-back', '--quiet', '--debug']);
-
 /**
  * For `run ls -la`: the same line with `--` put before the command, or undefined when `--` is already there (then
- * the unknown option is a mistyped option of sparehand's own).
+ * the unknown option is a mistyped option of sparehand's own). `run` is the command as registered: its options,
+ * and its program's (but --version), are sparehand's.
  */
-export function dashDashHint(args: readonly string[]): string | undefined {
+export function dashDashHint(args: readonly string[], run: Command): string | undefined {
   if (args.includes('--')) return undefined;
+  const options = [...run.options, ...(run.parent?.options ?? [])].filter((o) => o.long !== undefined && o.long !== '--version');
+  const valueOptions = new Set(options.filter((o) => o.required || o.optional).map((o) => o.long));
+  const flags = new Set(options.filter((o) => !(o.required || o.optional)).map((o) => o.long));
   const at = args.indexOf('run');
   const ours: string[] = [];
   let i = at + 1;
   for (; i < args.length; i++) {
     const a = args[i]!;
-    if (FLAGS.has(a) || VALUE_OPTIONS.has(a.split('=')[0]!)) {
+    if (flags.has(a) || valueOptions.has(a.split('=')[0]!)) {
       ours.push(a);
-      if (VALUE_OPTIONS.has(a) && i + 1 < args.length) ours.push(args[++i]!);
+      if (valueOptions.has(a) && i + 1 < args.length) ours.push(args[++i]!);
     } else break;
   }
   return `put \`--\` before the command: ${['sparehand run', ...ours, '--', quote(args.slice(i))].join(' ')}`;
 }
 
-/** `--timeout`: a duration above zero (`--timeout 0` would stop every command at once). */
-function timeoutOption(text: string): string {
+/** `--timeout`: a duration above zero (`--timeout 0` would stop every command at once), in milliseconds. */
+function timeoutOption(text: string): number {
   let ms: number;
   try {
     ms = parseDuration(text);
@@ -63,7 +64,7 @@ function timeoutOption(text: string): string {
     throw new InvalidArgumentError(`${e.message}; use e.g. 90s, 10m, 1h30m`);
   }
   if (!(ms > 0)) throw new InvalidArgumentError('must be more than 0 (e.g. 90s, 10m, 1h30m)');
-  return text;
+  return ms;
 }
 
 export function register(program: Command, ctx: Context, setExit: (n: number) => void): void {
@@ -88,7 +89,7 @@ export function register(program: Command, ctx: Context, setExit: (n: number) =>
     });
 }
 
-export async function run(ctx: Context, command: string, opts: RunOptions): Promise<number> {
+async function run(ctx: Context, command: string, opts: RunOptions): Promise<number> {
   const outcome: RunOutcome = { where: 'here' };
   const start = new Date();
   // A failure of sparehand's own under `run` is 125 (lib/cli.ts).
@@ -102,7 +103,7 @@ export async function run(ctx: Context, command: string, opts: RunOptions): Prom
 }
 
 async function runSomewhere(ctx: Context, command: string, opts: RunOptions, outcome: RunOutcome): Promise<number> {
-  const timeoutMs = opts.timeout === undefined ? undefined : parseDuration(opts.timeout);
+  const timeoutMs = opts.timeout;
   if (opts.local) {
     say(ctx, 'running locally (--local)');
     outcome.why = '--local';
