@@ -93,7 +93,7 @@ export function register(program_: Command, ctx: Context, setExit: (n: number) =
       else {
         for (const c of r.checks) ctx.stdout.write(`${c.ok ? 'ok ' : 'BAD'} ${c.name}: ${c.detail}\n`);
         for (const w of r.workers) ctx.stdout.write(`${w.ok ? 'ok ' : 'BAD'} worker ${formatReport(w)}\n`);
-        for (const t of r.toolchains) ctx.stdout.write(`${t.problems.length ? 'BAD' : 'ok '} toolchain ${toolchainLine(t)}\n`);
+        for (const t of r.toolchains) ctx.stdout.write(`${toolchainLine(t)}\n`);
       }
       if (!r.ok) setExit(1);
     });

@@ -79,7 +79,7 @@ export function register(program: Command, ctx: Context, setExit: (n: number) =>
       if (o.json) ctx.stdout.write(`${JSON.stringify({ workers: reports, toolchains }, null, 2)}\n`);
       else {
         for (const r of reports) ctx.stdout.write(`${formatReport(r)}\n`);
-        for (const t of toolchains) ctx.stdout.write(`${t.problems.length ? 'BAD' : 'ok '} toolchain ${toolchainLine(t)}\n`);
+        for (const t of toolchains) ctx.stdout.write(`${toolchainLine(t)}\n`);
       }
       if (reports.some((r) => !r.ok)) setExit(1);
     });

@@ -27,9 +27,9 @@ export async function checkWorkersWithToolchains(ctx: Context, workers: readonly
   return { reports, toolchains };
 }
 
-/** One line per toolchain, for people: `node (package.json): here 20.11.1, box 20.11.1`. */
+/** One line per toolchain, for people: `ok  toolchain node (package.json): here 20.11.1, box 20.11.1`. */
 export function toolchainLine(t: ToolchainRow): string {
   const where = [`here ${t.here ?? 'MISSING'}`, ...Object.entries(t.workers).map(([w, v]) => `${w} ${v ?? 'MISSING'}`)].join(', ');
   const wanted = t.wanted ? ` (${t.wanted.file}: ${t.wanted.version})` : '';
-  return `${t.id} (${t.because})${wanted}: ${where}${t.problems.length ? ` — ${t.problems.join('; ')}` : ''}`;
+  return `${t.problems.length ? 'BAD' : 'ok '} toolchain ${t.id} (${t.because})${wanted}: ${where}${t.problems.length ? ` — ${t.problems.join('; ')}` : ''}`;
 }
