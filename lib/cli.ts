@@ -55,7 +55,7 @@ export function buildProgram(ctx: Context, setExit: (n: number) => void): Comman
  * The exit status of a failure of sparehand's own: under `run` always 125 (the command did not start, as with
  * `docker run`), elsewhere 2 for what the user typed (a usage error, a name that does not exist) and 1 for the rest.
  */
-export function exitStatus(code: ErrorCode, command: string | undefined): number {
+function failureStatus(code: ErrorCode, command: string | undefined): number {
   if (command === 'run') return 125;
   return code === 'USAGE' || code === 'NOT_FOUND' ? 2 : 1;
 }
@@ -79,17 +79,17 @@ export async function main(argv: readonly string[], ctx: Context = processContex
       const dashDash = command === 'run' && e.code === 'commander.unknownOption' ? dashDashHint(args, program.commands.find((c) => c.name() === 'run')!) : undefined;
       if (dashDash) ctx.stderr.write(`sparehand: ${message}: ${dashDash}\n`);
       else ctx.stderr.write(`sparehand: ${message}; see \`${['sparehand help', ...commandPath(program, args)].join(' ')}\`\n`);
-      return exitStatus('USAGE', command);
+      return failureStatus('USAGE', command);
     }
     if (isSparehandError(e)) {
       ctx.stderr.write(`sparehand: ${e.message}\n`);
       if (e.hint) ctx.stderr.write(`sparehand: ${e.hint}\n`);
       if (debug && e.cause) ctx.stderr.write(`${String((e.cause as Error).stack ?? e.cause)}\n`);
-      return exitStatus(e.code, command);
+      return failureStatus(e.code, command);
     }
     ctx.stderr.write(`sparehand: internal error: ${(e as Error).message ?? String(e)}\n`);
     if (debug) ctx.stderr.write(`${(e as Error).stack ?? ''}\n`);
     ctx.stderr.write('sparehand: this is a bug; run again with --debug and report what it prints\n');
-    return exitStatus('INTERNAL', command);
+    return failureStatus('INTERNAL', command);
   }
 }

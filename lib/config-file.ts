@@ -3,7 +3,7 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { SparehandError } from './errors.js';
 
-export const MAX_CONFIG_BYTES = 1024 * 1024;
+const MAX_CONFIG_BYTES = 1024 * 1024;
 
 const hint = 'point SPAREHAND_CONFIG at another file, or unset it to use ~/.config/sparehand/config.json';
 

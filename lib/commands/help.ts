@@ -10,7 +10,7 @@ import { packageUrl } from '../package-files.js';
 const DOCS = packageUrl('docs/');
 
 /** The help topics: the documents shipped in docs/, by name without `.md`. */
-export function helpTopics(): string[] {
+function helpTopics(): string[] {
   try {
     return readdirSync(DOCS)
       .filter((f) => f.endsWith('.md'))

@@ -6,14 +6,14 @@ import { secs } from '../run/report.js';
 import { type LogEntry, readLog } from '../run/run-log.js';
 
 /** Today's runs (this machine's day): how many, where, and the command time the workers took. */
-export function today(entries: readonly LogEntry[], now = new Date()): { runs: number; onWorkers: number; here: number; workerMs: number } {
+function today(entries: readonly LogEntry[], now = new Date()): { runs: number; onWorkers: number; here: number; workerMs: number } {
   const day = now.toDateString();
   const mine = entries.filter((e) => new Date(e.start).toDateString() === day);
   const away = mine.filter((e) => e.where !== 'here');
   return { runs: mine.length, onWorkers: away.length, here: mine.length - away.length, workerMs: away.reduce((t, e) => t + (e.runMs ?? 0) + (e.depsMs ?? 0), 0) };
 }
 
-export function formatEntry(e: LogEntry): string {
+function formatEntry(e: LogEntry): string {
   const when = new Date(e.start).toLocaleString('sv-SE').slice(0, 16);
   const where = e.where === 'here' ? `here (${e.why ?? 'local'})` : e.where;
   const times = e.where === 'here' ? `total ${secs(e.totalMs)}` : `sync ${secs(e.syncMs)}${e.depsMs ? `, deps ${secs(e.depsMs)}` : ''}, run ${secs(e.runMs)}`;

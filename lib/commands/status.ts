@@ -7,7 +7,7 @@ import { type WorkerStatus, workerStatus } from '../remote/status.js';
 const ago = (s: number): string => (s < 90 ? `${s}s` : s < 5400 ? `${Math.round(s / 60)}m` : `${(s / 3600).toFixed(1)}h`);
 const short = (s: string, n = 60): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
-export function formatStatus(w: WorkerStatus): string {
+function formatStatus(w: WorkerStatus): string {
   if (!w.reachable) return `${w.name} (${w.destination}): unreachable: ${w.problem}`;
   const lines = [`${w.name} (${w.destination}): ${w.slots - w.free} of ${w.slots} slot${w.slots === 1 ? '' : 's'} busy`];
   for (let slot = 0; slot < w.slots; slot++) {
