@@ -3,7 +3,8 @@ import { type Command, InvalidArgumentError } from 'commander';
 import type { Worker } from '../config.js';
 import { loadConfig } from '../config.js';
 import { type Context, say } from '../context.js';
-import { SparehandError } from '../errors.js';
+import { SparehandError, isSparehandError } from '../errors.js';
+import { connect } from '../remote/connection.js';
 import type { WorkerReport } from '../remote/check.js';
 import { checkWorkersWithToolchains, toolchainLine } from '../toolchain/check.js';
 import { rsyncLabel, rsyncNotes } from '../remote/rsync-flavour.js';
@@ -47,12 +48,17 @@ export function register(program: Command, ctx: Context, setExit: (n: number) =>
       if (o.slots !== undefined) w.slots = o.slots;
       const { replaced } = await addWorker(ctx, w);
       say(ctx, `${replaced ? 'replaced' : 'added'} worker "${name}" (${destination}); check it with \`sparehand worker check ${name}\``);
+      // Asked once: an unreachable worker costs one connection timeout, not one per question below.
+      const unreachable = await connect(ctx, w).then(
+        () => undefined,
+        (e: unknown) => (isSparehandError(e) ? e : Promise.reject(e)),
+      );
       // Its rsync, when it can be reached already (runs use what is found; unreachable now: the first run looks).
-      const rsync = await lookForWorkerRsync(ctx, w);
+      const rsync = unreachable ? undefined : await lookForWorkerRsync(ctx, w);
       if (rsync) for (const line of [`worker "${name}" has ${rsyncLabel(rsync)}${rsync.path === 'rsync' ? '' : ` (${rsync.path})`}`, ...rsyncNotes(rsync, 'on the worker')]) say(ctx, line);
       // The slot count is the worker's own: every machine sharing it counts the same slots.
       if (o.slots !== undefined) {
-        const s = await workerStatus(ctx, w, o.slots);
+        const s = unreachable ? { reachable: false, problem: unreachable.message } : await workerStatus(ctx, w, o.slots);
         say(ctx, s.reachable ? `${name} now has ${o.slots} slot${o.slots === 1 ? '' : 's'}, for every machine that uses it` : `${name} could not be reached to set its slots (${s.problem}); its first run sets them`);
       }
     });
