@@ -1,12 +1,12 @@
 // `agent status`: per tool, what is installed where, the tool's binary and version, what the connection was
 // checked against, and whether a hash-trusting tool trusts the hook. Reads the registry only.
 import type { AgentSpec, Confirmed, InstallBase, Scope } from '../agents/types.js';
-import { which } from '../which.js';
 import { versionOf } from './program.js';
 import { notesAt, targetsAt, toolInstalled, trustEntryOf } from '../install/engine.js';
 import { hasNote } from '../install/note-block.js';
 import { confirmTrust } from './trust-confirm.js';
 import { parseToml, tomlAt } from '../install/toml-trust.js';
+import { programPath } from '../install/select.js';
 import { readIfExists, workspace } from '../install/workspace.js';
 
 export type TrustState = 'trusted' | 'untrusted' | 'changed' | 'unknown';
@@ -73,7 +73,7 @@ async function scopeStatus(agent: AgentSpec, base: InstallBase, scope: Scope): P
 
 /** The status of one tool (user level, and project level for `project`). */
 export async function agentStatus(agent: AgentSpec, base: InstallBase & { project: string }): Promise<AgentStatus> {
-  const path = agent.program?.binary ? (which(agent.program?.binary.name, base.env.PATH) ?? null) : null;
+  const path = programPath(agent, base.env) ?? null;
   const version = agent.program?.binary && path ? ((await versionOf(path, agent.program?.binary.versionArgs, base.env)) ?? null) : null;
   const reads = agent.facts.sources.map((s) => s.read).sort();
   return {

@@ -4,7 +4,7 @@ import { type Context, tilde } from '../context.js';
 import type { Planned, TrustEntry } from '../install/engine.js';
 import { setTomlString } from '../install/toml-trust.js';
 import { applyChanges, readIfExists } from '../install/workspace.js';
-import { which } from '../which.js';
+import { programPath } from '../install/select.js';
 import { rpcSession } from './json-rpc.js';
 
 export type Confirmation =
@@ -17,7 +17,7 @@ export type Confirmation =
 /** The program's own view of the hook's hash, compared with the one computed. */
 export async function confirmTrust(agent: AgentSpec, base: InstallBase, entry: TrustEntry): Promise<Confirmation> {
   const confirm = agent.install.trust?.confirm;
-  const program = agent.program?.binary ? which(agent.program?.binary.name, base.env.PATH) : undefined;
+  const program = programPath(agent, base.env);
   if (!confirm || !program) return { kind: 'no-program' };
   const cwd = base.project ?? base.home;
   const rpc = rpcSession(program, confirm.args, { env: base.env, cwd, timeoutMs: 15_000 });

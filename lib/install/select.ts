@@ -14,9 +14,14 @@ export function selectAgents(tool: string): AgentSpec[] {
   throw new SparehandError('USAGE', `unknown tool "${tool}"`, { hint: `tools: ${TOOL_CHOICES}` });
 }
 
+/** The tool's program on PATH, if it has one and it is there. */
+export function programPath(agent: AgentSpec, env: NodeJS.ProcessEnv): string | undefined {
+  return agent.program?.binary ? which(agent.program.binary.name, env.PATH) : undefined;
+}
+
 /** Why a tool counts as used here (its program on PATH, or one of its folders), or undefined when it does not. */
 export function usedHere(agent: AgentSpec, base: InstallBase): string | undefined {
-  const program = agent.program?.binary && which(agent.program?.binary.name, base.env.PATH);
+  const program = programPath(agent, base.env);
   if (program) return program;
   return agent.program?.folders?.({ home: base.home, env: base.env }).find((f) => existsSync(f));
 }
