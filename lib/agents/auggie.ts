@@ -30,7 +30,7 @@ const target = (scope: 'user' | 'project', path: (b: InstallBase) => string) =>
 
 /** The whole input with the new command and, when raised, `max_wait_seconds` (Auggie replaces the input whole). */
 function updatedInput(p: Payload, answer: Extract<HookAnswer, { kind: 'rewrite' }>): Record<string, unknown> {
-  const out = rewrittenInput(p.tool_input, { ...answer, timeoutMs: undefined });
+  const out = rewrittenInput(p.tool_input, answer);
   if (answer.timeoutMs !== undefined && 'max_wait_seconds' in p.tool_input) out.max_wait_seconds = Math.round(answer.timeoutMs / 1000);
   return out;
 }

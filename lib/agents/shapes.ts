@@ -76,9 +76,10 @@ export function claudeStyleTarget(o: {
   extra?: Record<string, unknown>;
   guarded?: boolean;
 }): JsonHookTarget {
+  const isOurHandler = (h: unknown): boolean => isObject(h) && isSparehandCommand(h.command, o.agent);
   const commandOf = (entry: unknown): string | undefined => {
     if (!isObject(entry) || !Array.isArray(entry.hooks)) return undefined;
-    const h = entry.hooks.find((x) => isObject(x) && isSparehandCommand(x.command, o.agent));
+    const h = entry.hooks.find(isOurHandler);
     return isObject(h) && typeof h.command === 'string' ? h.command : undefined;
   };
   return {
@@ -95,7 +96,7 @@ export function claudeStyleTarget(o: {
     }),
     isOurs: (entry) => commandOf(entry) !== undefined,
     commandOf,
-    handlers: { key: 'hooks', isOurs: (h) => isObject(h) && isSparehandCommand(h.command, o.agent) },
+    handlers: { key: 'hooks', isOurs: isOurHandler },
   };
 }
 

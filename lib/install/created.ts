@@ -3,6 +3,7 @@
 // `"PreToolUse": []` stays), the backups it wrote, and the folders it made. Kept in sparehand's state folder, one
 // JSON document; gone, with the folders it needed, once nothing is left in it.
 import { join } from 'node:path';
+import { isObject } from '../agents/shapes.js';
 import type { InstallBase } from '../agents/types.js';
 import { missingDirs } from '../fs-atomic.js';
 import { stateDir } from '../paths.js';
@@ -28,8 +29,6 @@ export interface InstallRecord {
 type Base = Pick<InstallBase, 'home' | 'env'>;
 
 export const createdPath = (base: Base): string => join(stateDir(base), 'created.json');
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The record as the workspace has it now (an older record, `{file: {arrayPath: depth}}`, is read as containers). */
 export async function loadRecord(ws: Workspace, base: Base): Promise<InstallRecord> {
