@@ -29,8 +29,8 @@ export function callerOf(named: AgentSpec<unknown>, raw: Record<string, unknown>
       return false; // a shape test that trips on odd input ({"toString": 0}) is a "no"
     }
   };
-  const rank = (a: AgentSpec<unknown>) => (a.fallback ? 2 : 0) + (a === named ? 0 : 1);
-  return [named, ...allAgents().filter((a) => a !== named)].filter(fits).sort((a, b) => rank(a) - rank(b))[0];
+  const order = [named, ...allAgents().filter((a) => a !== named)];
+  return order.find((a) => !a.fallback && fits(a)) ?? order.find((a) => a.fallback === true && fits(a));
 }
 
 /** The answer for a payload that passed the entry check (lib/hook/entry-check.ts); throws only on internal errors. */
