@@ -55,7 +55,7 @@ type Runner =
   | { kind: 'probe'; source: (command: string) => string; opts: { env: NodeJS.ProcessEnv; extendEnv: false; cwd: string } };
 
 /** Tests a tool's hook at one scope with a heavy and a light command. */
-export async function checkAgent(
+async function checkAgent(
   agent: AgentSpec,
   base: InstallBase,
   scope: Scope,
@@ -91,17 +91,14 @@ async function runChecks(
     const text = await readIfExists(path);
     res.file ??= path;
     if (text === undefined) continue;
+    const hook = installedCommandsIn(target, path, text)[0];
+    if (hook === undefined) continue;
+    Object.assign(res, { file: path, hook });
     if (target.kind !== 'file') {
-      const hook = installedCommandsIn(target, path, text)[0];
-      if (hook === undefined) continue;
-      Object.assign(res, { file: path, hook });
       // As the tools run it: bash -c (sh -c where there is no bash).
       const shell = which('bash', env.PATH) ?? (existsSync('/bin/bash') ? '/bin/bash' : '/bin/sh');
       runner = { kind: 'exec', file: shell, args: ['-c', hook], opts: runOpts };
     } else {
-      const hook = target.commandOf(text);
-      if (hook === undefined) continue;
-      Object.assign(res, { file: path, hook });
       runner = target.probe
         ? { kind: 'probe', source: (c) => target.probe!(path, c, opts.cwd), opts: runOpts }
         : { kind: 'exec', file: path, args: [], opts: runOpts };
