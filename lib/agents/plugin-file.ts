@@ -4,7 +4,7 @@
 import { hookShell } from './shapes.js';
 import type { HookCommand, InstallBase, OwnFileTarget, Scope } from './types.js';
 
-export const PLUGIN_MARK = '// sparehand plugin';
+const PLUGIN_MARK = '// sparehand plugin';
 
 /** The plugin's first lines: the mark, the imports `ask` needs, and where node and sparehand are. */
 export function pluginPrelude(hook: HookCommand, opts: { firstLine?: string } = {}): string {

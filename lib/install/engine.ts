@@ -231,7 +231,7 @@ export async function toolInstalled(ws: Workspace, agent: AgentSpec, base: Insta
 }
 
 /** Whether a tool's hook is in place at a scope (some target holds sparehand's entry or file). */
-export async function hookInstalled(ws: Workspace, agent: AgentSpec, base: InstallBase, scope: Scope): Promise<boolean> {
+async function hookInstalled(ws: Workspace, agent: AgentSpec, base: InstallBase, scope: Scope): Promise<boolean> {
   for (const target of targetsAt(agent, scope)) {
     const path = target.path(base);
     const text = await ws.read(path);
