@@ -5,7 +5,7 @@ import { analyze, isParseError } from './analyze.js';
 import { alreadyWrapped, turnedOff } from './guard.js';
 import type { Classification, RuleChanges } from './types.js';
 
-export type { Classification, Piece, RuleChanges } from './types.js';
+export type { Classification, RuleChanges } from './types.js';
 export { alreadyWrapped } from './guard.js';
 
 /** Longer commands are left alone: the hook must stay fast, and no real test command is this long. */

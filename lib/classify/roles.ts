@@ -45,14 +45,7 @@ export function roleOf(p: Pipeline, verdicts: Verdicts): Role {
   }
   // A heavy first command can go on its own with the pipes after it kept here (`npm test | less`).
   const first = roleOfCommand(p.commands[0] as Command, verdicts);
-  if (first !== 'light') return first;
-  let role: Role = 'light';
-  for (const command of p.commands.slice(1)) {
-    const r = roleOfCommand(command, verdicts);
-    if (r === 'here') return 'here';
-    if (r === 'heavy') role = 'heavy';
-  }
-  return role;
+  return first !== 'light' ? first : roleOfAll(p.commands.slice(1), verdicts);
 }
 
 function roleOfCommand(c: Command, verdicts: Verdicts): 'heavy' | 'light' | 'here' {
@@ -60,13 +53,16 @@ function roleOfCommand(c: Command, verdicts: Verdicts): 'heavy' | 'light' | 'her
     const kind = verdicts.get(c)?.kind;
     return kind === 'heavy' || kind === 'light' ? kind : 'here';
   }
+  return roleOfAll(c.body.flatMap((item) => item.pipeline.commands), verdicts);
+}
+
+// Commands taken together: `here` if any must stay here, else `heavy` if any is heavy, else `light`.
+function roleOfAll(commands: readonly Command[], verdicts: Verdicts): 'heavy' | 'light' | 'here' {
   let role: 'heavy' | 'light' = 'light';
-  for (const item of c.body) {
-    for (const x of item.pipeline.commands) {
-      const r = roleOfCommand(x, verdicts);
-      if (r === 'here') return 'here';
-      if (r === 'heavy') role = 'heavy';
-    }
+  for (const c of commands) {
+    const r = roleOfCommand(c, verdicts);
+    if (r === 'here') return 'here';
+    if (r === 'heavy') role = 'heavy';
   }
   return role;
 }

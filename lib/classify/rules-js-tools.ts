@@ -47,7 +47,7 @@ function toolRule(argv: readonly string[], classifyArgv: (argv: string[]) => Ver
     case 'tsgo': {
       const w = watching(args, true);
       if (w) return local(`${name} ${w}`, 'watch');
-      if (args.some((a) => a === '--init' || a === '-v' || a === '--version' || a === '--help' || a === '-h')) return light(name, 'help');
+      if (args.some((a) => a === '--init' || a === '-v' || a === '-h')) return light(name, 'help');
       return args.includes('-b') || args.includes('--build') ? heavy(`${name} -b`, 'build') : heavy(name, 'types');
     }
     case 'eslint':

@@ -105,12 +105,11 @@ function hereReason(item: ListItem, verdicts: Verdicts): Split {
 // a heavy part started in a folder the command does not name.
 function splitProblem(items: readonly ListItem[], roles: readonly Role[], sent: readonly Sent[]): NoCut | undefined {
   const lastSentEnd = (sent[sent.length - 1] as Sent).to;
-  const isSent = (k: number) => sent.some((s) => s.from <= k && k <= s.to);
   for (const [k, item] of items.entries()) {
     const role = roles[k] as Role;
     const p = item.pipeline;
-    if (isSent(k)) {
-      const group = sent.find((s) => s.from <= k && k <= s.to) as Sent;
+    const group = sent.find((s) => s.from <= k && k <= s.to);
+    if (group) {
       if (role === 'shell' && group.to < items.length - 1) return shellProblem(p);
       continue;
     }

@@ -1,8 +1,6 @@
 // The classifier's answer: heavy or local, the rule behind it, and (when heavy) how to wrap it.
 import type { Piece } from './split.js';
 
-export type { Piece } from './split.js';
-
 /** The user's rule changes from the config (`rules.heavy` / `rules.local`): command prefixes. */
 export interface RuleChanges {
   heavy?: readonly string[];

@@ -15,10 +15,10 @@ export interface NoCut {
 
 // `//…` is a bazel label, not a path. Absolute paths that are the same on any machine of the kind (toolchains, /dev/null); anything else is not on the worker.
 const SYSTEM = ['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/fd/', '/usr/', '/bin/', '/sbin/', '/lib/', '/opt/'];
-export const isSystem = (p: string): boolean => SYSTEM.some((s) => p === s || p.startsWith(s) || (s.endsWith('/') && p === s.slice(0, -1)));
+const isSystem = (p: string): boolean => SYSTEM.some((s) => p === s || p.startsWith(s) || (s.endsWith('/') && p === s.slice(0, -1)));
 
 /** A word that would mean something else on the worker, or undefined. */
-export function wordProblem(w: Word): NoCut | undefined {
+function wordProblem(w: Word): NoCut | undefined {
   if (w.substitution) return { rule: 'local: command substitution', why: 'runs a command substitution, which would run on the worker' };
   if (w.expansion !== undefined) return { rule: `local: expands ${w.expansion}`, why: `expands ${w.expansion}, which the worker would not see the same` };
   if (w.tilde) return { rule: `local: path outside the project: ${w.value}`, why: `names ${w.value}, which is not on the worker` };

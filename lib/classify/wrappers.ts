@@ -87,7 +87,6 @@ const WRAPPERS = table<Wrapper>({
 // Launchers that run the rest of the line as their command: `uv run pytest`, `bundle exec rspec`.
 const RUNNERS = table<string>({ uv: 'run', poetry: 'run', pdm: 'run', pipenv: 'run', hatch: 'run', rye: 'run', bundle: 'exec', pipx: 'run' });
 const RUNNER_VALUE = new Set(['--with', '--python', '-p', '--extra', '--group', '--package', '--env-file', '--directory', '--project', '-e', '--env', '--spec']);
-const ANY_WRAPPER = new Set([...WRAPPERS.keys(), ...RUNNERS.keys(), 'uvx', 'nix']);
 const ASSIGN = /^[A-Za-z_][A-Za-z0-9_]*=/;
 const NUMERIC_OPTION = /^--?[0-9]+$/;
 
@@ -100,7 +99,6 @@ export const isRunner = (program: string): boolean => {
 /** Where the command a wrapper runs starts in `argv` (its name first), or -1 when `argv` is no wrapper or cannot be followed. */
 export function commandStart(argv: readonly string[]): number {
   const name = basename(argv[0] as string);
-  if (!ANY_WRAPPER.has(name)) return -1;
   const wrapper = WRAPPERS.get(name);
   if (wrapper) return afterWrapper(argv, wrapper);
   const verb = RUNNERS.get(name);
