@@ -57,11 +57,13 @@ export function startMarker(): { path: string; touch: string; started: () => boo
   return { path, touch: `touch ${path}`, started: () => existsSync(path) };
 }
 
-export async function until(cond: () => boolean, ms = 15_000): Promise<boolean> {
+/** Whether `cond` holds within `ms`: asked again every 25 ms after each answer (an async one is awaited), last at the deadline. */
+export async function until(cond: () => boolean | Promise<boolean>, ms = 15_000): Promise<boolean> {
   const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (cond()) return true;
-    await new Promise((r) => setTimeout(r, 25));
+  for (;;) {
+    if (await cond()) return true;
+    const left = end - Date.now();
+    if (left <= 0) return false;
+    await new Promise((r) => setTimeout(r, Math.min(25, left)));
   }
-  return cond();
 }

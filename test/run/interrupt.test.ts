@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { BIN } from '../helpers/cli.js';
+import { until } from '../helpers/project.js';
 import { sharedWorker } from '../helpers/worker-env.js';
 
 const w = sharedWorker();
@@ -18,18 +19,9 @@ function running(marker: string): string[] {
   }
 }
 
-async function until(cond: () => boolean, ms = 10_000): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (cond()) return true;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return cond();
-}
-
 /** Waits until both of longCommand()'s sleeps run on the worker (the run is killed if they never do). */
 async function bothSleepsRunning(p: { kill: (s: NodeJS.Signals) => unknown }, marker: string): Promise<void> {
-  const started = await until(() => running(marker).length === 2);
+  const started = await until(() => running(marker).length === 2, 10_000);
   if (!started) p.kill('SIGKILL');
   expect(started).toBe(true);
 }

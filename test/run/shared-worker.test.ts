@@ -58,7 +58,7 @@ describe('a worker shared by two machines', () => {
     await a;
     const proj = gitProject({ 'b.txt': 'b\n' });
     const onWorker = async () => (await sparehand(['run', '--or-local', '--', 'pwd'], { env: desktop.env, cwd: proj })).stdout.startsWith(sshd.remoteDir);
-    expect(await untilAsync(onWorker, 6000)).toBe(true);
+    expect(await until(onWorker, 6000)).toBe(true);
   });
 
   it('status shows the other machine\'s run while it runs: slot, command, project, who, for how long', async () => {
@@ -107,15 +107,6 @@ describe('sparehand log', () => {
     await h.close();
   });
 });
-
-async function untilAsync(cond: () => Promise<boolean>, ms: number): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await cond()) return true;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return false;
-}
 
 describe('files this machine keeps about runs never make a run wait', () => {
   it("a copy's file held by a live process that is not sparehand (pid 1), or written on another host, is passed over", async () => {
