@@ -1,10 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { BIN } from '../helpers/cli.js';
+import { tempDir } from '../helpers/context.js';
 import { until } from '../helpers/project.js';
 import { sharedWorker } from '../helpers/worker-env.js';
 
@@ -33,7 +31,7 @@ function longCommand(): { cmd: string; marker: string } {
 }
 
 function start(cmd: string, extra: string[] = []) {
-  const proj = mkdtempSync(join(tmpdir(), 'sparehand-proj-'));
+  const proj = tempDir('sparehand-proj-');
   return execa(process.execPath, [BIN, 'run', ...extra, '--', cmd], { env: w.wh.env, extendEnv: false, cwd: proj, reject: false });
 }
 
@@ -78,7 +76,7 @@ describe('stopping a remote command', () => {
 describe('stopping a command in terminal mode (ssh -tt)', () => {
   /** sparehand with a pseudo-terminal for stdin and stdout (`script`), as in an interactive shell. */
   function inTerminal(cmd: string) {
-    const proj = mkdtempSync(join(tmpdir(), 'sparehand-proj-'));
+    const proj = tempDir('sparehand-proj-');
     const line = `${process.execPath} ${BIN} run -- '${cmd}'`;
     return execa('script', ['-qec', line, '/dev/null'], { cwd: proj, env: { ...w.wh.env, TERM: 'xterm' }, extendEnv: false, reject: false });
   }

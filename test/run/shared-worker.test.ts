@@ -3,10 +3,9 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectKey } from '../../lib/run/project.js';
-import { BIN, sparehand } from '../helpers/cli.js';
+import { sparehand } from '../helpers/cli.js';
 import { tempDir } from '../helpers/context.js';
 import { gitProject, startMarker, until } from '../helpers/project.js';
 import { type Sshd, startSshd } from '../helpers/sshd.js';
@@ -27,8 +26,7 @@ afterAll(async () => {
   await sshd?.stop();
 });
 
-const start = (h: WorkerHome, proj: string, args: string[]) =>
-  execa(process.execPath, [BIN, 'run', ...args], { env: h.env, extendEnv: false, cwd: proj, reject: false });
+const start = (h: WorkerHome, proj: string, args: string[]) => sparehand(['run', ...args], { env: h.env, cwd: proj });
 
 describe('a worker shared by two machines', () => {
   it('their runs never overlap on a 1-slot worker: the second waits and says so', async () => {
