@@ -1,5 +1,6 @@
 // Small git projects for sync tests, and ways to act here while a command runs on the worker.
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { tempDir } from './context.js';
@@ -15,6 +16,9 @@ export function gitProject(files: Record<string, string>): string {
   age(dir);
   return dir;
 }
+
+/** The md5 of `s` in hex, as the sync back's change records carry a file's content. */
+export const md5 = (s: string): string => createHash('md5').update(s).digest('hex');
 
 /** Writes `content` at `p` under `root`, making folders. */
 export function write(root: string, p: string, content: string): void {
