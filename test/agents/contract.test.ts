@@ -1,12 +1,12 @@
 // Every tool through the same checks: heavy → its exact answer, everything else → left alone, junk → left alone.
-import { chmodSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { AGENTS, agentEnvVar, allAgents } from '../../lib/agents/index.js';
 
 import { answerFor, callerOf } from '../../lib/hook/answer.js';
-import { tempDir } from '../helpers/context.js';
+import { tempDir, tool } from '../helpers/context.js';
 import { FIXTURES, fixtureJson } from '../helpers/fixtures.js';
 
 const SELF = { node: '/usr/bin/node', script: '/opt/sparehand/bin/sparehand.js' };
@@ -18,8 +18,7 @@ const hasFixture = (id: string, name: string): boolean => readdirSync(`${FIXTURE
 /** A PATH holding an executable named `sparehand` (for tools whose rewrite names it bare). */
 function pathWithSparehand(): string {
   const dir = tempDir('sparehand-path-');
-  writeFileSync(join(dir, 'sparehand'), '#!/bin/sh\nexit 0\n');
-  chmodSync(join(dir, 'sparehand'), 0o755);
+  tool(dir, 'sparehand', 'exit 0');
   return `${dir}:/usr/bin:/bin`;
 }
 

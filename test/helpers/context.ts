@@ -1,5 +1,5 @@
 // A throwaway context for tests: its own HOME, env and captured streams, so tests run in parallel.
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
@@ -12,6 +12,15 @@ export interface TestContext extends Context {
 
 export function tempDir(prefix = 'sparehand-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** An executable script `name` in `dir` (made if need be) that runs `body` with /bin/sh; its path. */
+export function tool(dir: string, name: string, body: string): string {
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, name);
+  writeFileSync(file, `#!/bin/sh\n${body}\n`);
+  chmodSync(file, 0o755);
+  return file;
 }
 
 /**
