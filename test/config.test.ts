@@ -1,19 +1,11 @@
 // The config file as users leave it: unreadable, not a file, huge, with fields sparehand does not know, or with
 // values of the wrong type or range.
-import { chmodSync, cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, sparehand } from './helpers/cli.js';
-import { tempDir } from './helpers/context.js';
-
-function homeWith(config: unknown) {
-  const home = tempDir('sparehand-home-');
-  const file = join(home, '.config', 'sparehand', 'config.json');
-  mkdirSync(join(file, '..'), { recursive: true });
-  if (config !== undefined) writeFileSync(file, typeof config === 'string' ? config : JSON.stringify(config, null, 2));
-  return { home, file, env: { HOME: home, PATH: process.env.PATH! } };
-}
+import { homeWith, tempDir } from './helpers/context.js';
 
 describe('config: what the file is', () => {
   it.each([

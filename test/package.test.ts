@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from './helpers/context.js';
+import { FIXTURES } from './helpers/fixtures.js';
 
 const ROOT = new URL('../', import.meta.url).pathname;
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
@@ -38,7 +39,7 @@ describe('the package', () => {
     expect(run(['--version']).trim()).toBe(pkg.version);
     expect(run(['classify', '--json', '--', 'npm test'])).toContain('"heavy":true');
     expect(run(['help', 'config'])).toBe(readFileSync(join(ROOT, 'docs', 'config.md'), 'utf8'));
-    const payload = readFileSync(join(ROOT, 'test', 'fixtures', 'agents', 'claude-code', 'payload.json'), 'utf8');
+    const payload = readFileSync(`${FIXTURES}agents/claude-code/payload.json`, 'utf8');
     expect(JSON.parse(run(['agent', 'hook', '--for', 'claude-code'], payload)).hookSpecificOutput.updatedInput.command).toContain(
       `${join(dir, 'package', 'bin', 'sparehand.js')} run --or-local -- 'npm test'`,
     );

@@ -1,26 +1,24 @@
 // Every tool through the same checks: heavy → its exact answer, everything else → left alone, junk → left alone.
-import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { AGENTS, agentEnvVar, allAgents } from '../../lib/agents/index.js';
 
 import { answerFor, callerOf } from '../../lib/hook/answer.js';
-import { tempDir } from '../helpers/context.js';
-import { fixtureJson } from '../helpers/fixtures.js';
+import { tempDir, tool } from '../helpers/context.js';
+import { FIXTURES, fixtureJson } from '../helpers/fixtures.js';
 
-const FIXTURES = new URL('../fixtures/agents/', import.meta.url);
 const SELF = { node: '/usr/bin/node', script: '/opt/sparehand/bin/sparehand.js' };
 const INVOCATION = '/usr/bin/node /opt/sparehand/bin/sparehand.js';
 
-const fixture = (id: string, name: string): unknown => JSON.parse(readFileSync(new URL(`${id}/${name}`, FIXTURES), 'utf8'));
-const hasFixture = (id: string, name: string): boolean => readdirSync(new URL(`${id}/`, FIXTURES)).includes(name);
+const fixture = (id: string, name: string): unknown => fixtureJson(`agents/${id}/${name}`);
+const hasFixture = (id: string, name: string): boolean => readdirSync(`${FIXTURES}agents/${id}/`).includes(name);
 
 /** A PATH holding an executable named `sparehand` (for tools whose rewrite names it bare). */
 function pathWithSparehand(): string {
   const dir = tempDir('sparehand-path-');
-  writeFileSync(join(dir, 'sparehand'), '#!/bin/sh\nexit 0\n');
-  chmodSync(join(dir, 'sparehand'), 0o755);
+  tool(dir, 'sparehand', 'exit 0');
   return `${dir}:/usr/bin:/bin`;
 }
 
@@ -226,7 +224,7 @@ describe('one hook, many callers', () => {
     });
   });
 
-  it.each(readdirSync(new URL('../fixtures/unconnected/', import.meta.url)).map((f) => [f]))(
+  it.each(readdirSync(`${FIXTURES}unconnected/`).map((f) => [f]))(
     'every hook leaves alone a heavy command in the payload of an event sparehand does not answer (%s)',
     (file) => {
       const text = JSON.stringify(fixtureJson(`unconnected/${file}`)).replaceAll('echo ORIGINAL-COMMAND', 'npm test');

@@ -6,12 +6,12 @@ import { AGENTS, allAgents } from '../../lib/agents/index.js';
 import { classify } from '../../lib/classify/index.js';
 import { answerFor } from '../../lib/hook/answer.js';
 import { tempDir } from '../helpers/context.js';
+import { FIXTURES } from '../helpers/fixtures.js';
 
 const home = tempDir();
 const ctx = { home, cwd: home, env: { HOME: home, PATH: '/usr/bin:/bin', SPAREHAND_NO_PROC: '1' } };
 const hooked = allAgents().filter((a) => a.payload !== undefined);
-const fixtureText = (id: string): string =>
-  readFileSync(new URL(`../fixtures/agents/${id}/payload.json`, import.meta.url), 'utf8');
+const fixtureText = (id: string): string => readFileSync(`${FIXTURES}agents/${id}/payload.json`, 'utf8');
 /** The tool's payload with a light command: no mutation of it may ever produce a refusal. */
 const base = (id: string): unknown => JSON.parse(fixtureText(id).replaceAll('npm test', 'echo hi'));
 /** The heavy payload: mutations may be answered, but only with one valid answer. */

@@ -1,18 +1,9 @@
 // `sparehand classify` through the real CLI: text and --json output, the config's rules, argv joining, exit 0.
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sparehand } from '../helpers/cli.js';
-import { tempDir } from '../helpers/context.js';
+import { homeWith } from '../helpers/context.js';
 
-const env = (config?: unknown) => {
-  const home = tempDir();
-  if (config) {
-    mkdirSync(join(home, '.config', 'sparehand'), { recursive: true });
-    writeFileSync(join(home, '.config', 'sparehand', 'config.json'), JSON.stringify(config));
-  }
-  return { PATH: process.env.PATH, HOME: home };
-};
+const env = (config?: unknown) => homeWith(config).env;
 
 describe('sparehand classify', () => {
   it('--json: one document with stable fields, the rewrite naming `sparehand`', async () => {

@@ -1,11 +1,10 @@
 // docs/classify.md shows real output: every `$ sparehand classify …` example there is run through bash with the
 // built CLI, and what it prints must be what the page shows under it.
-import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { BIN } from '../helpers/cli.js';
-import { tempDir } from '../helpers/context.js';
+import { tempDir, tool } from '../helpers/context.js';
 
 const page = readFileSync(new URL('../../docs/classify.md', import.meta.url), 'utf8');
 
@@ -33,8 +32,7 @@ describe('docs/classify.md examples', () => {
 
   it.each(all.map((e) => [e.line, e.shown]))('%s', async (line, shown) => {
     const bin = tempDir('sparehand-docs-bin-');
-    writeFileSync(join(bin, 'sparehand'), `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} "$@"\n`);
-    chmodSync(join(bin, 'sparehand'), 0o755);
+    tool(bin, 'sparehand', `exec ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} "$@"`);
     const r = await execa('bash', ['-c', line], { env: { PATH: `${bin}:${process.env.PATH}`, HOME: tempDir('sparehand-home-') }, extendEnv: false, reject: false });
     expect((r.stdout as string).trim()).toBe(shown);
   });

@@ -4,12 +4,12 @@
 // parts that must stay here (stub `git`, `./deploy.sh`, `npm start`) never do, and the heavy parts before
 // them always do.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { execa } from 'execa';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bashQuote, classify, rewriteCommand } from '../../lib/classify/index.js';
-import { tempDir } from '../helpers/context.js';
+import { tempDir, tool } from '../helpers/context.js';
 import { BIN } from '../helpers/cli.js';
 
 // Each program appends "<program> <SPAREHAND_RUN or no>" to $RAN_BY_LOG, a file outside the project.
@@ -38,8 +38,8 @@ const PACKAGE = JSON.stringify({
 });
 // Programs that must run here; a stub `git` on PATH and a deploy script in the project.
 const STAYS_HERE = ['git', 'deploy', 'npm start'];
-const GIT = `#!/bin/sh\necho "git $*"\n[ -f result.txt ] && cat result.txt\necho "git \${SPAREHAND_RUN:-no}" >> "$RAN_BY_LOG"\n`;
-const DEPLOY = `#!/bin/sh\necho "deploying $(cat result.txt 2>/dev/null)"\necho "deploy \${SPAREHAND_RUN:-no}" >> "$RAN_BY_LOG"\n`;
+const GIT = `echo "git $*"\n[ -f result.txt ] && cat result.txt\necho "git \${SPAREHAND_RUN:-no}" >> "$RAN_BY_LOG"`;
+const DEPLOY = `echo "deploying $(cat result.txt 2>/dev/null)"\necho "deploy \${SPAREHAND_RUN:-no}" >> "$RAN_BY_LOG"`;
 
 // `{T}` is a folder outside the project (the local /tmp of the original); `{P}` the project; each run gets its own.
 const CASES = [
@@ -114,11 +114,9 @@ function project(): Run {
   mkdirSync(join(p, 'sub'), { recursive: true });
   writeFileSync(join(p, 'Makefile'), MAKEFILE);
   writeFileSync(join(p, 'package.json'), PACKAGE);
-  writeFileSync(join(p, 'deploy.sh'), DEPLOY);
-  chmodSync(join(p, 'deploy.sh'), 0o755);
+  tool(p, 'deploy.sh', DEPLOY);
   const bin = tempDir('sparehand-exec-bin-');
-  writeFileSync(join(bin, 'git'), GIT);
-  chmodSync(join(bin, 'git'), 0o755);
+  tool(bin, 'git', GIT);
   const log = join(tempDir('sparehand-exec-log-'), 'ran-by');
   writeFileSync(log, '');
   return { p, t: tempDir('sparehand-exec-tmp-'), log, bin };

@@ -1,13 +1,13 @@
 // Property: whatever the agent wrote, the rewritten command, run by real bash, hands sparehand exactly the
 // heavy part's bytes. A fake `sparehand` (a tiny sh script) records what it received; one bash runs every case.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { bashQuote, classify, rewriteCommand } from '../../lib/classify/index.js';
 import type { Classification } from '../../lib/classify/types.js';
-import { tempDir } from '../helpers/context.js';
+import { tempDir, tool } from '../helpers/context.js';
 
 // Runs `lines` (id → shell line naming the invocation `<fake> <id>`) in one bash; returns what the fake calls of
 // each line received, in order (a split line calls it once per part it sends).
@@ -16,10 +16,8 @@ function runBatch(lines: (invocation: (id: number) => string) => string[]): { go
   const rec = join(dir, 'rec');
   mkdirSync(rec);
   mkdirSync(join(dir, 'work'));
-  const fake = join(dir, 'fake');
   // NUL cannot occur in an argument, so it separates the calls.
-  writeFileSync(fake, `#!/bin/sh\nid=$1; shift\nprintf '%s %s %s %s\\n' "$#" "$1" "$2" "$3" >> "${rec}/$id.meta"\nprintf '%s\\0' "$4" >> "${rec}/$id"\n`);
-  chmodSync(fake, 0o755);
+  const fake = tool(dir, 'fake', `id=$1; shift\nprintf '%s %s %s %s\\n' "$#" "$1" "$2" "$3" >> "${rec}/$id.meta"\nprintf '%s\\0' "$4" >> "${rec}/$id"`);
   const script = lines((id) => `${bashQuote(fake)} ${id}`);
   // Each case in its own subshell so a `cd` or an `exit` in one cannot disturb the next; the subshell waits
   // for a case that ends in `&` (the outer `wait` does not see its grandchildren: flaky on a loaded machine).

@@ -4,19 +4,19 @@
 // runs its part with `bash -c`): the same programs run in the same order with the same arguments, the same exit
 // status, the same final folder; `git` never runs under sparehand.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { bashQuote, classify, rewriteCommand } from '../../lib/classify/index.js';
-import { tempDir } from '../helpers/context.js';
+import { tempDir, tool } from '../helpers/context.js';
 
 // A stub program logs its name, arguments, the variable X (which `export X=1` sets) and whether it ran under sparehand.
 const STUB = (name: string) =>
-  `#!/bin/sh\necho "${name} $* X=\${X:-} \${SPAREHAND_RUN:-here}" >> "$LOG"\ncase "$*" in *fail*) exit 1 ;; esac\nexit 0\n`;
+  `echo "${name} $* X=\${X:-} \${SPAREHAND_RUN:-here}" >> "$LOG"\ncase "$*" in *fail*) exit 1 ;; esac\nexit 0`;
 // The fake sparehand: `fake run --or-local -- PART` runs PART as a worker would: a new bash, in the same folder,
 // without this shell's variables (a worker gets only a few named ones, and X is not one of them).
-const FAKE = '#!/bin/sh\necho "send" >> "$LOG"\nexec env -i PATH="$PATH" LOG="$LOG" SPAREHAND_RUN=1 bash -c "$4"\n';
+const FAKE = 'echo "send" >> "$LOG"\nexec env -i PATH="$PATH" LOG="$LOG" SPAREHAND_RUN=1 bash -c "$4"';
 
 const part = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom('cargo test', 'cargo test fail', 'cargo build', 'cargo test 2>&1 | tail -3') },
@@ -52,13 +52,8 @@ function runAll(lines: string[], bin: string): string[] {
 describe('split chains keep their meaning', () => {
   it('for random chains of heavy, local, light, cd and shell-changing parts', () => {
     const bin = tempDir('sparehand-split-bin-');
-    for (const name of ['cargo', 'git']) {
-      writeFileSync(join(bin, name), STUB(name));
-      chmodSync(join(bin, name), 0o755);
-    }
-    const fake = join(bin, 'fake-sparehand');
-    writeFileSync(fake, FAKE);
-    chmodSync(fake, 0o755);
+    for (const name of ['cargo', 'git']) tool(bin, name, STUB(name));
+    tool(bin, 'fake-sparehand', FAKE);
 
     const commands = [...new Set(fc.sample(chain, { numRuns: 1500, seed: 5 }))];
     const heavy = commands.map((c) => ({ command: c, c: classify(c) })).filter((x) => x.c.heavy);

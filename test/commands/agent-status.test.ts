@@ -1,11 +1,11 @@
 // `agent status` and `agent list` read the registry and the files as a real process.
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { allAgents } from '../../lib/agents/index.js';
 import { VERSION } from '../../lib/version.js';
 import { sparehand } from '../helpers/cli.js';
-import { tempDir } from '../helpers/context.js';
+import { tempDir, tool } from '../helpers/context.js';
 
 describe('agent list', () => {
   it('lists every tool with its connection and why', async () => {
@@ -24,8 +24,7 @@ describe('agent status', () => {
     mkdirSync(join(project, 'src'));
     const bin = join(home, 'bin');
     mkdirSync(bin);
-    writeFileSync(join(bin, 'gemini'), '#!/bin/sh\necho 0.61.0\n');
-    chmodSync(join(bin, 'gemini'), 0o755);
+    tool(bin, 'gemini', 'echo 0.61.0');
     const env = { HOME: home, PATH: bin };
     expect((await sparehand(['agent', 'install', 'gemini-cli'], { env })).exitCode).toBe(0);
     expect((await sparehand(['agent', 'install', 'claude-code', '--project', project], { env })).exitCode).toBe(0);

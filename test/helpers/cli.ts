@@ -4,7 +4,8 @@ import { fileURLToPath } from 'node:url';
 
 export const BIN = fileURLToPath(new URL('../../bin/sparehand.js', import.meta.url));
 
-export async function sparehand(args: readonly string[], opts: { env?: NodeJS.ProcessEnv; cwd?: string; input?: string } = {}) {
+/** The running process (execa's: await it for the result, or .kill() it), with stdin given `input` and then closed. */
+export function sparehand(args: readonly string[], opts: { env?: NodeJS.ProcessEnv; cwd?: string; input?: string } = {}) {
   return execa(process.execPath, [BIN, ...args], {
     env: opts.env ?? {},
     extendEnv: opts.env === undefined,

@@ -1,5 +1,5 @@
 // A throwaway context for tests: its own HOME, env and captured streams, so tests run in parallel.
-import { mkdtempSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
@@ -12,6 +12,27 @@ export interface TestContext extends Context {
 
 export function tempDir(prefix = 'sparehand-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** An executable script `name` in `dir` (made if need be) that runs `body` with /bin/sh; its path. */
+export function tool(dir: string, name: string, body: string): string {
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, name);
+  writeFileSync(file, `#!/bin/sh\n${body}\n`);
+  chmodSync(file, 0o755);
+  return file;
+}
+
+/**
+ * A HOME whose sparehand config file holds `config` (a string as it is, anything else as JSON; none if undefined),
+ * and an env with that HOME and this process's PATH.
+ */
+export function homeWith(config?: unknown): { home: string; file: string; env: { HOME: string; PATH: string } } {
+  const home = tempDir('sparehand-home-');
+  const file = join(home, '.config', 'sparehand', 'config.json');
+  mkdirSync(join(file, '..'), { recursive: true });
+  if (config !== undefined) writeFileSync(file, typeof config === 'string' ? config : JSON.stringify(config, null, 2));
+  return { home, file, env: { HOME: home, PATH: process.env.PATH! } };
 }
 
 export function testContext(opts: { home?: string; cwd?: string; env?: NodeJS.ProcessEnv; stdin?: string } = {}): TestContext {

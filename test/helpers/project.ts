@@ -1,5 +1,6 @@
 // Small git projects for sync tests, and ways to act here while a command runs on the worker.
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { tempDir } from './context.js';
@@ -15,6 +16,9 @@ export function gitProject(files: Record<string, string>): string {
   age(dir);
   return dir;
 }
+
+/** The md5 of `s` in hex, as the sync back's change records carry a file's content. */
+export const md5 = (s: string): string => createHash('md5').update(s).digest('hex');
 
 /** Writes `content` at `p` under `root`, making folders. */
 export function write(root: string, p: string, content: string): void {
@@ -57,11 +61,13 @@ export function startMarker(): { path: string; touch: string; started: () => boo
   return { path, touch: `touch ${path}`, started: () => existsSync(path) };
 }
 
-export async function until(cond: () => boolean, ms = 15_000): Promise<boolean> {
+/** Whether `cond` holds within `ms`: asked again every 25 ms after each answer (an async one is awaited), last at the deadline. */
+export async function until(cond: () => boolean | Promise<boolean>, ms = 15_000): Promise<boolean> {
   const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (cond()) return true;
-    await new Promise((r) => setTimeout(r, 25));
+  for (;;) {
+    if (await cond()) return true;
+    const left = end - Date.now();
+    if (left <= 0) return false;
+    await new Promise((r) => setTimeout(r, Math.min(25, left)));
   }
-  return cond();
 }

@@ -6,9 +6,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const fixture = (p: string) => fileURLToPath(new URL(`../fixtures/${p}`, import.meta.url));
+import { FIXTURES } from './fixtures.js';
 
 /**
  * A folder holding `rsync` built from `tarball` by `build` (run in the unpacked `folder`, which must leave the
@@ -39,7 +37,7 @@ function built(tarball: string, folder: string, program: string, build: (src: st
 
 /** openrsync, as upstream builds it. */
 export function openrsyncBin(): string {
-  return built(fixture('openrsync/openrsync-src.tar.gz'), 'openrsync', 'openrsync', (src) => {
+  return built(`${FIXTURES}openrsync/openrsync-src.tar.gz`, 'openrsync', 'openrsync', (src) => {
     execFileSync('./configure', [], { cwd: src, stdio: 'pipe' });
     execFileSync('bmake', [], { cwd: src, stdio: 'pipe' });
   }, 'bmake and zlib1g-dev');

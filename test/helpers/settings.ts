@@ -2,9 +2,13 @@
 // holds before install, what a file that held only its seed holds, a file that does not parse, and the hook list.
 import { parse as parseJsonc } from 'jsonc-parser';
 import { parse as parseToml } from 'smol-toml';
+import { allAgents } from '../../lib/agents/index.js';
 import type { AgentSpec, JsonHookTarget, Scope, TomlHookTarget } from '../../lib/agents/types.js';
 
 export type SettingsTarget = JsonHookTarget | TomlHookTarget;
+
+/** The tools connected by a note only: no entry in any settings file, at least one note. Tests using it check it is not empty. */
+export const noteOnlyAgents = (): AgentSpec[] => allAgents().filter((a) => a.install.targets.length === 0 && (a.install.notes ?? []).length > 0);
 
 /** The targets of a tool that are entries in a settings file (not whole files of sparehand's). */
 export const settingsTargets = (a: AgentSpec, scope: Scope): SettingsTarget[] =>

@@ -1,7 +1,7 @@
 // A worker owner's HOME as a Debian or Ubuntu install makes it, for a test sshd (`startSshd({ home })`): ~/.bashrc
 // returns at once in a non-interactive shell, ~/.profile sources it and puts more on PATH (as rustup, pyenv,
 // corepack and nvm's installers do), so tools there are only on the login PATH.
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from './context.js';
 
@@ -24,13 +24,4 @@ export function workerOwnerHome(loginPath: readonly string[] = ['tools/bin']): s
     `# ~/.profile: executed by the command interpreter for login shells.\nif [ -n "$BASH_VERSION" ] && [ -f "$HOME/.bashrc" ]; then . "$HOME/.bashrc"; fi\nexport PATH="${dirs}:$PATH"\nexport GOFLAGS="-mod=mod -tags=a,b"\n`,
   );
   return home;
-}
-
-/** An executable script at `path` (under `dir`) that runs `body`. */
-export function tool(dir: string, name: string, body: string): string {
-  mkdirSync(dir, { recursive: true });
-  const file = join(dir, name);
-  writeFileSync(file, `#!/bin/sh\n${body}\n`);
-  chmodSync(file, 0o755);
-  return file;
 }

@@ -4,8 +4,9 @@ import { quote } from 'shell-quote';
 import { describe, expect, it } from 'vitest';
 import { BIN, sparehand } from '../helpers/cli.js';
 import { tempDir } from '../helpers/context.js';
+import { FIXTURES } from '../helpers/fixtures.js';
 
-const payload = readFileSync(new URL('../fixtures/agents/claude-code/payload.json', import.meta.url), 'utf8');
+const payload = readFileSync(`${FIXTURES}agents/claude-code/payload.json`, 'utf8');
 const env = () => {
   const home = tempDir();
   return { HOME: home, PATH: '/usr/bin:/bin' };

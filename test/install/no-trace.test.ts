@@ -8,7 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { AGENTS, allAgents } from '../../lib/agents/index.js';
 import type { InstallBase } from '../../lib/agents/types.js';
 import { BIN, sparehand } from '../helpers/cli.js';
-import { tempDir } from '../helpers/context.js';
+import { tempDir, tool } from '../helpers/context.js';
+import { FIXTURES } from '../helpers/fixtures.js';
 import { seedOnly, settingsTargets } from '../helpers/settings.js';
 import { toolsFound, tree } from '../helpers/tree.js';
 
@@ -80,7 +81,7 @@ describe('install, then uninstall', () => {
     const home = tempDir('sparehand-home-');
     toolsFound(home, agents);
     const before = snapshot(home);
-    const preload = new URL('../fixtures/preload/kill-at-rename.cjs', import.meta.url).pathname;
+    const preload = `${FIXTURES}preload/kill-at-rename.cjs`;
     const killed = await execa(process.execPath, ['--require', preload, BIN, 'agent', 'install', 'all'], {
       env: { ...env(home), SPAREHAND_KILL_AT_RENAME: String(n) },
       extendEnv: false,
@@ -103,8 +104,7 @@ describe('agent install all', () => {
     const home = tempDir('sparehand-home-');
     const bin = join(home, 'bin');
     mkdirSync(bin);
-    writeFileSync(join(bin, 'codex'), '#!/bin/sh\n');
-    chmodSync(join(bin, 'codex'), 0o755);
+    tool(bin, 'codex', '');
     mkdirSync(join(home, '.gemini'));
     const e = { HOME: home, PATH: `${bin}:/usr/bin:/bin` };
     const r = await sparehand(['agent', 'install', 'all'], { env: e });

@@ -3,14 +3,15 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { AGENTS, allAgents } from '../../lib/agents/index.js';
+import { AGENTS } from '../../lib/agents/index.js';
 import type { AgentSpec } from '../../lib/agents/types.js';
 import { installAgents, uninstallAgents } from '../../lib/install/connect.js';
 import { hasNote } from '../../lib/install/note-block.js';
 import { sparehand } from '../helpers/cli.js';
 import { tempDir, testContext } from '../helpers/context.js';
+import { noteOnlyAgents } from '../helpers/settings.js';
 
-const noteOnly = allAgents().filter((a) => a.connection === 'note' && a.install.targets.length === 0);
+const noteOnly = noteOnlyAgents();
 
 describe('a tool with only notes', () => {
   it.each(noteOnly.map((a) => [a.id, a] as const))('%s: agent status shows it installed once its note is there, and not after uninstall', async (id) => {

@@ -1,12 +1,10 @@
 // Reading the worker's results block out of ssh's stdout: the command's own bytes pass untouched, whatever the
 // chunking; a block cut short is no block.
-import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ResultsParser } from '../../lib/remote/results.js';
 import { tempDir } from '../helpers/context.js';
-
-const md5 = (s: string) => createHash('md5').update(s).digest('hex');
+import { md5 } from '../helpers/project.js';
 
 function block(records: string[], end = records.length): Buffer {
   return Buffer.from(`\0sparehand-results N1 ran 7\n${records.join('')}end ${end}\n`);

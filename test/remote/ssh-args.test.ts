@@ -1,5 +1,4 @@
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -8,7 +7,7 @@ import { rsyncUpArgs } from '../../lib/remote/rsync-args.js';
 import { type RemoteJob, WRAPPER, remoteCommand } from '../../lib/remote/remote-script.js';
 import { SLOT_CLAIM } from '../../lib/remote/worker-slots.js';
 import { remotePath, rsyncPathMaking, rsyncRsh, rsyncRshBlanks, rsyncWord, sshArgs, sshMasterArgs, sshOptions } from '../../lib/remote/ssh-args.js';
-import { tempDir } from '../helpers/context.js';
+import { tempDir, tool } from '../helpers/context.js';
 import { openrsyncBin } from '../helpers/rsyncs.js';
 
 const worker: Worker = { name: 'box', destination: 'me@box.lan', port: 2222, identity: '/k/id key' };
@@ -97,7 +96,7 @@ describe('ssh argument arrays', () => {
     expect(rsh.split(' ')).toHaveLength(4);
     // openrsync runs "-e" as the remote shell: a fake ssh on PATH prints the words it got, then rsync fails harmlessly.
     const fake = tempDir('sparehand-fake-ssh-');
-    writeFileSync(join(fake, 'ssh'), '#!/bin/sh\nprintf "<%s>\\n" "$@" >&2\nexit 1\n', { mode: 0o755 });
+    tool(fake, 'ssh', 'printf "<%s>\\n" "$@" >&2\nexit 1');
     let err = '';
     try {
       execFileSync(join(bin, 'rsync'), ['-a', '-e', rsh, '--rsync-path=mkdir -p -- x && rsync', '/tmp/nowhere/', 'host:.'], {

@@ -119,6 +119,8 @@ function coarseFileSystem(): { path: string; remove: () => void } | string {
   return { path, remove: () => run('umount', [path]) };
 }
 
+// md5sum, not node's createHash (helpers/project.ts md5): the hashes checked here come from the code under test, the
+// worker's Perl and lib/remote/results.ts's createHash, so the expected ones come from an implementation outside both.
 function md5(s: string): string {
   return execFileSync('md5sum', { input: s, encoding: 'utf8' }).split(' ')[0] as string;
 }

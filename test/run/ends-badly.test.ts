@@ -3,12 +3,11 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, rmSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
-import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { connectionFor } from '../../lib/remote/connection.js';
 import { sshControlArgs } from '../../lib/remote/ssh-args.js';
 import { projectKey } from '../../lib/run/project.js';
-import { BIN, sparehand } from '../helpers/cli.js';
+import { sparehand } from '../helpers/cli.js';
 import { files, gitProject, startMarker, until } from '../helpers/project.js';
 import { type Sshd, startSshd } from '../helpers/sshd.js';
 import { type WorkerHome, workerHome } from '../helpers/worker-env.js';
@@ -53,9 +52,7 @@ function killConnection(h: WorkerHome): void {
 
 const incoming = (proj: string) => existsSync(join(proj, '.sparehand', 'incoming')) && readdirSync(join(proj, '.sparehand', 'incoming')).length > 0;
 
-function start(h: WorkerHome, proj: string, cmd: string) {
-  return execa(process.execPath, [BIN, 'run', '--', cmd], { env: h.env, extendEnv: false, cwd: proj, reject: false });
-}
+const start = (h: WorkerHome, proj: string, cmd: string) => sparehand(['run', '--', cmd], { env: h.env, cwd: proj });
 
 /** The slot is free again: a run with --or-local on the 1-slot worker goes to the worker, not here. */
 async function slotFree(h: WorkerHome): Promise<void> {

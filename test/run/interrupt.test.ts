@@ -1,10 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { BIN } from '../helpers/cli.js';
+import { tempDir } from '../helpers/context.js';
+import { until } from '../helpers/project.js';
 import { sharedWorker } from '../helpers/worker-env.js';
 
 const w = sharedWorker();
@@ -18,18 +17,9 @@ function running(marker: string): string[] {
   }
 }
 
-async function until(cond: () => boolean, ms = 10_000): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (cond()) return true;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return cond();
-}
-
 /** Waits until both of longCommand()'s sleeps run on the worker (the run is killed if they never do). */
 async function bothSleepsRunning(p: { kill: (s: NodeJS.Signals) => unknown }, marker: string): Promise<void> {
-  const started = await until(() => running(marker).length === 2);
+  const started = await until(() => running(marker).length === 2, 10_000);
   if (!started) p.kill('SIGKILL');
   expect(started).toBe(true);
 }
@@ -41,7 +31,7 @@ function longCommand(): { cmd: string; marker: string } {
 }
 
 function start(cmd: string, extra: string[] = []) {
-  const proj = mkdtempSync(join(tmpdir(), 'sparehand-proj-'));
+  const proj = tempDir('sparehand-proj-');
   return execa(process.execPath, [BIN, 'run', ...extra, '--', cmd], { env: w.wh.env, extendEnv: false, cwd: proj, reject: false });
 }
 
@@ -86,7 +76,7 @@ describe('stopping a remote command', () => {
 describe('stopping a command in terminal mode (ssh -tt)', () => {
   /** sparehand with a pseudo-terminal for stdin and stdout (`script`), as in an interactive shell. */
   function inTerminal(cmd: string) {
-    const proj = mkdtempSync(join(tmpdir(), 'sparehand-proj-'));
+    const proj = tempDir('sparehand-proj-');
     const line = `${process.execPath} ${BIN} run -- '${cmd}'`;
     return execa('script', ['-qec', line, '/dev/null'], { cwd: proj, env: { ...w.wh.env, TERM: 'xterm' }, extendEnv: false, reject: false });
   }

@@ -8,7 +8,8 @@ import { sparehand } from '../helpers/cli.js';
 import { OLD, files, gitProject, startMarker, until, write } from '../helpers/project.js';
 import { sharedWorker } from '../helpers/worker-env.js';
 
-const w = sharedWorker();
+/** The worker and the HOME and env every run here uses (never-lose-work-openrsync.test.ts checks that env's rsync). */
+export const w = sharedWorker();
 const run = (proj: string, cmd: string, extra: string[] = []) => sparehand(['run', ...extra, '--', cmd], { env: w.wh.env, cwd: proj });
 
 /** Starts `cmd` on the worker, waits until it has started, does `meanwhile` here, and returns the finished run. */

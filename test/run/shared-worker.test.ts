@@ -3,10 +3,9 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectKey } from '../../lib/run/project.js';
-import { BIN, sparehand } from '../helpers/cli.js';
+import { sparehand } from '../helpers/cli.js';
 import { tempDir } from '../helpers/context.js';
 import { gitProject, startMarker, until } from '../helpers/project.js';
 import { type Sshd, startSshd } from '../helpers/sshd.js';
@@ -27,8 +26,7 @@ afterAll(async () => {
   await sshd?.stop();
 });
 
-const start = (h: WorkerHome, proj: string, args: string[]) =>
-  execa(process.execPath, [BIN, 'run', ...args], { env: h.env, extendEnv: false, cwd: proj, reject: false });
+const start = (h: WorkerHome, proj: string, args: string[]) => sparehand(['run', ...args], { env: h.env, cwd: proj });
 
 describe('a worker shared by two machines', () => {
   it('their runs never overlap on a 1-slot worker: the second waits and says so', async () => {
@@ -58,7 +56,7 @@ describe('a worker shared by two machines', () => {
     await a;
     const proj = gitProject({ 'b.txt': 'b\n' });
     const onWorker = async () => (await sparehand(['run', '--or-local', '--', 'pwd'], { env: desktop.env, cwd: proj })).stdout.startsWith(sshd.remoteDir);
-    expect(await untilAsync(onWorker, 6000)).toBe(true);
+    expect(await until(onWorker, 6000)).toBe(true);
   });
 
   it('status shows the other machine\'s run while it runs: slot, command, project, who, for how long', async () => {
@@ -107,15 +105,6 @@ describe('sparehand log', () => {
     await h.close();
   });
 });
-
-async function untilAsync(cond: () => Promise<boolean>, ms: number): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await cond()) return true;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return false;
-}
 
 describe('files this machine keeps about runs never make a run wait', () => {
   it("a copy's file held by a live process that is not sparehand (pid 1), or written on another host, is passed over", async () => {

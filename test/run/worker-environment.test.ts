@@ -6,11 +6,11 @@ import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sparehand } from '../helpers/cli.js';
-import { tempDir } from '../helpers/context.js';
+import { tempDir, tool } from '../helpers/context.js';
 import { gitProject, write } from '../helpers/project.js';
 import { type Sshd, startSshd } from '../helpers/sshd.js';
 import { type WorkerHome, workerHome } from '../helpers/worker-env.js';
-import { tool, workerOwnerHome } from '../helpers/worker-home.js';
+import { workerOwnerHome } from '../helpers/worker-home.js';
 
 let sshd: Sshd;
 let owner: string;

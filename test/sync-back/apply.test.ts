@@ -1,14 +1,11 @@
 // Applying changes here, from hand-made change lists (as a worker, honest or not, could send them).
-import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Change } from '../../lib/remote/results.js';
 import { applyChanges } from '../../lib/sync-back/apply.js';
 import { tempDir } from '../helpers/context.js';
-import { files, write } from '../helpers/project.js';
-
-const md5 = (s: string) => createHash('md5').update(s).digest('hex');
+import { files, md5, write } from '../helpers/project.js';
 
 function setup(local: Record<string, string>) {
   const root = tempDir();
