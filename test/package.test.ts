@@ -6,8 +6,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from './helpers/context.js';
 import { FIXTURES } from './helpers/fixtures.js';
+import { fileURLToPath } from 'node:url';
 
-const ROOT = new URL('../', import.meta.url).pathname;
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
 const npm = (args: string[], cwd = ROOT) => execFileSync('npm', args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false' } });
 

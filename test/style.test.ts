@@ -3,8 +3,9 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { allAgents } from '../lib/agents/index.js';
+import { fileURLToPath } from 'node:url';
 
-const ROOT = new URL('../', import.meta.url).pathname;
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
 // Every registered tool: its id, and the first word of it (`claude` of `claude-code`), from the registry itself. An id
 // that is also a keyword of the code (`continue`) is looked for as a name only: quoted, or capitalised as in prose.
 const KEYWORDS = new Set(['break', 'case', 'catch', 'continue', 'default', 'delete', 'do', 'else', 'for', 'if', 'in', 'new', 'return', 'switch', 'this', 'try', 'while']);
