@@ -5,9 +5,9 @@
 //   2. the same run  vs  one ssh round trip over the shared connection (`ssh … true`)
 //   3. a no-change sync of a 20,000-file tree: sparehand's sync step  vs  plain `rsync -a --delete`
 //   4. warm `sparehand run -- true` on that 20,000-file tree  vs  the same three steps by hand
-//   5. the worker's tree watch around `true` on a 50,000-file tree (both walks)  vs  `find` listing it twice
+//   5. the worker program's two walks around `true` on a 50,000-file tree  vs  `find` listing it twice
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -19,7 +19,9 @@ const { connectionFor, closeConnections } = await import(join(root, 'dist/remote
 const { sshArgs, rsyncRsh } = await import(join(root, 'dist/remote/ssh-args.js'));
 const { rsyncUpArgs } = await import(join(root, 'dist/remote/rsync-args.js'));
 const { upFilterArgs, notBroughtBack, skipArgument, skipRules } = await import(join(root, 'dist/remote/sync-rules.js'));
-const { TREE_WATCH } = await import(join(root, 'dist/remote/tree-watch.js'));
+const { BOOT, programPreamble } = await import(join(root, 'dist/remote/worker/program.js'));
+const { jobFrame } = await import(join(root, 'dist/remote/job.js'));
+const { frame } = await import(join(root, 'dist/remote/frames.js'));
 const { remoteRoot } = await import(join(root, 'dist/run/project.js'));
 const { syncUp } = await import(join(root, 'dist/remote/sync.js'));
 const { rsyncHere, rsyncThere } = await import(join(root, 'dist/remote/rsync-found.js'));
@@ -142,7 +144,7 @@ try {
   const big = tree(20_000);
   // sparehand's sync step as `run` does it (lib/remote/sync.ts, in this process) against plain
   // `rsync -a --delete` with the same ssh options: what sparehand's filters and way of calling rsync cost.
-  const t = { worker, conn, config: {}, localRoot: big, remoteRoot: remoteRoot(worker, big, 0), env };
+  const t = { worker, conn, config: {}, localRoot: big, remoteRoot: remoteRoot(worker, 'bench-20k', 0), env };
   const rsyncs = { here: await rsyncHere(c), there: await rsyncThere(c, worker, conn) };
   await syncUp(t, rsyncs);
   const plain = byHand(big, false);
@@ -154,14 +156,30 @@ try {
   h3.up();
   compare('warm `run -- true` (20,000 files) vs the three bare steps', sparehand(big), () => (h3.up(), h3.run(), h3.back()), 0.8);
 
-  // The tree watch as the worker runs it (here: this machine is the worker), around `true`, on 50,000 files:
-  // its two walks against `find` listing the same tree twice with the same facts (type, inode, size, times).
-  const huge = tree(50_000);
-  const skip = skipArgument(skipRules(notBroughtBack({})));
-  const watchArgs = ['-e', TREE_WATCH, join(huge, '..', 'huge.tree'), skip, 'N', '-', 'true'];
-  must('perl', watchArgs, { cwd: huge }); // the first walk hashes every file; later ones reuse the hashes
+  // The worker program as a run starts it (here: this machine is the worker), around `true`, on 50,000 files:
+  // its walks before and after the command against `find` listing the same tree twice with the same facts.
+  const wdir = tmp('sparehand-bench-worker-');
+  mkdirSync(join(wdir, 'k'));
+  const huge = join(wdir, 'k', '0');
+  renameSync(tree(50_000), huge);
+  const job = {
+    mode: 'pipe', dir: wdir, key: 'k', slots: 4, folder: 0, record: 'bench', rel: '.', command: 'true',
+    skip: skipArgument(skipRules(notBroughtBack({}))), watch: true, deps: [], venv: '', programs: [], env: {}, gen: '', newgen: 'g',
+  };
+  const watchOnce = () =>
+    new Promise((resolve, reject) => {
+      const child = spawn('perl', ['-e', BOOT], { cwd: wdir, stdio: ['pipe', 'pipe', 'inherit'] });
+      child.stdin.write(Buffer.concat([programPreamble(), jobFrame(job), frame('go'), frame('start')]));
+      let out = Buffer.alloc(0);
+      child.stdout.on('data', (d) => {
+        out = Buffer.concat([out, d]);
+        if (/(^|\n)end \d+\n\d+$/.test(out.subarray(-40).toString('latin1'))) child.stdin.end(frame('bye'));
+      });
+      child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`the worker program exited ${code}`))));
+    });
+  await watchOnce(); // the first walk hashes every file; later ones reuse the hashes
   const find = () => must('find', ['.', '-printf', '%y %i %s %T@ %C@ %m %P\\0'], { cwd: huge });
-  compare('tree watch around `true`, 50,000 files (two walks)', () => must('perl', watchArgs, { cwd: huge }), () => (find(), find()));
+  await compareAsync('worker program around `true`, 50,000 files (two walks)', watchOnce, async () => (find(), find()));
 } finally {
   await closeConnections(c);
   s.proc.kill();

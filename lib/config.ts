@@ -22,6 +22,8 @@ export const WorkerSchema = z.object({
   /** Folder on the worker holding the project copies (default `~/.cache/sparehand/work`). */
   dir: z.optional(z.string()),
   slots: z.optional(intRange(1, 256)),
+  /** Let commands on this worker use this machine's ssh agent (off: no agent, X11 or port forwarding, whatever ~/.ssh/config says). */
+  forwardAgent: z.optional(z.boolean()),
 });
 export type Worker = z.infer<typeof WorkerSchema>;
 

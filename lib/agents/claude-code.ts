@@ -82,6 +82,8 @@ export const claudeCode: AgentSpec<Payload> = {
     tool_input: { command, description: 'sparehand agent test' },
     tool_use_id: 'toolu_sparehand_test',
   }),
+  /** In the project besides what install writes: its instructions and MCP servers, read from the project (docs: memory, mcp). */
+  projectSettings: ['CLAUDE.md', 'CLAUDE.local.md', '.mcp.json'],
   install: {
     targets: [
       target('user', inHome('.claude', 'settings.json')),

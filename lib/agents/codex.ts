@@ -82,6 +82,8 @@ export const codex: AgentSpec<Payload> = {
     tool_input: { command },
     tool_use_id: 'call_sparehand_test',
   }),
+  /** In the project besides what install writes: skills and rules Codex reads from the project; its workspace-write sandbox keeps .codex and .agents read-only. */
+  projectSettings: ['.agents/'],
   install: {
     targets: [
       target('user', (b) => join(codexHome(b), 'hooks.json')),

@@ -67,6 +67,8 @@ export const copilotVscode: AgentSpec<Payload> = {
     tool_input: { command, explanation: 'sparehand agent test', isBackground: false },
     tool_use_id: 'call_sparehand_test',
   }),
+  /** In the project besides what install writes: VS Code's workspace settings, tasks and MCP servers. */
+  projectSettings: ['.vscode/'],
   install: {
     targets: [
       // The Local harness reads ~/.claude/settings.json (user) and the project's .claude/settings*.json.

@@ -71,6 +71,8 @@ export const cursor: AgentSpec<Payload> = {
     tool_input: { command, working_directory: cwd },
     cwd,
   }),
+  /** In the project besides what install writes: the older rules file Cursor still reads. */
+  projectSettings: ['.cursorrules'],
   install: {
     targets: [target('user', inHome('.cursor', 'hooks.json')), target('project', inProject('.cursor', 'hooks.json'))],
     afterInstall: [],

@@ -237,6 +237,11 @@ export interface AgentSpec<P = unknown> {
   leaveStdout?: string;
   /** A payload in the tool's own form for one shell call (`agent test` feeds it to the installed hook). */
   samplePayload?: (command: string, cwd: string) => unknown;
+  /**
+   * The tool's own files in a project beyond those its install writes (settings, hooks, instructions it reads):
+   * a run never changes them. Paths relative to the project root; a folder ends in `/`.
+   */
+  projectSettings?: readonly string[];
   /** Installing: the files the hook goes in, the instruction notes, trust, and what the user must still do. */
   install: {
     /** The hook's files (none for a tool that cannot be connected). */

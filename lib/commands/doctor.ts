@@ -13,6 +13,8 @@ import { rsyncHere } from '../remote/rsync-found.js';
 import { permissionParityNotes } from '../agents/platform-notes.js';
 import { capture } from '../process.js';
 import { formatReport } from './worker.js';
+import { projectRoot } from '../project-root.js';
+import { readLog } from '../run/run-log.js';
 
 export interface DoctorCheck {
   name: string;
@@ -62,6 +64,18 @@ async function rsyncCheck(ctx: Context): Promise<DoctorCheck> {
   }
 }
 
+/**
+ * In a project whose last run could not install its dependencies on a worker (it ran here instead, or failed):
+ * the copies there may be what is wrong, and `worker reset` starts them afresh.
+ */
+function resetHint(ctx: Context): DoctorCheck | undefined {
+  const root = projectRoot(ctx.cwd);
+  const last = readLog(ctx).filter((e) => e.project === root && e.why).at(-1);
+  const m = last?.why ? /^([\w.-]+): installing dependencies failed on the worker/.exec(last.why) : null;
+  if (!m) return undefined;
+  return { name: 'last run', ok: true, detail: `${m[0]} (it ran here); if the install works here, \`sparehand worker reset ${m[1]}\` wipes this project's copies there and the next run installs afresh` };
+}
+
 export async function doctor(ctx: Context): Promise<{ ok: boolean; checks: DoctorCheck[]; workers: WorkerReport[]; toolchains: ToolchainRow[] }> {
   const checks = [await program('ssh', ['-V'], ctx.env), await rsyncCheck(ctx)];
   for (const note of permissionParityNotes(ctx.env)) checks.push({ name: 'permission parity', ok: true, detail: note });
@@ -77,6 +91,8 @@ export async function doctor(ctx: Context): Promise<{ ok: boolean; checks: Docto
     if (!isSparehandError(e)) throw e;
     checks.push({ name: 'config', ok: false, detail: e.message });
   }
+  const reset = resetHint(ctx);
+  if (reset) checks.push(reset);
   checks.push(...(await installedHookChecks(ctx)));
   const ok = checks.every((c) => c.ok) && workers.every((w) => w.ok) && toolchains.every((t) => t.problems.length === 0);
   return { ok, checks, workers, toolchains };

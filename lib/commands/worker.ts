@@ -1,4 +1,4 @@
-// `sparehand worker add|list|check|remove`: the SSH hosts commands run on.
+// `sparehand worker add|list|check|reset|remove`: the SSH hosts commands run on.
 import { type Command, InvalidArgumentError } from 'commander';
 import type { Worker } from '../config.js';
 import { loadConfig } from '../config.js';
@@ -10,6 +10,10 @@ import { checkWorkersWithToolchains, toolchainLine } from '../toolchain/check.js
 import { rsyncLabel, rsyncNotes } from '../remote/rsync-flavour.js';
 import { lookForWorkerRsync } from '../remote/rsync-found.js';
 import { workerStatus } from '../remote/status.js';
+import { resetProject } from '../remote/reset.js';
+import { gitRoot } from '../project-root.js';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { addWorker, findWorker, removeWorker, workerDir, workerSlots } from '../remote/workers.js';
 
 /** A whole number; its range is the config schema's to check (and name). */
@@ -88,6 +92,20 @@ export function register(program: Command, ctx: Context, setExit: (n: number) =>
         for (const t of toolchains) ctx.stdout.write(`${toolchainLine(t)}\n`);
       }
       if (reports.some((r) => !r.ok)) setExit(1);
+    });
+  worker
+    .command('reset')
+    .description("wipe this project's copies on every worker (or NAME): its dependencies, build caches and records there; the next run starts afresh")
+    .argument('[name]', 'only this worker')
+    .option('--project <dir>', 'the project (default: the one you are in)')
+    .action(async (name: string | undefined, o: { project?: string }) => {
+      const config = loadConfig(ctx, (l) => say(ctx, l));
+      const workers = name ? [findWorker(config, name)] : (config.workers ?? []);
+      if (workers.length === 0) throw new SparehandError('WORKER', 'no worker configured', { hint: 'add one with `sparehand worker add NAME user@host`' });
+      const dir = resolve(ctx.cwd, o.project ?? '.');
+      if (!existsSync(dir)) throw new SparehandError('USAGE', `no folder ${dir}`, { hint: 'give --project the folder of a project' });
+      const root = gitRoot(dir) ?? dir;
+      for (const w of workers) say(ctx, `${w.name}: removed ${await resetProject(ctx, w, root)} (the copies of ${root})`);
     });
   worker
     .command('remove')

@@ -1,19 +1,21 @@
 // rsync's argument arrays for the way up (pure; what is synced: sync-rules.ts; which rsync: rsync-flavour.ts).
-// The way back is not rsync: the worker's tree watch sends exactly what the command changed (tree-watch.ts).
+// The way back is not rsync: the worker program reports exactly what the command changed (lib/sync/worker-report.pl.ts).
 import type { Config, Worker } from '../config.js';
 import type { UpPlan } from './rsync-flavour.js';
 import { type Connection, rsyncPathMaking, rsyncRsh, rsyncRshBlanks } from './ssh-args.js';
 import { upFilterArgs } from './sync-rules.js';
 
 /** GNU rsync 3 on both sides. */
-export const GNU_PLAN: UpPlan = { ignore: 'dir-merge', del: '--delete-delay', rsh: 'quoted' };
+export const GNU_PLAN: UpPlan = { del: '--delete-delay', rsh: 'quoted' };
 
 export interface UpSides {
   plan: UpPlan;
   /** The worker's rsync: `rsync` or an absolute path there. */
   there: string;
-  /** With `plan.ignore === 'list'`: the file of ignored paths (sync-rules.ts ignoredPatterns). */
+  /** The file of paths git ignores here (sync-rules.ts ignoredPatterns). */
   ignoredFile?: string;
+  /** More paths to hide (sync.ts secretsByContent). */
+  hidden?: readonly string[];
 }
 
 export interface UpCommand {
@@ -40,7 +42,7 @@ export function rsyncUpArgs(
       '-a', sides.plan.del,
       '-e', rsh,
       `--rsync-path=${rsyncPathMaking(remoteRoot, sides.there)}`,
-      ...upFilterArgs(config, sides.plan.ignore === 'list' ? sides.ignoredFile : undefined),
+      ...upFilterArgs(config, sides.ignoredFile, sides.hidden),
       `${localRoot}/`,
       `${worker.destination}:.`,
     ],

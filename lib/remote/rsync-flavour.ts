@@ -38,15 +38,13 @@ export function rsyncLabel(info: RsyncInfo): string {
 /** GNU rsync 3 or later: --delete-delay, and .gitignore read by rsync itself on both sides. */
 export const isGnu3 = (info: RsyncInfo): boolean => info.flavour === 'gnu' && Number(info.version?.split('.')[0]) >= 3;
 
-/** What the way up asks of this pair of rsyncs (every choice works with each of the three). */
+/**
+ * What the way up asks of this pair of rsyncs (every choice works with each of the three). `.gitignore` is always
+ * git's own reading: git lists the ignored paths here and every rsync gets them as excludes (rsync's own
+ * `dir-merge` reading differs from git's: it knows no `!` lines and drops tracked files that match a pattern;
+ * openrsync refuses it against GNU rsync either way, seen 2026-12-01).
+ */
 export interface UpPlan {
-  /**
-   * How `.gitignore` is honoured. `dir-merge`: rsync reads each folder's .gitignore itself (GNU rsync on both
-   * sides). `list`: git lists the ignored paths here and rsync gets them as excludes: openrsync refuses
-   * dir-merge rules against any rsync ("rules are incompatible with remote rsync"), and GNU rsync refuses to
-   * send them to openrsync ("filter rules are too modern for remote rsync"); seen 2026-12-01.
-   */
-  ignore: 'dir-merge' | 'list';
   /** rsync 2.6.9 has no --delete-delay; --delete-after deletes at the same moment, after one more pass. */
   del: '--delete-delay' | '--delete-after';
   /** How rsync splits its -e value: GNU reads quotes; openrsync splits on blanks and nothing else (fargs.c). */
@@ -56,7 +54,6 @@ export interface UpPlan {
 export function upPlan(here: RsyncInfo, there: RsyncInfo): UpPlan {
   const delay = (i: RsyncInfo) => isGnu3(i) || i.flavour === 'openrsync';
   return {
-    ignore: here.flavour === 'gnu' && there.flavour === 'gnu' ? 'dir-merge' : 'list',
     del: delay(here) && delay(there) ? '--delete-delay' : '--delete-after',
     rsh: here.flavour === 'gnu' ? 'quoted' : 'blanks',
   };
@@ -90,7 +87,7 @@ export function rsyncNotes(info: RsyncInfo, side: 'here' | 'on the worker'): str
   const brew = side === 'here' ? '`brew install rsync`' : '`brew install rsync` on the worker (sparehand then finds /opt/homebrew/bin/rsync by itself)';
   if (info.flavour === 'openrsync') {
     return [
-      `rsync ${side} is ${rsyncLabel(info)}: runs work; it cannot read .gitignore, so git lists the ignored paths here, and the worker's ignored files are kept only where the same path is ignored here. For GNU rsync: ${brew}`,
+      `rsync ${side} is ${rsyncLabel(info)}: runs work the same (git lists what .gitignore keeps out, whichever rsync is there). GNU rsync is the one sparehand is tested with most: ${brew}`,
     ];
   }
   if (info.flavour === 'gnu' && !isGnu3(info)) {

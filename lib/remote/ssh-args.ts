@@ -16,7 +16,11 @@ export interface Connection {
 
 export const CONTROL_PERSIST = '10m';
 
-/** Options shared by every ssh sparehand starts: batch mode, short connect timeout, the shared connection. */
+/**
+ * Options shared by every ssh sparehand starts: batch mode, short connect timeout, the shared connection, and
+ * nothing of this machine's forwarded to the worker (no agent, X11 or ports, whatever ~/.ssh/config says; a worker
+ * with `forwardAgent: true` gets the agent).
+ */
 export function sshOptions(worker: Worker, conn: Connection, master: 'yes' | 'no' = 'no'): string[] {
   const args: string[] = [];
   if (conn.configFile !== undefined) args.push('-F', conn.configFile);
@@ -28,6 +32,9 @@ export function sshOptions(worker: Worker, conn: Connection, master: 'yes' | 'no
     '-o', `ControlPersist=${CONTROL_PERSIST}`,
     '-o', 'ServerAliveInterval=15',
     '-o', 'ServerAliveCountMax=3',
+    '-o', `ForwardAgent=${worker.forwardAgent ? 'yes' : 'no'}`,
+    '-o', 'ForwardX11=no',
+    '-o', 'ClearAllForwardings=yes',
   );
   if (conn.knownHosts !== undefined) args.push('-o', `UserKnownHostsFile=${conn.knownHosts}`);
   if (worker.port !== undefined) args.push('-p', String(worker.port));

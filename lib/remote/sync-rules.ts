@@ -7,18 +7,31 @@ export function anyCase(glob: string): string {
   return glob.replace(/[a-z]/gi, (c) => `[${c.toLowerCase()}${c.toUpperCase()}]`);
 }
 
-/** Files and folders that look like secrets: never sent, in any case of their names, unless `sync.sendSecrets`. */
+/**
+ * Files and folders that hold secrets: never sent, in any case of their names, unless `sync.sendSecrets` — and
+ * deleted from the worker's copy once they stop being sent (rsync hides them without protecting the copy's).
+ * Environment files, ssh/cloud/gpg/kube folders, credential and token files of git, npm, PyPI, Docker, Postgres,
+ * Vault, Terraform and htpasswd, private keys and keystores by name, cloud service-account key files.
+ */
 export const SECRET_PATTERNS: readonly string[] = [
-  '.env', '.env.*', '.envrc', '.ssh/', '.aws/', '.gnupg/', '.git-credentials', '.netrc', '.npmrc', '.pypirc',
-  '.docker/config.json', 'id_*', '*.pem', '*.key', '*.p12', '*.pfx',
+  '.env', '.env.*', '.envrc', '.ssh/', '.aws/', '.gnupg/', '.kube/', '.azure/', '.config/gcloud/', '.git-credentials', '.netrc',
+  '.npmrc', '.pypirc', '.pgpass', '.vault-token', '.htpasswd', '.terraformrc', 'terraform.rc', '*.tfstate', '*.tfstate.*',
+  '.docker/config.json', 'id_*', '*.pem', '*.key', '*.p12', '*.pfx', '*.jks', '*.keystore', '*credentials*.json',
+  'serviceAccount*.json', 'service-account*.json',
 ].map(anyCase);
+
+/** Settings files that hold a secret only sometimes: not sent when their content has one (sync.ts secretsByContent). */
+export const SECRET_BY_CONTENT: ReadonlyArray<{ name: string; secret: RegExp }> = [
+  { name: '.yarnrc.yml', secret: /^\s*npm(AuthToken|AuthIdent|Password)\s*:/m },
+];
 
 /** Dependency folders: installed on the worker from the lock file, never copied (unless `sync.copyDependencies`). */
 export const DEPENDENCY_DIRS: readonly string[] = ['node_modules/', '.venv/', 'bower_components/', '.pnpm-store/', '.yarn/cache/', '.yarn/unplugged/'];
 
 /** Version control and caches: they stay where they are made, in both directions. */
 export const CACHE_DIRS: readonly string[] = [
-  '.git/', '.hg/', '.svn/', '__pycache__/', '.pytest_cache/', '.mypy_cache/', '.ruff_cache/', '.tox/', '.gradle/', '.turbo/',
+  // `.git` without a slash: a worktree's `.git` file too (it points at a folder the worker does not have).
+  '.git', '.hg/', '.svn/', '__pycache__/', '.pytest_cache/', '.mypy_cache/', '.ruff_cache/', '.tox/', '.gradle/', '.turbo/',
   '.parcel-cache/', '.next/cache/', '.sparehand/',
 ];
 
@@ -49,14 +62,20 @@ export function excluded(config: Config): string[] {
 export const keptOnWorker = (config: Config): string[] => [...KEEP_ON_WORKER, ...(config.sync?.keepOnWorker ?? [])];
 
 /**
- * The way up as rsync filter rules: excluded patterns and the caches kept on the worker, then `.gitignore`:
- * read by rsync itself in each folder (`dir-merge`), or, where an rsync cannot (openrsync), as the file
- * `ignoredFile` listing the paths git ignores here (ignoredPatterns). Ignored and excluded files are not sent
- * and, on the worker, not deleted, so what the worker made there (build caches) survives.
+ * The way up as rsync filter rules: secrets hidden (not sent, and deleted from the copy: a hide rule does not
+ * protect the receiver's files), then the excluded patterns and the caches kept on the worker (neither sent nor
+ * deleted there, so what the worker made survives), then `ignoredFile`: the paths git ignores here
+ * (ignoredPatterns), likewise excluded. `hidden`: more paths to hide (anchored patterns: sync.ts secretsByContent).
  */
-export function upFilterArgs(config: Config, ignoredFile?: string): string[] {
-  const rules = [...excluded(config), ...keptOnWorker(config)].map((p) => `--filter=- ${p}`);
-  return ignoredFile === undefined ? [...rules, '--filter=:- .gitignore'] : [...rules, '--from0', `--exclude-from=${ignoredFile}`];
+export function upFilterArgs(config: Config, ignoredFile: string | undefined, hidden: readonly string[] = []): string[] {
+  const sync = config.sync ?? {};
+  const secrets = sync.sendSecrets ? [] : [...SECRET_PATTERNS, ...hidden];
+  const kept = [...(sync.copyDependencies ? [] : DEPENDENCY_DIRS), ...CACHE_DIRS, ...(sync.exclude ?? []), ...keptOnWorker(config)];
+  return [
+    ...secrets.map((p) => `--filter=H ${p}`),
+    ...kept.map((p) => `--filter=- ${p}`),
+    ...(ignoredFile === undefined ? [] : ['--from0', `--exclude-from=${ignoredFile}`]),
+  ];
 }
 
 /**

@@ -1,6 +1,6 @@
 // rsync of the project here to its slot folder on a worker, over the shared ssh connection, with whatever rsync
 // each side has (rsync-flavour.ts); a failure names the side that has the problem.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Config, Worker } from '../config.js';
@@ -10,7 +10,7 @@ import { gitRoot } from '../project-root.js';
 import { rsyncUpArgs } from './rsync-args.js';
 import { type RsyncInfo, rsyncLabel, upPlan } from './rsync-flavour.js';
 import type { Connection } from './ssh-args.js';
-import { ignoredPatterns } from './sync-rules.js';
+import { SECRET_BY_CONTENT, ignoredPatterns } from './sync-rules.js';
 
 export interface SyncTarget {
   worker: Worker;
@@ -28,26 +28,40 @@ export interface Rsyncs {
 }
 
 /**
- * Sends the project: changed files only, deletions mirrored, ignored and excluded files on the worker kept.
- * rsync stops when `signal` aborts, and when sparehand dies.
+ * Sends the project: changed files only, deletions mirrored, ignored and excluded files on the worker kept
+ * (secrets there deleted). What is sent is git's reading of the project: tracked files always, untracked ones
+ * unless ignored. rsync stops when `signal` aborts, and when sparehand dies.
  */
 export async function syncUp(t: SyncTarget, rsyncs: Rsyncs, signal?: AbortSignal): Promise<void> {
   const plan = upPlan(rsyncs.here, rsyncs.there);
-  const scratch = plan.ignore === 'list' ? mkdtempSync(join(tmpdir(), 'sparehand-up-')) : undefined;
+  const scratch = mkdtempSync(join(tmpdir(), 'sparehand-up-'));
   try {
-    let ignoredFile: string | undefined;
-    if (scratch !== undefined) {
-      ignoredFile = join(scratch, 'ignored');
-      writeFileSync(ignoredFile, ignoredPatterns(await gitIgnored(t.localRoot, t.env, scratch)), { mode: 0o600 });
-    }
-    const up = rsyncUpArgs(t.worker, t.conn, t.config, t.localRoot, t.remoteRoot, { plan, there: rsyncs.there.path, ...(ignoredFile ? { ignoredFile } : {}) });
+    const ignoredFile = join(scratch, 'ignored');
+    writeFileSync(ignoredFile, ignoredPatterns(await gitIgnored(t.localRoot, t.env, scratch)), { mode: 0o600 });
+    const hidden = t.config.sync?.sendSecrets ? [] : secretsByContent(t.localRoot);
+    const up = rsyncUpArgs(t.worker, t.conn, t.config, t.localRoot, t.remoteRoot, { plan, there: rsyncs.there.path, ignoredFile, hidden });
     const r = await capture(rsyncs.here.path, up.args, { env: { ...t.env, ...up.env }, tied: true, ...(signal ? { signal } : {}) });
     // 24: some files vanished while being sent (an editor's temp file): harmless, the next run sends the rest.
     if (r.code === 0 || r.code === 24 || signal?.aborted) return;
     throw syncFailure(t.worker, rsyncs, r);
   } finally {
-    if (scratch !== undefined) rmSync(scratch, { recursive: true, force: true });
+    rmSync(scratch, { recursive: true, force: true });
   }
+}
+
+/** The project's settings files that hold a secret this time (sync-rules.ts SECRET_BY_CONTENT), as anchored patterns. */
+export function secretsByContent(root: string): string[] {
+  const out: string[] = [];
+  for (const { name, secret } of SECRET_BY_CONTENT) {
+    let text: string;
+    try {
+      text = readFileSync(join(root, name), 'utf8');
+    } catch {
+      continue;
+    }
+    if (secret.test(text)) out.push(`/${name}`);
+  }
+  return out;
 }
 
 /**
@@ -71,7 +85,7 @@ async function gitIgnored(root: string, env: NodeJS.ProcessEnv, scratch: string)
   }
   if (r.code === 0) return r.stdout;
   throw new SparehandError('SYNC', `cannot list the files .gitignore ignores here (git: ${r.stderr.trim().split('\n')[0]})`, {
-    hint: 'install git here (on a Mac: `xcode-select --install`); with GNU rsync on both sides rsync reads .gitignore itself',
+    hint: 'install git here (on a Mac: `xcode-select --install`): sparehand sends what git sees as the project',
   });
 }
 

@@ -1,61 +1,8 @@
 // Slots are counted on the worker itself, so several machines sharing one worker never use one slot at once: a
-// run holds a lock (flock) on `<dir>/.slots.d/<n>.lock` for the life of its ssh session, and a dropped
-// connection frees it at once. Perl's flock works the same on Linux and macOS (and perl is there for the tree
-// watch). The number of slots is the worker's own: `<dir>/.slots`, written by `worker add --slots` or, when
-// missing, by the first run (its config's value).
-
-/**
- * perl -e SLOT_CLAIM DIR SLOTS NONCE RECORD WRAPPER ARGS...
- * Takes the first free slot, moves its lock to fd 9 (which the caller opened; kept across exec, so the rest of the
- * session holds it),
- * writes who holds it to `<n>.run`, prints `\0sparehand-claim NONCE N` and becomes
- * `bash -c WRAPPER sparehand-claimed N ARGS...`. All busy: prints `\0sparehand-claim NONCE busy MAX` and exits.
- */
-export const SLOT_CLAIM = String.raw`
-use strict;
-use warnings;
-use Fcntl qw(:flock);
-my ($dir, $want, $nonce, $record, $wrapper, @args) = @ARGV;
-$| = 1;
-my $max = slots($dir, $want);
-for my $n (0 .. $max - 1) {
-  open(my $fh, '>>', "$dir/.slots.d/$n.lock") or next;
-  if (flock($fh, LOCK_EX | LOCK_NB)) {
-    # Onto fd 9 (the caller opened it): with $^F at 9, perl keeps the number and leaves it open on exec, so the
-    # rest of the session holds the lock. (POSIX::dup2 would do it too, but loading POSIX costs 13 ms a run.)
-    $^F = 9;
-    open(my $nine, '>&=', 9) or die "sparehand: fd 9 is not open: $!\n";
-    open($nine, '>&', $fh) or die "sparehand: cannot keep the slot's lock: $!\n";
-    close $fh;
-    if (open(my $run, '>', "$dir/.slots.d/$n.run.$$")) {
-      print $run "$record\t", time(), "\n";
-      close $run;
-      rename("$dir/.slots.d/$n.run.$$", "$dir/.slots.d/$n.run");
-    }
-    print "\0sparehand-claim $nonce $n\n";
-    exec { 'bash' } 'bash', '-c', $wrapper, 'sparehand-claimed', $n, @args;
-    die "sparehand: cannot start bash: $!\n";
-  }
-  close $fh;
-}
-print "\0sparehand-claim $nonce busy $max\n";
-exit 0;
-
-sub slots {
-  my ($d, $w) = @_;
-  if (open(my $fh, '<', "$d/.slots")) {
-    my $n = <$fh>;
-    close $fh;
-    return $1 if defined $n && $n =~ /^(\d+)/ && $1 > 0;
-  }
-  if (open(my $fh, '>', "$d/.slots.$$")) {
-    print $fh "$w\n";
-    close $fh;
-    rename("$d/.slots.$$", "$d/.slots");
-  }
-  return $w;
-}
-`;
+// run holds a lock (flock) on `<dir>/.slots.d/<n>.lock` for the life of its ssh session (worker/claim.pl.ts), and
+// a dropped connection frees it at once. Perl's flock works the same on Linux and macOS. The number of slots is
+// the worker's own: `<dir>/.slots`, written by `worker add --slots` or, when missing, by the first run (its
+// config's value). Here: asking who holds what (`sparehand status`, `worker check`).
 
 /**
  * perl -e SLOT_STATUS DIR [SLOTS]: the worker's slots as `slots MAX` then `free N` or

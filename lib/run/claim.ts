@@ -5,7 +5,7 @@ import type { Worker } from '../config.js';
 import { type Context, say } from '../context.js';
 import { SparehandError, isSparehandError } from '../errors.js';
 import { connect } from '../remote/connection.js';
-import type { Session } from '../remote/exec.js';
+import type { Session } from '../remote/session.js';
 import { leastBusyFirst } from './runs-here.js';
 import type { RunSignals } from './signals.js';
 

@@ -1,21 +1,63 @@
-// Where the project's copy lives on a worker (the project here: lib/project-root.ts).
-import { createHash } from 'node:crypto';
-import { hostname } from 'node:os';
-import { basename, relative, sep } from 'node:path';
+// Where the project's copy lives on a worker (the project here: lib/project-root.ts), and who this machine is.
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, join, relative, sep } from 'node:path';
 import type { Worker } from '../config.js';
+import type { Context } from '../context.js';
+import { stateDir } from '../paths.js';
 import { remotePath } from '../remote/ssh-args.js';
 import { workerDir } from '../remote/workers.js';
+import { OWN_FOLDER, ownFolder } from '../sync/own-folder.js';
+
+/**
+ * This machine, as workers know it: a random id made once (not the host name, which two laptops can share:
+ * their runs would share a worker folder). In sparehand's state folder; where that cannot be written (an agent's
+ * sandbox), in the project's own folder.
+ */
+export function clientId(c: Pick<Context, 'home' | 'env'>, root: string): string {
+  const read = (file: string): string | undefined => {
+    try {
+      const id = readFileSync(file, 'utf8').trim();
+      return /^[0-9a-f]{32}$/.test(id) ? id : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  const state = join(stateDir(c), 'client-id');
+  const inProject = () => {
+    const own = ownFolder(root);
+    return 'dir' in own ? join(own.dir, 'client-id') : undefined;
+  };
+  const found = read(state) ?? read(join(root, OWN_FOLDER, 'client-id'));
+  if (found) return found;
+  const id = randomBytes(16).toString('hex');
+  for (const place of [() => (mkdirSync(stateDir(c), { recursive: true, mode: 0o700 }), state), inProject]) {
+    try {
+      const file = place();
+      if (file === undefined) continue;
+      writeFileSync(file, `${id}\n`, { flag: 'wx', mode: 0o600 });
+      return id;
+    } catch (e) {
+      // Made by another run meanwhile: that one is the id.
+      if ((e as NodeJS.ErrnoException).code === 'EEXIST') {
+        const other = read(state) ?? read(join(root, OWN_FOLDER, 'client-id'));
+        if (other) return other;
+      }
+    }
+  }
+  return id;
+}
 
 /** One folder per (this machine, project): readable name plus a hash that keeps two checkouts apart. */
-export function projectKey(root: string, host: string = hostname()): string {
+export function projectKey(root: string, client: string): string {
   const name = basename(root).replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 40) || 'project';
-  const hash = createHash('sha256').update(`${host}\0${root}`).digest('hex').slice(0, 12);
+  const hash = createHash('sha256').update(`${client}\0${root}`).digest('hex').slice(0, 12);
   return `${name}-${hash}`;
 }
 
-/** The slot's copy of the project on the worker (relative to the login folder, or absolute). */
-export function remoteRoot(worker: Worker, root: string, slot: number): string {
-  return `${remotePath(workerDir(worker)).replace(/\/+$/, '')}/${projectKey(root)}/${slot}`;
+/** The copy `folder` of the project on the worker (relative to the login folder, or absolute). */
+export function remoteRoot(worker: Worker, key: string, folder: number): string {
+  return `${remotePath(workerDir(worker)).replace(/\/+$/, '')}/${key}/${folder}`;
 }
 
 /** The working folder relative to the project root, with `/` separators ('.' at the root). */

@@ -1,10 +1,11 @@
-// `sparehand run` on a worker, step by step: claim a slot → send the project → run the command there (its changes
-// come back in the same session) → apply them here → report. Or run here, with --or-local, when no worker can.
+// `sparehand run` on a worker, step by step: claim a slot → send the project → sparehand's own changes to the
+// copy (the ancestor's) → run the command there (its changes come back in the same session) → check and apply
+// them here → remember what both sides hold → report. Or run here, with --or-local, when no worker can.
 import { randomBytes } from 'node:crypto';
+import { existsSync, lstatSync } from 'node:fs';
 import { hostname, userInfo } from 'node:os';
-import { existsSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
-import { quote } from 'shell-quote';
+import { projectSettingsPaths } from '../agents/project-settings.js';
 import { programsOf } from '../classify/programs.js';
 import type { Config, Worker } from '../config.js';
 import { type Context, say } from '../context.js';
@@ -12,25 +13,30 @@ import { SparehandError, isSparehandError } from '../errors.js';
 import { exitStatus } from '../process.js';
 import { gitRoot } from '../project-root.js';
 import { connectionFor, sshEnv } from '../remote/connection.js';
-import { execTerminal, openSession } from '../remote/exec.js';
-import { type RemoteJob, remoteCommand } from '../remote/remote-script.js';
+import type { Job } from '../remote/job.js';
 import { rememberWorkerRsync, rsyncHere, rsyncThere } from '../remote/rsync-found.js';
-import type { Change } from '../remote/results.js';
+import { type ExecResult, execTerminal, openSession } from '../remote/session.js';
 import { remotePath, sshArgs } from '../remote/ssh-args.js';
-import { notBroughtBack, skipArgument, skipRules } from '../remote/sync-rules.js';
+import { notBroughtBack, skipArgument, skipMatcher, skipRules } from '../remote/sync-rules.js';
 import { type SyncTarget, syncUp } from '../remote/sync.js';
-import { TREE_WATCH } from '../remote/tree-watch.js';
+import { bootCommand } from '../remote/worker/program.js';
 import { findWorker, workerDir, workerSlots } from '../remote/workers.js';
 import { runRecord } from '../remote/worker-slots.js';
+import { printable } from '../safe-text.js';
+import { type Ancestor, afterRun, copyId, emptyAncestor, loadAncestor, mineIndex, newGeneration, ownChanges, saveAncestor } from '../sync/ancestor.js';
+import { type Applied, applyChanges, contentNeeded } from '../sync/apply.js';
+import type { Change } from '../sync/change.js';
+import { isToolSettings, refusedLink, refusedPath } from '../sync/guard.js';
+import { foldsCase, makeConflictsFolder, makeStaging, ownFolder, removeStaging } from '../sync/own-folder.js';
+import type { Staging } from '../sync/report-reader.js';
+import { ignoredAmong } from '../sync/sent.js';
 import { which } from '../which.js';
-import { type Applied, applyChanges } from '../sync-back/apply.js';
-import { foldsCase, makeConflictsFolder, makeStaging, removeStaging } from '../sync-back/own-folder.js';
 import { type Attempt, claimSlot } from './claim.js';
 import { takeFolder } from './folders.js';
 import { type DepsInstall, depsPlan } from './deps.js';
 import { forwardedEnv } from './env.js';
 import { runHere } from './local.js';
-import { projectKey, relativeCwd, remoteRoot } from './project.js';
+import { clientId, projectKey, relativeCwd, remoteRoot } from './project.js';
 import { recordRun } from './runs-here.js';
 import { conflictLines, summaryLines } from './report.js';
 import { whyNotSendable } from './sendable.js';
@@ -120,10 +126,14 @@ async function send(ctx: Context, t: SyncTarget, signal: AbortSignal): Promise<S
   }
 }
 
-/** A try at one worker: one of the project's copies there, the session that claims a slot, and the project sent. */
+/** A try at one worker: one of the project's copies there, its ancestor, the session that claims a slot, and the project sent. */
 interface RunAttempt extends Attempt {
   folder: number;
   target: SyncTarget;
+  /** The copy's ancestor file (lib/sync/ancestor.ts copyId) and what it held when the run started. */
+  copy: string;
+  ancestor: Ancestor;
+  job: Job;
   /** The sync started beside the claim (undefined: send once the slot is had). */
   synced?: Promise<Sent>;
 }
@@ -134,14 +144,21 @@ interface RunAttempt extends Attempt {
  */
 function attempt(ctx: Context, worker: Worker, run: Prepared, sendNow: boolean): RunAttempt {
   const folder = takeFolder(ctx, worker, run.key);
-  const session = openSession(ctx, sessionArgs(ctx, worker, run, { mode: run.tty ? 'hold' : 'pipe', folder: folder.index }));
-  const target: SyncTarget = { worker, conn: connectionFor(ctx, worker), config: run.config, localRoot: run.root, remoteRoot: remoteRoot(worker, run.root, folder.index), env: sshEnv(ctx) };
+  const copy = copyId(worker, folder.index, run.key);
+  const ancestor = run.watch ? loadAncestor(run.root, copy) : emptyAncestor();
+  const job = jobFor(ctx, worker, run, { mode: run.tty ? 'hold' : 'pipe', folder: folder.index, gen: ancestor.gen });
+  const conn = connectionFor(ctx, worker);
+  const session = openSession(ctx, { args: sshArgs(worker, conn, bootCommand()), env: sshEnv(ctx), job, staging: run.staging });
+  const target: SyncTarget = { worker, conn, config: run.config, localRoot: run.root, remoteRoot: remoteRoot(worker, run.key, folder.index), env: sshEnv(ctx) };
   const stop = new AbortController();
   const synced = sendNow ? send(ctx, target, stop.signal) : undefined;
   let done = false;
   return {
     folder: folder.index,
     target,
+    copy,
+    ancestor,
+    job,
     session,
     ...(synced ? { synced } : {}),
     abandon: () => {
@@ -159,6 +176,8 @@ interface Prepared {
   config: Config;
   command: string;
   root: string;
+  /** The project folder as it was when the run started: nothing is written into another one at that path. */
+  rootId: { dev: number; ino: number };
   /** The project's folder on a worker (project.ts projectKey). */
   key: string;
   nonce: string;
@@ -167,33 +186,52 @@ interface Prepared {
   programs: string[];
   deps: DepsInstall[];
   startedAt: Date;
-  staging: () => string;
+  staging: Staging;
   /** Whether staging was made (and must be removed). */
   staged: () => boolean;
 }
 
 function prepare(ctx: Context, config: Config, command: string, opts: RemoteRunOptions, root: string): Prepared {
   const nonce = randomBytes(12).toString('hex');
-  let dir: string | undefined;
+  const st = lstatSync(root);
+  let made: { dir: string } | { why: string } | undefined;
+  const rootId = { dev: st.dev, ino: st.ino };
   return {
     config,
     command,
     root,
-    key: projectKey(root),
+    rootId,
+    key: projectKey(root, clientId(ctx, root)),
     nonce,
     tty: ctx.stdinIsTTY && Boolean((ctx.stdout as { isTTY?: boolean }).isTTY),
     watch: opts.syncBack !== false,
     programs: programsFoundHere(ctx, command),
     deps: config.sync?.copyDependencies ? [] : depsPlan(root, ctx.cwd),
     startedAt: new Date(),
-    staging: () => (dir ??= makeStaging(root, nonce)),
-    staged: () => dir !== undefined,
+    staging: {
+      dir: () => {
+        made ??= sameFolder(root, rootId) ? makeStaging(root, nonce) : { why: 'the project folder was moved or deleted during the run' };
+        return 'dir' in made ? made.dir : undefined;
+      },
+      why: () => (made && 'why' in made ? made.why : 'its content could not be kept here'),
+    },
+    staged: () => made !== undefined && 'dir' in made,
   };
 }
 
-/** ssh's argv and what a session needs, for the wrapper in `how.mode` (remote-script.ts). */
-function sessionArgs(ctx: Context, worker: Worker, run: Prepared, how: { mode: RemoteJob['mode']; folder: number }) {
-  const remote = remoteCommand({
+/** Whether `root` is still the folder the run started in. */
+function sameFolder(root: string, id: { dev: number; ino: number }): boolean {
+  try {
+    const st = lstatSync(root);
+    return st.isDirectory() && st.dev === id.dev && st.ino === id.ino;
+  } catch {
+    return false;
+  }
+}
+
+/** What the worker program is asked to do, for the session in `how.mode`. */
+function jobFor(ctx: Context, worker: Worker, run: Prepared, how: { mode: Job['mode']; folder: number; gen: string }): Job {
+  return {
     mode: how.mode,
     dir: remotePath(workerDir(worker)),
     key: run.key,
@@ -202,15 +240,23 @@ function sessionArgs(ctx: Context, worker: Worker, run: Prepared, how: { mode: R
     record: runRecord({ machine: hostname(), user: `${userInfo().username}@${hostname()}`, project: run.root, command: run.command }),
     rel: relativeCwd(run.root, ctx.cwd),
     command: run.command,
-    nonce: run.nonce,
     skip: skipArgument(skipRules(notBroughtBack(run.config))),
-    watch: run.watch ? TREE_WATCH : '',
-    deps: run.deps,
+    watch: run.watch,
+    deps: run.deps.map((d) => ({ ...d, ...dependencyFolder(d) })),
     venv: activeVenv(ctx, run.root),
     programs: run.programs,
     env: forwardedEnv(ctx.env, run.config),
-  });
-  return { args: sshArgs(worker, connectionFor(ctx, worker), remote, { tty: how.mode === 'tty' }), env: sshEnv(ctx), nonce: run.nonce, stagingDir: run.staging };
+    gen: how.gen,
+    newgen: newGeneration(),
+  };
+}
+
+/** The folder an install fills, and how deep its names are compared (worker/deps.pl.ts fingerprint). */
+function dependencyFolder(d: DepsInstall): { folder?: string; depth?: number } {
+  if (d.files.some((f) => /^(package-lock\.json|npm-shrinkwrap\.json|pnpm-lock\.yaml|yarn\.lock|bun\.lockb?)$/.test(f))) return { folder: 'node_modules', depth: 2 };
+  if (d.files.some((f) => /^(uv\.lock|poetry\.lock|pdm\.lock|Pipfile\.lock|requirements.*\.txt)$/.test(f))) return { folder: '.venv', depth: 4 };
+  if (d.files.includes('composer.lock')) return { folder: 'vendor', depth: 2 };
+  return {};
 }
 
 interface Claimed {
@@ -221,7 +267,7 @@ interface Claimed {
 
 async function runInSlot(ctx: Context, opts: RemoteRunOptions, run: Prepared, claimed: Claimed): Promise<number> {
   const { worker, attempt: at, signals } = claimed;
-  const { session, target: t, folder } = at;
+  const { session, target: t } = at;
   const { root, command } = run;
 
   // Send (already under way beside the claim, unless the run waited for its slot).
@@ -240,52 +286,128 @@ async function runInSlot(ctx: Context, opts: RemoteRunOptions, run: Prepared, cl
   }
   const upMs = sent.ms;
 
+  // sparehand's own changes to the copy: what was deleted or changed here in outputs since the last run there.
+  const own = run.watch ? ownChanges(root, at.ancestor) : { changes: [], after: at.ancestor };
+  session.go(own.changes);
+
   // Run there; what the command changed comes back at the end of the same session.
   const note = toolchainNote(ctx, worker, run.programs);
+  const there = `${worker.name}:${t.remoteRoot}`;
   try {
     const t1 = performance.now();
     const result = run.tty
-      ? await execTerminal({
-          ...sessionArgs(ctx, worker, run, { mode: 'tty', folder }),
-          resultsArgs: sshArgs(worker, t.conn, quote(['sh', '-c', 'cat -- "$1" 2>/dev/null; rm -f -- "$1"', 'sh', `${t.remoteRoot}/../${folder}.tree.results`])),
+      ? await execTerminal(session, {
+          args: (jobFile) => sshArgs(worker, t.conn, bootCommand(jobFile), { tty: true }),
+          env: sshEnv(ctx),
           timeoutMs: opts.timeoutMs,
           signals,
         })
       : await session.run({ timeoutMs: opts.timeoutMs, signals });
     const execEnd = performance.now();
+    if (result === undefined) {
+      say(ctx, `the connection to ${worker.name} was lost before the command started; nothing ran there`);
+      return 255;
+    }
     const runEnd = result.seenAt ?? execEnd;
     if (result.stoppedBy === 'timeout') {
       say(ctx, 'stopped: the command ran longer than --timeout; nothing was brought back');
       return 124;
     }
     if (result.stoppedBy !== undefined) return exitStatus(null, result.stoppedBy);
-    if (result.results === undefined) {
-      say(ctx, result.seen
-        ? `the connection to ${worker.name} was lost while the command's files came back; nothing was brought back`
+    if (result.refused !== undefined) {
+      if (opts.orLocal) return runHere(ctx, command, `${worker.name}: ${result.refused}`, opts.timeoutMs, opts.outcome);
+      throw new SparehandError('WORKER', `${worker.name}: ${result.refused}`, { hint: 'or run with --or-local to run here when the worker cannot' });
+    }
+    if (result.status === undefined) {
+      say(ctx, result.broken
+        ? `${worker.name} sent something that is not sparehand's (${result.broken}); its fate is unknown and nothing was brought back`
         : `the connection to ${worker.name} was lost while the command ran; its fate is unknown and nothing was brought back`);
       return 255;
     }
-    if (result.results.kind === 'refused') {
-      if (opts.orLocal) return runHere(ctx, command, `${worker.name}: ${result.results.reason}`, opts.timeoutMs, opts.outcome);
-      throw new SparehandError('WORKER', `${worker.name}: ${result.results.reason}`, { hint: 'or run with --or-local to run here when the worker cannot' });
+    const status = result.status;
+    if (result.broken || result.report.broken || !result.report.done) {
+      session.close();
+      const why = result.broken ?? result.report.broken;
+      say(ctx, why
+        ? `the report of what the command changed cannot be trusted (${why}); nothing was brought back, the command's files stay in the worker's copy (${there})`
+        : `the connection to ${worker.name} was lost while the command's files came back; nothing was brought back`);
+      return why ? status : 255;
     }
 
     // Bring back, and report.
     const t2 = performance.now();
-    const back = opts.syncBack === false ? undefined : bringBack(root, result.results.changes, run);
-    for (const line of conflictLines(back?.conflicts ?? [])) say(ctx, line);
+    const back = opts.syncBack === false ? undefined : await bringBack(ctx, run, at, own.after, result, there);
+    session.close();
+    for (const line of [...conflictLines(back?.conflicts ?? [], printable), ...(back?.notes ?? [])]) say(ctx, line);
     const syncMs = upMs + (execEnd - runEnd) + (performance.now() - t2);
-    const depsMs = (result.results.depsSeconds ?? 0) * 1000;
-    const times = { syncMs, runMs: Math.max(0, runEnd - t1 - depsMs), ...(result.results.depsSeconds === undefined ? {} : { depsMs }) };
+    const depsMs = (result.depsSeconds ?? 0) * 1000;
+    const times = { syncMs, runMs: Math.max(0, runEnd - t1 - depsMs), ...(result.depsSeconds === undefined ? {} : { depsMs }) };
     if (!opts.quiet) for (const line of summaryLines(worker.name, times, back)) say(ctx, line);
     if (opts.outcome) Object.assign(opts.outcome, { ...times, files: back?.files ?? 0, bytes: back?.bytes ?? 0, conflicts: back?.conflicts.length ?? 0 });
     for (const line of await note()) say(ctx, line);
     // A signal that came while the files were applied: they all are; the run ends as the signal asks.
     if (signals.received) return exitStatus(null, signals.received);
-    return result.results.status;
+    return status;
   } finally {
     if (run.staged()) removeStaging(root, run.nonce);
   }
+}
+
+/**
+ * Checks the command's changes and applies them here (lib/sync/apply.ts), then remembers what the copy and this
+ * machine hold (the ancestor). Nothing is written when the project folder is gone or sparehand's folder cannot be
+ * used: one line says so and where the files are.
+ */
+async function bringBack(ctx: Context, run: Prepared, at: RunAttempt, base: Ancestor, result: ExecResult, there: string): Promise<Applied> {
+  const { root } = run;
+  const changes = result.report.changes;
+  const none: Applied = { files: 0, touched: 0, bytes: 0, byFolder: new Map(), conflicts: [], notes: [], outcomes: new Map() };
+  if (changes.length === 0) {
+    saveAncestor(root, at.copy, { ...(result.ancestor === 'same' ? base : emptyAncestor()), gen: at.job.newgen });
+    return none;
+  }
+  const gone = !sameFolder(root, run.rootId) ? 'the project folder was moved or deleted during the run' : undefined;
+  const own = gone ? undefined : ownFolder(root);
+  const why = gone ?? (own && 'why' in own ? `sparehand's folder here is refused: ${own.why}` : undefined);
+  if (why) return { ...none, conflicts: [{ kind: 'no-root', path: '.', detail: why, there }] };
+
+  const ignored = await ignoredAmong(root, changes.map((c) => c.path), ctx.env);
+  const notSent = (p: string) => ignored.has(p);
+  const mine = mineIndex(root);
+  const settings = projectSettingsPaths();
+  // What the worker claims it skipped is checked here again: never a secret, a dependency folder or a cache.
+  const skipped = skipMatcher(skipRules(notBroughtBack(run.config)));
+  const neverBack = (c: Change) => {
+    const parts = c.path.split('/');
+    const hit = parts.some((_, i) => skipped(`${parts.slice(0, i + 1).join('/')}${i < parts.length - 1 || c.type === 'd' ? '/' : ''}`));
+    return hit ? 'it is a secret, a dependency folder or a cache, which never come back' : undefined;
+  };
+  const known = (c: Change) => ({
+    sent: !notSent(c.path),
+    mine: mine(c.path),
+    refused: refusedPath(c.path) ?? (c.type === 'l' ? refusedLink(c.path, c.target) : undefined) ?? neverBack(c),
+    settings: isToolSettings(c.path, settings),
+  });
+  const wanted = run.tty ? [] : contentNeeded(changes, { root, known });
+  if (wanted.length > 0) await at.session.fetch(wanted);
+  let conflicts: string | undefined;
+  let folds: boolean | undefined;
+  const applied = applyChanges(changes, {
+    root,
+    conflictsDir: () => (conflicts ??= makeConflictsFolder(root, run.startedAt, run.nonce)),
+    scratch: () => run.staging.dir() ?? root,
+    foldsCase: () => (folds ??= foldsCaseHere(run)),
+    known,
+    there,
+    printable,
+  });
+  saveAncestor(root, at.copy, afterRun(result.ancestor === 'same' ? base : emptyAncestor(), root, changes, applied.outcomes, notSent, at.job.newgen));
+  return applied;
+}
+
+function foldsCaseHere(run: Prepared): boolean {
+  const dir = run.staging.dir();
+  return dir === undefined ? false : foldsCase(dir);
 }
 
 /** The project's .venv that the caller's shell has active (VIRTUAL_ENV inside the project), relative to it; else ''. */
@@ -301,14 +423,3 @@ function programsFoundHere(ctx: Context, command: string): string[] {
   return programsOf(command).filter((p) => (p.includes('/') ? existsSync(resolve(ctx.cwd, p)) : which(p, ctx.env.PATH) !== undefined));
 }
 
-/** Applies the command's changes here (lib/sync-back/apply.ts). */
-function bringBack(root: string, changes: readonly Change[], run: Pick<Prepared, 'nonce' | 'startedAt' | 'staging'>): Applied {
-  let conflicts: string | undefined;
-  let folds: boolean | undefined;
-  return applyChanges(changes, {
-    root,
-    conflictsDir: () => (conflicts ??= makeConflictsFolder(root, run.startedAt, run.nonce)),
-    scratch: run.staging,
-    foldsCase: () => (folds ??= foldsCase(run.staging())),
-  });
-}

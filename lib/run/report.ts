@@ -1,5 +1,6 @@
 // What a run on a worker says when it ends: one line per conflict (a few, then a count), the summary line.
-import type { Applied, Conflict } from '../sync-back/apply.js';
+import type { Applied, Conflict } from '../sync/apply.js';
+import { conflictSentence } from '../sync/decide.js';
 
 /** At most this many conflict lines; the rest are counted. */
 const MAX_CONFLICT_LINES = 20;
@@ -16,29 +17,10 @@ export function size(bytes: number): string {
   return `${(bytes / 1024 ** 3).toFixed(1)} GB`;
 }
 
-/** One sentence for a conflict: what happened, what was kept, where the worker's version is. */
-export function conflictLine(c: Conflict): string {
-  const there = c.saved ? `; the worker's version is in ${c.saved}` : '';
-  switch (c.kind) {
-    case 'changed-here':
-      return `conflict: ${c.path} changed here while the command ran; kept yours${there}`;
-    case 'deleted-here':
-      return `conflict: ${c.path} was deleted (or moved) here while the command changed it${there}`;
-    case 'exists-here':
-      return `conflict: the command created ${c.path}, but a different ${c.path} is here; kept yours${there}`;
-    case 'delete-kept':
-      return `conflict: the command deleted ${c.path}, but it changed here; kept yours`;
-    case 'case':
-      return `conflict: the command created ${c.path}, which differs only in case from ${c.detail} here (this disk ignores case); kept ${c.detail}${there}`;
-    case 'blocked':
-      return `conflict: ${c.path} could not be put here: a file or a link stands where a folder is needed${there}`;
-    case 'not-applied':
-      return `conflict: ${c.path} was not brought back: ${c.detail}; it is still on the worker`;
-  }
-}
-
-export function conflictLines(conflicts: readonly Conflict[]): string[] {
-  const lines = conflicts.slice(0, MAX_CONFLICT_LINES).map(conflictLine);
+export function conflictLines(conflicts: readonly Conflict[], shown: (path: string) => string = (p) => p): string[] {
+  const lines = conflicts.slice(0, MAX_CONFLICT_LINES).map((c) =>
+    conflictSentence(c.kind, shown(c.path), { ...c, ...(c.saved ? { saved: shown(c.saved) } : {}), ...(c.detail ? { detail: shown(c.detail) } : {}) }),
+  );
   const more = conflicts.length - MAX_CONFLICT_LINES;
   if (more > 0) {
     const where = conflicts.find((c) => c.saved)?.saved?.split('/').slice(0, 3).join('/');

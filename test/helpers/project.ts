@@ -1,7 +1,7 @@
 // Small git projects for sync tests, and ways to act here while a command runs on the worker.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { tempDir } from './context.js';
 
@@ -57,7 +57,10 @@ export function files(root: string): Record<string, string> {
 
 /** A file the command touches on the worker (this machine) to say it has started. */
 export function startMarker(): { path: string; touch: string; started: () => boolean } {
-  const path = join(tempDir('sparehand-mark-'), 'started');
+  const dir = tempDir('sparehand-mark-');
+  // A worker whose sessions are not root's must be able to touch it too.
+  chmodSync(dir, 0o777);
+  const path = join(dir, 'started');
   return { path, touch: `touch ${path}`, started: () => existsSync(path) };
 }
 

@@ -1,6 +1,6 @@
 // A real sshd on 127.0.0.1 with throwaway host and user keys, for worker tests. No fake ssh anywhere.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, connect as tcpConnect } from 'node:net';
 import { join } from 'node:path';
 import { tempDir } from './context.js';
@@ -50,7 +50,7 @@ async function waitForPort(port: number, proc: ChildProcess, log: () => string):
  * Starts sshd (as root) on a free port; the user key may be shared between several sshds; `path` sets sessions'
  * PATH; `home` gives the worker's sessions a HOME of their own (their ~/.profile, ~/.bashrc, caches).
  */
-export async function startSshd(opts: { identity?: string; path?: string; home?: string } = {}): Promise<Sshd> {
+export async function startSshd(opts: { identity?: string; path?: string; home?: string; user?: 'nobody' } = {}): Promise<Sshd> {
   const dir = tempDir('sparehand-sshd-');
   mkdirSync('/run/sshd', { recursive: true, mode: 0o755 });
   keygen(join(dir, 'host_key'));
@@ -80,11 +80,17 @@ export async function startSshd(opts: { identity?: string; path?: string; home?:
       'LogLevel ERROR',
       // One SetEnv line: sshd uses only the first.
       ...(opts.path || opts.home ? [`SetEnv ${[opts.path ? `PATH=${opts.path}` : '', opts.home ? `HOME=${opts.home}` : ''].join(' ').trim()}`] : []),
+      // A worker whose owner is not root (as real ones are): every session becomes `nobody` before it runs anything.
+      ...(opts.user ? [`ForceCommand exec env HOME=${join(dir, 'remote')} setpriv --reuid=${opts.user} --regid=nogroup --clear-groups /bin/sh -c 'cd "$HOME" && exec /bin/sh -c "$SSH_ORIGINAL_COMMAND"'`] : []),
       '',
     ].join('\n'),
   );
   const remoteDir = join(dir, 'remote');
   mkdirSync(remoteDir);
+  if (opts.user) {
+    chmodSync(dir, 0o755);
+    execFileSync('chown', [opts.user, remoteDir]);
+  }
   const proc = spawn('/usr/sbin/sshd', ['-D', '-e', '-f', cfg], { stdio: ['ignore', 'ignore', 'pipe'] });
   let log = '';
   proc.stderr?.on('data', (d: Buffer) => (log += d.toString()));

@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { closeConnections } from '../../lib/remote/connection.js';
 import type { Config } from '../../lib/config.js';
+import { clientId, projectKey } from '../../lib/run/project.js';
 import { tempDir } from './context.js';
 import { afterAll, beforeAll } from 'vitest';
 import { type Sshd, startSshd, trustHostKey } from './sshd.js';
@@ -60,4 +61,9 @@ export function sharedWorker(): { readonly sshd: Sshd; readonly wh: WorkerHome }
       return state.wh as WorkerHome;
     },
   };
+}
+
+/** The worker folder of `proj`'s copy `folder` for runs from `wh` (its client id, made by its first run). */
+export function copyPath(wh: Pick<WorkerHome, 'home' | 'env'>, remoteDir: string, proj: string, folder = 0): string {
+  return join(remoteDir, projectKey(proj, clientId({ home: wh.home, env: wh.env }, proj)), String(folder));
 }

@@ -4,8 +4,7 @@ import { dirname, join } from 'node:path';
 import { tempDir } from '../helpers/context.js';
 import { describe, expect, it } from 'vitest';
 import { notBroughtBack, skipArgument, skipMatcher, skipRules, upFilterArgs } from '../../lib/remote/sync-rules.js';
-import { TREE_WATCH } from '../../lib/remote/tree-watch.js';
-import { ResultsParser } from '../../lib/remote/results.js';
+import { runWorker, workerFolder } from '../helpers/local-worker.js';
 
 // Folders end in '/', as the tree watch tests them.
 const PATHS = [
@@ -32,7 +31,7 @@ describe('what never comes back, as regular expressions', () => {
     expect(cases.filter(skipped)).toEqual(['top-only', 'data/a/b/raw/', 'va.txt', 'build/tmp/', 'x/build/tmp/', 'q/a/z']);
   });
 
-  it('the tree watch (Perl) skips exactly what the JavaScript matcher skips', () => {
+  it('the worker\'s report (Perl) skips exactly what the JavaScript matcher skips', async () => {
     const config = { sync: { exclude: ['/top-only', 'data/**/raw/', 'v[!0-9].txt', 'a+b(c).$x', 'sp ace/'] } };
     const rules = skipRules(notBroughtBack(config));
     const files = ['README.md', '.ENV', 'src/.env.local', 'x.PEM', 'certs/tls.Key', 'target/debug/x', 'a/.docker/config.json', '.docker/Dockerfile', 'ID_RSA',
@@ -46,12 +45,10 @@ describe('what never comes back, as regular expressions', () => {
       writeFileSync(join(dir, f), 'x');
     }
     // The command copies it all in: everything the watch walks is reported as created, what it skipped is not.
-    const slot = tempDir();
-    const out = execFileSync('perl', ['-e', TREE_WATCH, `${slot}.tree`, skipArgument(rules), 'N', '-', 'cp', '-a', `${dir}/.`, '.'], { cwd: slot });
-    const parser = new ResultsParser('N', () => tempDir());
-    parser.push(out);
-    const results = parser.results;
-    const reported = results?.kind === 'ran' ? results.changes.map((c) => (c.type === 'd' ? `${c.path}/` : c.path)) : [];
+    const w = workerFolder();
+    const answer = await runWorker(w, { command: `cp -a '${dir}/.' .`, skip: skipArgument(rules) });
+    expect(answer.report.broken, answer.stderr).toBeUndefined();
+    const reported = answer.report.changes.map((c) => (c.type === 'd' ? `${c.path}/` : c.path));
     // What JavaScript skips: a path skipped itself, or under a skipped folder.
     const skipped = skipMatcher(rules);
     const parents = (p: string) => p.split('/').slice(0, -1).map((_, i, parts) => `${parts.slice(0, i + 1).join('/')}/`);
@@ -61,9 +58,15 @@ describe('what never comes back, as regular expressions', () => {
     expect(reported.sort()).toEqual(expected);
   });
 
-  it('the way up: excludes first, then each folder\'s .gitignore; secrets sent only when the config says so', () => {
-    expect(upFilterArgs({}).at(-1)).toBe('--filter=:- .gitignore');
-    expect(upFilterArgs({})).toContain('--filter=- *.[pP][eE][mM]');
-    expect(upFilterArgs({ sync: { sendSecrets: true } }).some((a) => a.includes('[pP][eE][mM]'))).toBe(false);
+  it('the way up: secrets hidden (so the copy\'s are deleted), then what stays on the worker, then what git ignores here', () => {
+    const args = upFilterArgs({}, '/tmp/ignored', ['/.yarnrc.yml']);
+    expect(args.slice(-2)).toEqual(['--from0', '--exclude-from=/tmp/ignored']);
+    expect(args).toContain('--filter=H *.[pP][eE][mM]');
+    expect(args).toContain('--filter=H /.yarnrc.yml');
+    expect(args).toContain('--filter=- node_modules/');
+    expect(args).toContain('--filter=- .git');
+    expect(args.findIndex((a) => a.startsWith('--filter=-'))).toBeGreaterThan(args.findLastIndex((a) => a.startsWith('--filter=H')));
+    expect(args.some((a) => a.includes('.gitignore'))).toBe(false);
+    expect(upFilterArgs({ sync: { sendSecrets: true } }, undefined, ['/.yarnrc.yml']).some((a) => a.startsWith('--filter=H'))).toBe(false);
   });
 });

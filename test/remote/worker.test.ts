@@ -105,10 +105,10 @@ describe('sparehand worker check', () => {
     const [w] = JSON.parse(r.stdout).workers;
     expect(w).toMatchObject({ ok: true, rsync: 'openrsync (protocol 27)', rsyncFlavour: 'openrsync', rsyncPath: 'rsync', problems: [] });
     expect(w.notes).toEqual([
-      "rsync on the worker is openrsync (protocol 27): runs work; it cannot read .gitignore, so git lists the ignored paths here, and the worker's ignored files are kept only where the same path is ignored here. For GNU rsync: `brew install rsync` on the worker (sparehand then finds /opt/homebrew/bin/rsync by itself)",
+      'rsync on the worker is openrsync (protocol 27): runs work the same (git lists what .gitignore keeps out, whichever rsync is there). GNU rsync is the one sparehand is tested with most: `brew install rsync` on the worker (sparehand then finds /opt/homebrew/bin/rsync by itself)',
     ]);
     const text = await sparehand(['worker', 'check'], { env: h.env });
-    expect(text.stdout).toMatch(/^w0: ok: .*, rsync openrsync \(protocol 27\), perl .*\n  note: rsync on the worker is openrsync \(protocol 27\): runs work; .*`brew install rsync` on the worker/);
+    expect(text.stdout).toMatch(/^w0: ok: .*, rsync openrsync \(protocol 27\), perl .*\n  note: rsync on the worker is openrsync \(protocol 27\): runs work the same .*`brew install rsync` on the worker/);
     const gnu = JSON.parse((await sparehand(['worker', 'check', '--json'], { env: home([sshd]).env })).stdout).workers[0];
     expect([gnu.rsyncFlavour, gnu.rsyncPath, gnu.notes]).toEqual(['gnu', 'rsync', []]);
   });
@@ -121,7 +121,7 @@ describe('sparehand worker check', () => {
     expect(r.exitCode).toBe(0);
     expect(r.stderr.split('\n').slice(1, 3)).toEqual([
       'sparehand: worker "mac" has openrsync (protocol 27)',
-      expect.stringMatching(/^sparehand: rsync on the worker is openrsync \(protocol 27\): runs work; /),
+      expect.stringMatching(/^sparehand: rsync on the worker is openrsync \(protocol 27\): runs work the same /),
     ]);
   });
 
@@ -201,7 +201,7 @@ describe('sparehand doctor', () => {
     expect(d.checks[1]).toEqual({
       name: 'rsync',
       ok: true,
-      detail: `openrsync (protocol 27) (${openrsyncBin()}/rsync); rsync here is openrsync (protocol 27): runs work; it cannot read .gitignore, so git lists the ignored paths here, and the worker's ignored files are kept only where the same path is ignored here. For GNU rsync: \`brew install rsync\``,
+      detail: `openrsync (protocol 27) (${openrsyncBin()}/rsync); rsync here is openrsync (protocol 27): runs work the same (git lists what .gitignore keeps out, whichever rsync is there). GNU rsync is the one sparehand is tested with most: \`brew install rsync\``,
     });
     expect(d.checks[2]).toMatchObject({ name: 'permission parity', ok: true, detail: expect.stringMatching(/^no \/proc here \(a Mac\): for Claude Code the hook reads the permission rules in its settings files .*--allowedTools/) });
     expect(d.workers[0]).toMatchObject({ rsyncFlavour: 'openrsync', notes: [expect.stringMatching(/^rsync on the worker is openrsync/)] });

@@ -4,13 +4,12 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { projectKey } from '../../lib/run/project.js';
 import { sparehand } from '../helpers/cli.js';
 import { tempDir } from '../helpers/context.js';
 import { openrsyncBin } from '../helpers/rsyncs.js';
 import { files, gitProject, startMarker, until } from '../helpers/project.js';
 import { type Sshd, startSshd } from '../helpers/sshd.js';
-import { type WorkerHome, workerHome } from '../helpers/worker-env.js';
+import { type WorkerHome, copyPath, workerHome } from '../helpers/worker-env.js';
 
 const pairs = [
   { name: 'GNU rsync here, GNU rsync on the worker', here: 'gnu', there: 'gnu' },
@@ -37,7 +36,7 @@ describe.each(pairs)('$name', ({ here, there }) => {
     await sshd?.stop();
   });
   const run = (cwd: string, cmd: string, extra: string[] = []) => sparehand(['run', ...extra, '--', cmd], { env, cwd });
-  const remoteCopy = (proj: string) => join(sshd.remoteDir, projectKey(proj), '0');
+  const remoteCopy = (proj: string) => copyPath(wh, sshd.remoteDir, proj);
 
   it('runs in the same relative folder, passes the exit status through, sends neither secrets nor ignored files', async () => {
     const proj = gitProject({ '.gitignore': '*.log\nbuild/\n', 'src/a.ts': 'a\n', 'src/app.log': 'log\n', 'build/x.o': 'o\n', '.env': 'SECRET=1\n', 'id_ed25519': 'key\n' });

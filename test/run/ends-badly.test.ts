@@ -1,16 +1,15 @@
 // A run that does not end normally brings nothing back and leaves nothing running: the connection lost, or
 // sparehand itself killed, at each stage (sending, running, bringing back). Real sshd, real CLI.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, rmSync, truncateSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, readlinkSync, rmSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { connectionFor } from '../../lib/remote/connection.js';
 import { sshControlArgs } from '../../lib/remote/ssh-args.js';
-import { projectKey } from '../../lib/run/project.js';
 import { sparehand } from '../helpers/cli.js';
 import { files, gitProject, startMarker, until } from '../helpers/project.js';
 import { type Sshd, startSshd } from '../helpers/sshd.js';
-import { type WorkerHome, workerHome } from '../helpers/worker-env.js';
+import { type WorkerHome, copyPath, workerHome } from '../helpers/worker-env.js';
 
 let sshd: Sshd;
 const homes: WorkerHome[] = [];
@@ -41,6 +40,21 @@ function processesNaming(text: string): string[] {
   }
 }
 
+/** Processes (on the worker, which is this machine) working in `proj`'s copies there: nothing may be left. */
+function processesIn(h: WorkerHome, proj: string): string[] {
+  const copies = join(copyPath(h, sshd.remoteDir, proj), '..');
+  const found: string[] = [];
+  for (const pid of readdirSync('/proc').filter((n) => /^\d+$/.test(n))) {
+    try {
+      const cwd = readlinkSync(`/proc/${pid}/cwd`);
+      if (cwd === copies || cwd.startsWith(`${copies}/`)) found.push(`${pid} ${readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ')}`);
+    } catch {
+      /* gone, or not ours to look at */
+    }
+  }
+  return found;
+}
+
 /** Kills the shared ssh connection of `h` (as a dropped network would): its master process, at once. */
 function killConnection(h: WorkerHome): void {
   const worker = { name: 'w0', destination: 'root@127.0.0.1', port: sshd.port, identity: sshd.identity };
@@ -68,18 +82,19 @@ describe('the connection lost', () => {
     const mark = startMarker();
     const p = start(h, proj, `echo partial > src/f1.ts; ${mark.touch}; sleep 30`);
     expect(await until(mark.started)).toBe(true);
+    expect(processesIn(h, proj).length).toBeGreaterThan(0);
     killConnection(h);
     const r = await p;
     expect(r.exitCode).toBe(255);
     expect(r.stderr).toMatch(/sparehand: the connection to w0 was lost while the command ran; its fate is unknown and nothing was brought back/);
     expect(files(proj)).toEqual({ 'src/f1.ts': 'original\n' });
-    expect(await until(() => processesNaming(projectKey(proj)).length === 0, 8000)).toBe(true);
+    expect(await until(() => processesIn(h, proj).length === 0, 8000)).toBe(true);
   });
 
   it('mid-fetch: exit 255, and none of the command\'s files are applied', async () => {
     const h = home();
     const proj = gitProject({ 'src/f1.ts': 'original\n' });
-    const p = start(h, proj, 'echo changed > src/f1.ts; head -c 400000000 /dev/zero > big.bin');
+    const p = start(h, proj, 'echo changed > src/f1.ts; yes sparehand | head -c 400000000 > big.bin');
     const fetching = await until(() => incoming(proj), 30_000);
     if (fetching) killConnection(h);
     const r = await p;
@@ -104,7 +119,7 @@ describe('sparehand killed', () => {
       p.kill(signal);
       const r = await p;
       expect(sending, r.stderr).toBe(true);
-      expect(await until(() => processesNaming(`${proj}/`).length === 0 && processesNaming(projectKey(proj)).length === 0, 4000)).toBe(true);
+      expect(await until(() => processesNaming(`${proj}/`).length === 0 && processesIn(h, proj).length === 0, 4000)).toBe(true);
       expect(mark.started()).toBe(false);
       if (signal === 'SIGTERM') expect(r.exitCode).toBe(143);
       await slotFree(h);
@@ -118,10 +133,11 @@ describe('sparehand killed', () => {
       const sleep = `sleep 30.${process.pid}${Date.now() % 100_000}`;
       const p = start(h, proj, `echo partial > src/f1.ts; ${mark.touch}; ${sleep}`);
       expect(await until(mark.started)).toBe(true);
+      expect(processesIn(h, proj).length).toBeGreaterThan(0);
       p.kill(signal);
       const r = await p;
       if (signal === 'SIGTERM') expect(r.exitCode).toBe(143);
-      expect(await until(() => processesNaming(projectKey(proj)).length === 0 && processesNaming(sleep).length === 0, 10_000)).toBe(true);
+      expect(await until(() => processesIn(h, proj).length === 0 && processesNaming(sleep).length === 0, 10_000)).toBe(true);
       expect(files(proj)).toEqual({ 'src/f1.ts': 'original\n' });
       await slotFree(h);
     });
@@ -129,13 +145,13 @@ describe('sparehand killed', () => {
     it(`${signal} while the files come back: nothing is applied, nothing keeps writing, the slot is free`, async () => {
       const h = home();
       const proj = gitProject({ 'src/f1.ts': 'original\n' });
-      const p = start(h, proj, 'echo changed > src/f1.ts; head -c 400000000 /dev/zero > big.bin');
+      const p = start(h, proj, 'echo changed > src/f1.ts; yes sparehand | head -c 400000000 > big.bin');
       const fetching = await until(() => incoming(proj), 30_000);
       p.kill(signal);
       const r = await p;
       expect(fetching, r.stderr).toBe(true);
       if (signal === 'SIGTERM') expect(r.exitCode).toBe(143);
-      expect(await until(() => processesNaming(projectKey(proj)).length === 0, 8000)).toBe(true);
+      expect(await until(() => processesIn(h, proj).length === 0, 8000)).toBe(true);
       expect(files(proj)).toEqual({ 'src/f1.ts': 'original\n' });
       await slotFree(h);
     });

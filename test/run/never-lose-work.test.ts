@@ -188,12 +188,14 @@ describe('what comes back is exactly what the command changed', () => {
     expect(statSync(join(proj, 'run.sh')).mtime.toISOString()).toBe('2024-01-02T03:04:05.000Z');
   });
 
-  it('a symlink the command makes comes back as a link, and nothing is written through it here', async () => {
+  it('a symlink the command makes that leads out of the project is refused, and nothing is written through it here', async () => {
     const proj = gitProject({ 'a.txt': 'a\n', 'escape/keep.txt': 'k\n' });
     const name = `sparehand-victim-${process.pid}-${Date.now()}`;
-    const r = await run(proj, `mkdir -p ../${name} && rm -rf escape && ln -s ../${name} escape && echo pwned > escape/v.txt`);
+    const r = await run(proj, `mkdir -p ../${name} && rm -rf escape && ln -s ../${name} escape && echo pwned > escape/v.txt && ln -s a.txt inside`);
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(lstatSync(join(proj, 'escape')).isSymbolicLink()).toBe(true);
+    expect(existsSync(join(proj, 'escape'))).toBe(false);
     expect(existsSync(join(proj, '..', name))).toBe(false);
+    expect(r.stderr).toContain('sparehand: refused: escape was not brought back: it is a link to a place outside the project\n');
+    expect(lstatSync(join(proj, 'inside')).isSymbolicLink()).toBe(true);
   });
 });

@@ -3,14 +3,13 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { projectKey } from '../../lib/run/project.js';
 import { tempDir } from '../helpers/context.js';
 import { sparehand } from '../helpers/cli.js';
 import { gitProject } from '../helpers/project.js';
-import { sharedWorker } from '../helpers/worker-env.js';
+import { copyPath, sharedWorker } from '../helpers/worker-env.js';
 
 const w = sharedWorker();
-const slotCopy = (proj: string) => join(w.sshd.remoteDir, projectKey(proj), '0');
+const slotCopy = (proj: string) => copyPath(w.wh, w.sshd.remoteDir, proj);
 
 describe('project root safety', () => {
   it('the home folder itself is refused (125, the reason); --or-local runs the command here', async () => {

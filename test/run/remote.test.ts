@@ -1,16 +1,15 @@
-import { existsSync, readFileSync, readdirSync, writeFileSync, utimesSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { projectKey } from '../../lib/run/project.js';
 import { execa } from 'execa';
 import { BIN, sparehand } from '../helpers/cli.js';
 import { nodeProject } from '../helpers/node-project.js';
-import { sharedWorker } from '../helpers/worker-env.js';
+import { copyPath, sharedWorker } from '../helpers/worker-env.js';
 
 const w = sharedWorker();
 
 /** The slot folder on the worker for `proj` (slot 0 unless said). */
-const remoteCopy = (proj: string, slot = 0) => join(w.sshd.remoteDir, projectKey(proj), String(slot));
+const remoteCopy = (proj: string, slot = 0) => copyPath(w.wh, w.sshd.remoteDir, proj, slot);
 
 describe('sparehand run on a real worker over ssh', () => {
   it('runs npm test there: output streamed, exit 0, node_modules installed there and not copied, secrets not sent', async () => {
@@ -27,14 +26,21 @@ describe('sparehand run on a real worker over ssh', () => {
     expect(existsSync(join(remote, '.git'))).toBe(false);
     expect(r.stderr).toMatch(/^sparehand: ran on w0: sync \d+\.\ds, deps \d+\.\ds, run \d+\.\ds, 0 files back, 0 conflicts\n$/m);
 
-    // Second run: the lock file has not changed, so nothing is installed again; what the worker made and the
-    // sync excludes (node_modules, an ignored cache) survives the mirror's --delete.
+    // Second run: the lock file has not changed, so nothing is installed again; what the worker made in the folders
+    // the sync keeps there (node_modules, caches) survives the mirror's --delete; an ignored file only the worker
+    // has, and this machine does not, goes (the copy is what the project is here).
+    mkdirSync(join(remote, '.pytest_cache'));
+    writeFileSync(join(remote, '.pytest_cache', 'v'), 'made on the worker\n');
+    mkdirSync(join(remote, 'node_modules', '.cache'));
+    writeFileSync(join(remote, 'node_modules', '.cache', 'made-there'), 'made on the worker\n');
     writeFileSync(join(remote, 'cache.log'), 'made on the worker\n');
     const again = await sparehand(['run', '--quiet', '--', 'npm test'], { env: w.wh.env, cwd: proj });
     expect(again.exitCode).toBe(0);
     expect(again.stderr).toBe('');
     expect(existsSync(join(remote, 'node_modules', 'tiny', 'index.js'))).toBe(true);
-    expect(existsSync(join(remote, 'cache.log'))).toBe(true);
+    expect(existsSync(join(remote, 'node_modules', '.cache', 'made-there'))).toBe(true);
+    expect(existsSync(join(remote, '.pytest_cache', 'v'))).toBe(true);
+    expect(existsSync(join(remote, 'cache.log'))).toBe(false);
   });
 
   it('passes a failing exit status through, and a remote signal as 128+N', async () => {

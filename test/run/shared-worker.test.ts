@@ -4,7 +4,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { projectKey } from '../../lib/run/project.js';
+import { clientId, projectKey } from '../../lib/run/project.js';
 import { sparehand } from '../helpers/cli.js';
 import { tempDir } from '../helpers/context.js';
 import { gitProject, startMarker, until } from '../helpers/project.js';
@@ -112,7 +112,7 @@ describe('files this machine keeps about runs never make a run wait', () => {
     const proj = gitProject({ 'a.txt': 'a\n' });
     const folders = join(h.home, '.local', 'state', 'sparehand', 'folders');
     mkdirSync(folders, { recursive: true });
-    const key = projectKey(proj);
+    const key = projectKey(proj, clientId({ home: h.home, env: h.env }, proj));
     writeFileSync(join(folders, `w0.${key}.0`), '1\nthis-host\n'.replace('this-host', hostname()));
     writeFileSync(join(folders, `w0.${key}.1`), `${process.pid}\nanother-host\n`);
     const r = await sparehand(['run', '--', 'pwd'], { env: h.env, cwd: proj });

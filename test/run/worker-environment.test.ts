@@ -80,6 +80,9 @@ describe('what the worker cannot run, runs here', () => {
     const not = await run(proj, ['--', 'true']);
     expect(not.exitCode).toBe(125);
     expect(not.stderr).toContain('installing dependencies failed on the worker');
+    // doctor, in the project, says what starts the copies there afresh.
+    const doc = await sparehand(['doctor'], { env: wh.env, cwd: proj });
+    expect(doc.stdout).toMatch(/ok  last run: w0: installing dependencies failed on the worker \(it ran here\); if the install works here, `sparehand worker reset w0` wipes/);
   });
 });
 

@@ -1,0 +1,64 @@
+// Frames: how a run and its worker program talk, both ways, after the bootstrap. `TYPE LENGTH\n` then LENGTH
+// bytes. Everything the worker sends is framed, the command's stdout included (`out`), so the command cannot
+// print anything that passes for results or an exit status; and the reader here is strict: any byte that is not
+// a well-formed frame ends the session's reading as `broken`, with nothing applied (docs/run.md).
+
+export interface Frame {
+  type: string;
+  payload: Buffer;
+}
+
+/** The biggest payload either side sends (content comes in pieces of 1 MiB). */
+export const MAX_PAYLOAD = 8 * 1024 * 1024;
+const MAX_HEADER = 40;
+
+/** One frame's bytes. */
+export function frame(type: string, payload: string | Buffer = ''): Buffer {
+  const body = typeof payload === 'string' ? Buffer.from(payload) : payload;
+  return Buffer.concat([Buffer.from(`${type} ${body.length}\n`), body]);
+}
+
+/** NUL-separated names and values (the job), a name given once per value. */
+export function fields(entries: ReadonlyArray<readonly [string, string]>): Buffer {
+  return Buffer.from(entries.map(([k, v]) => `${k}\0${v}\0`).join(''));
+}
+
+/** A push reader of frames. `push()` returns the whole frames the bytes completed; after a malformed one, `broken`. */
+export class FrameReader {
+  private pending: Buffer = Buffer.alloc(0);
+  /** Why the input is not frames (then nothing more is read). */
+  broken: string | undefined;
+
+  push(chunk: Buffer): Frame[] {
+    if (this.broken !== undefined) return [];
+    let data = this.pending.length ? Buffer.concat([this.pending, chunk]) : chunk;
+    const out: Frame[] = [];
+    for (;;) {
+      const nl = data.indexOf(10);
+      if (nl < 0 || nl > MAX_HEADER) {
+        if (nl > MAX_HEADER || (nl < 0 && data.length > MAX_HEADER)) this.broken = 'a frame header that is not one';
+        break;
+      }
+      const m = /^([a-z]{1,16}) (\d{1,10})$/.exec(data.subarray(0, nl).toString('latin1'));
+      if (!m) {
+        this.broken = 'a frame header that is not one';
+        break;
+      }
+      const length = Number(m[2]);
+      if (length > MAX_PAYLOAD) {
+        this.broken = `a frame of ${length} bytes (at most ${MAX_PAYLOAD})`;
+        break;
+      }
+      if (data.length < nl + 1 + length) break;
+      out.push({ type: m[1] as string, payload: Buffer.from(data.subarray(nl + 1, nl + 1 + length)) });
+      data = data.subarray(nl + 1 + length);
+    }
+    this.pending = this.broken === undefined ? Buffer.from(data) : Buffer.alloc(0);
+    return out;
+  }
+
+  /** Bytes of an unfinished frame (the input ended in the middle of one when this is not 0). */
+  get leftover(): number {
+    return this.pending.length;
+  }
+}

@@ -1,0 +1,38 @@
+// `sparehand worker reset`: wipes a project's copies on a worker (dependency folders, build caches, the copies'
+// records) and this machine's memory of them (the ancestors), so the next run starts from a fresh copy.
+import { readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { quote } from 'shell-quote';
+import type { Worker } from '../config.js';
+import type { Context } from '../context.js';
+import { SparehandError } from '../errors.js';
+import { capture } from '../process.js';
+import { clientId, projectKey } from '../run/project.js';
+import { copyId } from '../sync/ancestor.js';
+import { OWN_FOLDER } from '../sync/own-folder.js';
+import { connect, connectionFor, sshEnv } from './connection.js';
+import { remotePath, sshArgs } from './ssh-args.js';
+import { workerDir } from './workers.js';
+
+/** Removes `root`'s copies on `worker` and the ancestors of them here; returns the folder removed there. */
+export async function resetProject(ctx: Context, worker: Worker, root: string): Promise<string> {
+  const key = projectKey(root, clientId(ctx, root));
+  const there = `${remotePath(workerDir(worker)).replace(/\/+$/, '')}/${key}`;
+  await connect(ctx, worker);
+  const r = await capture('ssh', sshArgs(worker, connectionFor(ctx, worker), quote(['rm', '-rf', '--', there])), { env: sshEnv(ctx) });
+  if (r.code !== 0) {
+    throw new SparehandError('WORKER', `cannot remove ${there} on worker "${worker.name}": ${r.stderr.trim().split('\n')[0] ?? `exit ${r.code}`}`, {
+      hint: 'a run of this project may be using it there: try again when it has ended',
+    });
+  }
+  const mine = copyId(worker, 0, key).replace(/-0$/, '-');
+  const sync = join(root, OWN_FOLDER, 'sync');
+  let names: string[] = [];
+  try {
+    names = readdirSync(sync);
+  } catch {
+    /* no ancestors here */
+  }
+  for (const n of names) if (n.startsWith(mine) && /^\d+\.json$/.test(n.slice(mine.length))) rmSync(join(sync, n), { force: true });
+  return there;
+}

@@ -1,0 +1,310 @@
+// The ssh session a run lives in (the worker program: lib/remote/worker/). It claims a slot, waits while the
+// project is sent, takes sparehand's own changes to the copy, runs the command (its output streamed live from
+// `out` frames, signals passed on as `sig` frames), and reads the report of what the command changed. With a
+// terminal, the command runs in a second session (ssh -tt) while this one holds the slot and passes on the
+// report that session left on the worker.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { constants } from 'node:os';
+import type { Context } from '../context.js';
+import { SparehandError } from '../errors.js';
+import { exitStatus } from '../process.js';
+import { ReportReader, type Staging } from '../sync/report-reader.js';
+import { type Frame, FrameReader, frame } from './frames.js';
+import { type Job, jobFrame } from './job.js';
+import { programPreamble } from './worker/program.js';
+
+/** How the run tells a stage about a signal sparehand received (`again`: not the first one). */
+export interface SignalSource {
+  react(reaction: ((sig: NodeJS.Signals, again: boolean) => void) | undefined): void;
+}
+
+/** What the worker said when asked for a slot. */
+export type Claimed = { slot: number } | { busy: true; slots: number } | { refused: string } | { lost: true };
+
+/** sparehand's own change to the worker's copy before the command (lib/sync/ancestor.ts). */
+export type OwnChange = { op: 'del'; path: string } | { op: 'put'; path: string; mode: number; mtime: number; content: Buffer };
+
+export interface ExecResult {
+  /** ssh's own exit status (the terminal session's, in terminal mode). */
+  sshStatus: number;
+  /** The command's exit status, when it ran and the worker said so. */
+  status?: number;
+  /** The worker could not run the command (why). */
+  refused?: string;
+  /** When the command's end was seen here (performance.now()). */
+  seenAt?: number;
+  /** Seconds the worker spent installing dependencies first. */
+  depsSeconds?: number;
+  /** Whether the worker's copy is the one this machine's ancestor describes. */
+  ancestor?: 'same' | 'lost';
+  /** What the command changed (check `report.broken`, `report.done`). */
+  report: ReportReader;
+  /** Why the worker's frames could not be read (then nothing of the report is applied). */
+  broken?: string;
+  /** Set when sparehand stopped the command (a signal it received, or the timeout). */
+  stoppedBy?: NodeJS.Signals | 'timeout';
+}
+
+/** ssh's exit status (128+N for a signal), once it has ended and its output is read. */
+function sshEnded(child: ChildProcess): Promise<number> {
+  return new Promise<number>((resolve, reject) => {
+    child.once('error', (e) => reject(new SparehandError('SSH', `cannot start ssh: ${e.message}`, { cause: e })));
+    child.once('close', (code, signal) => resolve(exitStatus(code, signal)));
+  });
+}
+
+const NO_PERL = 'the worker has no perl, which sparehand needs to count slots and find what the command changed (install perl there)';
+
+/** After asking the remote group to stop, how long before closing the line (the worker then KILLs). */
+const GRACE_MS = 5000;
+/** After the report, how long ssh may take to end before it is stopped. */
+const AFTER_RESULTS_MS = 1500;
+
+export interface Session {
+  claimed: Promise<Claimed>;
+  /** The project is on the worker: sparehand's own changes to the copy, then the command runs (pipe mode). */
+  go(changes: readonly OwnChange[]): void;
+  /** Runs the command (after `go`) and reads the report, until it is whole or the session ended. */
+  run(opts: { timeoutMs?: number | undefined; signals: SignalSource }): Promise<ExecResult>;
+  /** Asks for the content of changes the report carried none for; resolves when it came (or the session ended). */
+  fetch(indices: readonly number[]): Promise<void>;
+  /** Terminal mode: the job file the terminal session reads (after `go`), or undefined when the session ended. */
+  ready: Promise<string | undefined>;
+  /** Terminal mode: reads the report the terminal session left on the worker. */
+  results(sshStatus: number): Promise<ExecResult>;
+  /** Ends the session; the worker lets the slot go. */
+  close(): void;
+  /** The session's end (its ssh exit status). */
+  ended: Promise<number>;
+}
+
+/**
+ * Starts the session: ssh (args from the caller: the bootstrap as the remote command) in its own process group
+ * (a Ctrl-C reaches sparehand, not ssh), the program and the job on its input at once.
+ */
+export function openSession(ctx: Context, opts: { args: string[]; env: NodeJS.ProcessEnv; job: Job; staging: Staging }): Session {
+  const child = spawn('ssh', opts.args, { env: opts.env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+  // What the worker's shell says before the program's first frame is held back: when perl is missing there it is
+  // only "perl: command not found", which the run says better.
+  let heldErr: Buffer[] | undefined = [];
+  const releaseErr = () => {
+    if (heldErr) for (const b of heldErr) ctx.stderr.write(b);
+    heldErr = undefined;
+  };
+  child.stderr?.on('data', (d: Buffer) => (heldErr ? heldErr.push(d) : ctx.stderr.write(d)));
+  child.stdin?.on('error', () => undefined);
+  child.stdin?.write(Buffer.concat([programPreamble(), jobFrame(opts.job)]));
+  const ended = sshEnded(child);
+  ended.catch(() => undefined);
+
+  const reader = new FrameReader();
+  const report = new ReportReader(opts.staging);
+  const result: Omit<ExecResult, 'sshStatus' | 'report'> = {};
+  let stoppedBy: ExecResult['stoppedBy'];
+  let claimed!: (c: Claimed) => void;
+  const claim = new Promise<Claimed>((r) => (claimed = r));
+  let readyFile!: (f: string | undefined) => void;
+  const ready = new Promise<string | undefined>((r) => (readyFile = r));
+  let wake: () => void = () => undefined;
+  const changed = () => {
+    const w = wake;
+    wake = () => undefined;
+    w();
+  };
+  const settled = () => new Promise<void>((r) => (wake = r));
+  let streamEnded = false;
+  let fetching = 0;
+  let framesSeen = 0;
+  /** Terminal mode: the holding session has passed on all the terminal session left. */
+  let relayed = false;
+
+  const onFrame = async (f: Frame): Promise<void> => {
+    switch (f.type) {
+      case 'out':
+        if (!ctx.stdout.write(f.payload)) await new Promise((r) => ctx.stdout.once('drain', r));
+        return;
+      case 'claim': {
+        const text = f.payload.toString();
+        const [first, ...more] = text.split(' ');
+        if (/^\d+$/.test(first ?? '')) claimed({ slot: Number(first) });
+        else if (first === 'busy') claimed({ busy: true, slots: Number(more[0]) || 0 });
+        else claimed({ refused: text });
+        return;
+      }
+      case 'ready':
+        readyFile(f.payload.toString());
+        return;
+      case 'done':
+        relayed = true;
+        return;
+      case 'refused':
+        result.refused = f.payload.toString();
+        return;
+      case 'anc':
+        result.ancestor = f.payload.toString() === 'same' ? 'same' : 'lost';
+        return;
+      case 'ran': {
+        const m = /^(\d{1,3}) ?(?:(\d+(?:\.\d+)?):(\d+(?:\.\d+)?))?$/.exec(f.payload.toString());
+        if (!m || result.status !== undefined) {
+          result.broken = 'an exit status that is not one';
+          return;
+        }
+        result.status = Number(m[1]);
+        result.seenAt = performance.now();
+        if (m[2] !== undefined && m[3] !== undefined && Number(m[3]) >= Number(m[2])) result.depsSeconds = Number(m[3]) - Number(m[2]);
+        return;
+      }
+      default:
+        if (!report.take(f)) result.broken = `a frame the worker should not send (${f.type.slice(0, 16)})`;
+        else if (fetching > 0 && f.type === 'sum') fetching--;
+    }
+  };
+
+  // One reader for the whole session, frame by frame in order (output is passed on before what follows it).
+  const pumped = (async () => {
+    try {
+      for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
+        for (const f of reader.push(chunk)) {
+          if (framesSeen++ === 0) releaseErr();
+          await onFrame(f);
+          changed();
+        }
+        if (reader.broken) result.broken ??= reader.broken;
+        if (result.broken) break;
+      }
+    } finally {
+      streamEnded = true;
+      // Nothing at all, and the worker's shell said "command not found": no perl there.
+      if (framesSeen === 0 && (await ended.catch(() => -1)) === 127) {
+        heldErr = undefined;
+        claimed({ refused: NO_PERL });
+      }
+      releaseErr();
+      claimed({ lost: true });
+      readyFile(undefined);
+      changed();
+    }
+  })();
+
+  const write = (data: Buffer) => {
+    if (child.stdin?.writable) child.stdin.write(data);
+  };
+  const hangUp = () => {
+    if (child.exitCode !== null || child.pid === undefined) return;
+    try {
+      process.kill(-child.pid, 'SIGTERM');
+    } catch {
+      /* already gone */
+    }
+  };
+  const finished = () => streamEnded || relayed || Boolean(result.broken) || result.refused !== undefined || report.done || Boolean(report.broken);
+  const untilFinished = async () => {
+    while (!finished()) await settled();
+  };
+  const outcome = (sshStatus: number): ExecResult => ({ ...result, sshStatus, report, ...(stoppedBy ? { stoppedBy } : {}) });
+
+  return {
+    claimed: claim,
+    ended,
+    ready,
+    go: (changes) => {
+      const parts = [frame('go')];
+      for (const c of changes) {
+        if (c.op === 'del') parts.push(frame('del', c.path));
+        else {
+          parts.push(frame('put', Buffer.concat([Buffer.from(`${(c.mode & 0o777).toString(8)} ${c.mtime} ${c.content.length}\n`), Buffer.from(c.path)])));
+          for (let at = 0; at < c.content.length; at += 1 << 20) parts.push(frame('dat', c.content.subarray(at, at + (1 << 20))));
+        }
+      }
+      parts.push(frame('start'));
+      write(Buffer.concat(parts));
+    },
+    run: async ({ timeoutMs, signals }) => {
+      let closing: NodeJS.Timeout | undefined;
+      const stop = (sig: NodeJS.Signals) => {
+        // Once the command has finished, nothing of a stopped run is wanted: end the session.
+        if (result.status !== undefined) return hangUp();
+        write(frame('sig', sig.slice(3)));
+        closing ??= setTimeout(() => child.stdin?.end(), GRACE_MS);
+      };
+      signals.react((sig, again) => {
+        if (again && sig === 'SIGINT') child.stdin?.end(); // a second Ctrl-C: stop now
+        stoppedBy ??= sig;
+        stop(sig);
+        changed();
+      });
+      const timer = timeoutMs === undefined ? undefined : setTimeout(() => ((stoppedBy ??= 'timeout'), stop('SIGTERM'), changed()), timeoutMs);
+      try {
+        for (;;) {
+          if (finished()) break;
+          if (stoppedBy !== undefined && result.status !== undefined) break;
+          await settled();
+        }
+        if (stoppedBy !== undefined) {
+          hangUp();
+          return outcome(await ended);
+        }
+        if (streamEnded || result.broken) return outcome(await ended);
+        return outcome(-1);
+      } finally {
+        signals.react(undefined);
+        clearTimeout(timer);
+        clearTimeout(closing);
+      }
+    },
+    fetch: async (indices) => {
+      if (indices.length === 0 || streamEnded) return;
+      fetching += indices.length;
+      write(Buffer.concat(indices.map((i) => frame('want', String(i)))));
+      while (fetching > 0 && !streamEnded && !result.broken && !report.broken) await settled();
+      fetching = 0;
+    },
+    results: async (sshStatus) => {
+      write(frame('results'));
+      await untilFinished();
+      const r = outcome(sshStatus);
+      // The terminal session's own exit status is the command's; a report that says otherwise was not its.
+      if (r.status !== undefined && r.status !== sshStatus) r.broken ??= 'its exit status is not the one the terminal session ended with';
+      if (r.status !== undefined) r.status = sshStatus;
+      return r;
+    },
+    close: () => {
+      write(frame('bye'));
+      child.stdin?.end();
+      setTimeout(hangUp, AFTER_RESULTS_MS).unref();
+      void pumped;
+    },
+  };
+}
+
+/**
+ * Terminal mode: the command runs in `ssh -tt` (ssh owns the terminal; a Ctrl-C travels through it), started
+ * with the job file the holding session wrote; that session then passes on the report.
+ */
+export async function execTerminal(
+  hold: Session,
+  opts: { args: (jobFile: string) => string[]; env: NodeJS.ProcessEnv; timeoutMs?: number | undefined; signals: SignalSource },
+): Promise<ExecResult | undefined> {
+  const jobFile = await hold.ready;
+  if (jobFile === undefined) return undefined;
+  const child: ChildProcess = spawn('ssh', opts.args(jobFile), { env: opts.env, stdio: 'inherit' });
+  let stoppedBy: ExecResult['stoppedBy'];
+  const stop = (sig: NodeJS.Signals) => child.kill(sig);
+  opts.signals.react((sig) => {
+    stoppedBy ??= sig;
+    stop(sig);
+  });
+  const timer = opts.timeoutMs === undefined ? undefined : setTimeout(() => ((stoppedBy ??= 'timeout'), stop('SIGTERM')), opts.timeoutMs);
+  try {
+    const sshStatus = await sshEnded(child);
+    if (stoppedBy !== undefined) return { sshStatus, report: new ReportReader({ dir: () => undefined }), stoppedBy };
+    const r = await hold.results(sshStatus);
+    // Ctrl-C at the terminal stopped it before the command ran (an install): the run was stopped, not lost.
+    const signal = Object.entries(constants.signals).find(([, n]) => n === sshStatus - 128)?.[0] as NodeJS.Signals | undefined;
+    if (r.status === undefined && r.refused === undefined && signal) r.stoppedBy = signal;
+    return r;
+  } finally {
+    opts.signals.react(undefined);
+    clearTimeout(timer);
+  }
+}

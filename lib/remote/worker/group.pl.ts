@@ -1,0 +1,91 @@
+// The worker program: running a command (the project's, or a dependency install) in a process group of its own
+// while sparehand's frames keep arriving. Its stdout becomes `out` frames (or goes to stderr, for an install);
+// `sig NAME` passes the signal to the whole group; the end of sparehand's input (Ctrl-C twice, sparehand killed,
+// the connection lost) stops the group: TERM, then KILL 2 seconds later. When the command ends, whatever it left
+// running in its group is killed; its output is read for a moment more (a process that left the group with
+// setsid may keep the pipe open: it is not waited for).
+export const GROUP_PL = String.raw`
+our $shell;
+our $gone = 0;
+sub status_of { my ($w) = @_; return ($w & 127) ? 128 + ($w & 127) : $w >> 8 }
+
+# Frames that arrive while a command runs: signals for its group. Undef when sparehand is gone.
+sub signals_in {
+  my ($pid) = @_;
+  fill();
+  my @f;
+  while (!$gone && eval { @f = take(); 1 } && @f) {
+    kill($1, -$pid) if $f[0] eq 'sig' && $f[1] =~ /^(INT|TERM|HUP|QUIT)$/;
+  }
+  $gone = 1 if $@ || $in_eof;
+}
+
+sub run_group {
+  my ($cmd, $cwd, $how) = @_;
+  my ($r, $w);
+  if ($how eq 'frames') { pipe($r, $w) or refuse("cannot make a pipe on the worker: $!") }
+  my $pid = fork;
+  refuse("cannot start a process on the worker: $!") unless defined $pid;
+  if (!$pid) {
+    # In a terminal the group stays the terminal's foreground one, where Ctrl-C reaches it.
+    setpgrp(0, 0) unless $mode eq 'tty';
+    $SIG{PIPE} = 'DEFAULT';
+    open(STDIN, '<', '/dev/null');
+    open(STDOUT, '>&', $w ? $w : \*STDERR);
+    close $r if $r;
+    chdir $cwd or exit 125;
+    exec { $shell } $shell, '-c', $cmd;
+    exit 127;
+  }
+  close $w if $w;
+  my ($status, $stop_at, $drain_until);
+  local $SIG{CHLD} = sub { };
+  local $SIG{INT} = $mode eq 'tty' ? 'IGNORE' : $SIG{INT};
+  local $SIG{QUIT} = $mode eq 'tty' ? 'IGNORE' : $SIG{QUIT};
+  for (;;) {
+    if (!defined $status && waitpid($pid, 1) == $pid) {
+      $status = status_of($?);
+      kill 'KILL', -$pid;
+      $drain_until = Time::HiRes::time() + 0.2;
+    }
+    last if defined $status && (!$r || Time::HiRes::time() > $drain_until);
+    my $rin = '';
+    vec($rin, fileno($r), 1) = 1 if $r;
+    # (A terminal session has no frames from sparehand: its job came from a file.)
+    vec($rin, fileno($in), 1) = 1 unless $in_eof || defined $status || $mode eq 'tty';
+    my $n = select(my $rout = $rin, undef, undef, defined $status ? 0.05 : 0.5);
+    if ($n && $n > 0) {
+      if ($r && vec($rout, fileno($r), 1)) {
+        my $got = sysread($r, my $buf, 65536);
+        if ($got) { put('out', $buf) or $gone = 1 }
+        elsif (defined $got || !$!{EINTR}) { close $r; $r = undef }
+      }
+      signals_in($pid) if !$in_eof && vec($rout, fileno($in), 1);
+    }
+    $gone = 1 if !$out_ok;
+    if ($gone && !defined $status) {
+      if (!defined $stop_at) { kill 'TERM', -$pid; $stop_at = Time::HiRes::time() + 2 }
+      elsif (Time::HiRes::time() > $stop_at) { kill 'KILL', -$pid }
+    }
+  }
+  close $r if $r;
+  return $gone ? undef : $status;
+}
+
+# Terminal mode: the command runs in the foreground of the worker's terminal (ssh -tt), where Ctrl-C reaches it.
+sub run_foreground {
+  my ($cmd, $cwd) = @_;
+  my $pid = fork;
+  refuse("cannot start a process on the worker: $!") unless defined $pid;
+  if (!$pid) {
+    $SIG{PIPE} = 'DEFAULT';
+    chdir $cwd or exit 125;
+    exec { $shell } $shell, '-c', $cmd;
+    exit 127;
+  }
+  local $SIG{INT} = 'IGNORE';
+  local $SIG{QUIT} = 'IGNORE';
+  waitpid($pid, 0);
+  return status_of($?);
+}
+`;

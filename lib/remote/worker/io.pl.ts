@@ -1,0 +1,107 @@
+// The worker program's first part: framed input and output, the job, and the process made unreadable to others.
+//
+// Everything after the bootstrap travels in frames, both ways: `TYPE LENGTH\n` and LENGTH bytes (lib/remote/frames.ts
+// is the client's side). The command's stdout reaches sparehand only inside `out` frames that this program writes,
+// so nothing the command prints can pass for results or an exit status; and the program makes itself
+// non-dumpable on Linux, so a process of the same user (the command) cannot open its stdout through /proc, read
+// its memory or trace it (docs/run.md "What the worker can and cannot do to this machine").
+//
+// Perl, not perl modules beyond the core ones every Linux and Mac has; no `${` in here (a template string).
+export const IO_PL = String.raw`
+use strict;
+use warnings;
+our ($in, $program);
+$SIG{PIPE} = 'IGNORE';
+binmode STDOUT;
+binmode STDERR;
+if ($^O eq 'linux') {
+  # prctl(PR_SET_DUMPABLE, 0), by the architecture's syscall number (no module has it).
+  require Config;
+  no warnings 'once';
+  my ($arch) = (($Config::Config{archname} // '') =~ /^([^-]+)/);
+  my %prctl = (x86_64 => 157, aarch64 => 167, riscv64 => 167, loongarch64 => 167, i386 => 172, i486 => 172, i586 => 172,
+    i686 => 172, arm => 172, armv5tel => 172, armv6l => 172, armv7l => 172, s390x => 172, ppc => 171, ppc64 => 171, ppc64le => 171);
+  my $nr = $prctl{$arch // ''};
+  syscall($nr, 4, 0, 0, 0, 0) if $nr;
+}
+
+# Where frames go: sparehand's end of the session, or a file (terminal mode).
+our $OUT = \*STDOUT;
+our $out_ok = 1;
+sub put {
+  my $data = $_[0] . ' ' . length($_[1]) . "\n" . $_[1];
+  my ($off, $len) = (0, length $data);
+  while ($off < $len) {
+    my $n = syswrite($OUT, $data, $len - $off, $off);
+    if (!defined $n) { next if $!{EINTR}; $out_ok = 0; return 0 }
+    $off += $n;
+  }
+  return 1;
+}
+sub refuse { put('refused', $_[0]); exit 125 }
+
+# Frames from sparehand (or, in terminal mode, from the job file).
+our $inbuf = '';
+our $in_eof = 0;
+sub fill {
+  return 0 if $in_eof;
+  my $n = sysread($in, $inbuf, 262144, length $inbuf);
+  return 1 if $n;
+  return 1 if !defined $n && $!{EINTR};
+  $in_eof = 1;
+  return 0;
+}
+sub take {
+  my $nl = index($inbuf, "\n");
+  if ($nl < 0) {
+    die "sparehand: the worker got a malformed frame from sparehand\n" if length($inbuf) > 40;
+    return ();
+  }
+  my ($type, $len) = (substr($inbuf, 0, $nl) =~ /^([a-z]{1,16}) (\d{1,15})$/)
+    or die "sparehand: the worker got a malformed frame from sparehand\n";
+  return () if length($inbuf) < $nl + 1 + $len;
+  my $payload = substr($inbuf, $nl + 1, $len);
+  substr($inbuf, 0, $nl + 1 + $len) = '';
+  return ($type, $payload);
+}
+sub frame {
+  for (;;) {
+    my @f = take();
+    return @f if @f;
+    return () unless fill();
+  }
+}
+
+# The job: NUL-separated names and values; env, dep and program may come many times.
+our %job;
+our %many = (env => [], dep => [], program => []);
+{
+  my ($type, $payload) = frame();
+  die "sparehand: the worker got no job from sparehand\n" unless defined $type && $type eq 'job';
+  my @kv = split /\0/, $payload, -1;
+  pop @kv if @kv % 2;
+  while (@kv) {
+    my ($k, $v) = splice(@kv, 0, 2);
+    if (exists $many{$k}) { push @{$many{$k}}, $v } else { $job{$k} = $v }
+  }
+}
+our ($mode, $dir, $folder) = @job{qw(mode dir folder)};
+
+# mkdir -p, without File::Path.
+sub mkpath {
+  my $p = '';
+  for my $part (split m{/}, $_[0], -1) {
+    $p .= (length $p || substr($_[0], 0, 1) eq '/') ? "/$part" : $part;
+    next if $part eq '' || -d $p;
+    mkdir $p;
+  }
+  return -d $_[0];
+}
+
+sub random_hex {
+  my $r = '';
+  if (open(my $fh, '<:raw', '/dev/urandom')) { read($fh, $r, 16); close $fh }
+  $r = join('', map { chr(int(rand(256))) } 1 .. 16) if length($r) < 16;
+  return unpack('H*', $r);
+}
+`;

@@ -1,0 +1,134 @@
+// The worker program's flow, per mode (the job's `mode`):
+//   pipe  claim a slot → the owner's login environment → wait for `go` (the project has been sent meanwhile) →
+//         sparehand's own changes to the copy (`del`, `put`, then `start`) → dependencies → checks → the tree
+//         before → the command, its stdout in `out` frames → `ran STATUS DEPS` → what it changed → `end` → wants
+//   hold  for a terminal run: claim a slot, take `go` and the changes, write the job for the terminal session to a
+//         private file and say `ready PATH`; on `results`, pass on what that session wrote; hold the slot until
+//         sparehand goes away
+//   tty   (started by `ssh -tt` with the job file) the same as pipe from the login environment on, the command in
+//         the foreground of the terminal, the results written to `<folder>.results`
+// Anything that keeps the command from starting is a `refused` frame (and exit 125), so sparehand can tell it
+// from the command's own failure.
+export const MAIN_PL = String.raw`
+unless (eval { require Time::HiRes; require Digest::MD5; require Cwd; 1 }) {
+  refuse("the worker's perl lacks Time::HiRes or Digest::MD5, which sparehand needs to find what the command changed (install perl's standard modules there: the package perl)");
+}
+$shell = on_path('bash') ? 'bash' : 'sh';
+my $key = $job{key};
+my $root = "$dir/$key/$folder";
+claim() unless $mode eq 'tty';
+login_env() unless $mode eq 'hold';
+
+sub safe_rel { my ($p) = @_; return length($p) && $p !~ m{^/} && !grep { $_ eq '' || $_ eq '.' || $_ eq '..' } split m{/}, $p, -1 }
+sub parents_of { my @parts = split m{/}, $_[0]; pop @parts; my $d = ''; for (@parts) { $d .= length($d) ? "/$_" : $_; if (-l $d || (-e _ && !-d _)) { unlink $d } mkdir $d unless -d $d } }
+
+# sparehand's own changes to the copy, before anything runs: what was deleted or changed here in paths rsync does
+# not send (the ancestor: lib/sync/ancestor.ts).
+sub own_changes {
+  while (my ($type, $payload) = frame()) {
+    return 1 if $type eq 'start';
+    if ($type eq 'del') {
+      next unless safe_rel($payload);
+      if (-d $payload && !-l $payload) { rmdir $payload } else { unlink $payload }
+    } elsif ($type eq 'put') {
+      my ($head, $p) = split /\n/, $payload, 2;
+      my ($m, $mtime, $size) = split / /, $head;
+      my $ok = defined $p && safe_rel($p);
+      my $tmp = "$root/../$folder.put.$$";
+      open(my $fh, '>:raw', $tmp) or $ok = 0;
+      my $left = $size // 0;
+      while ($left > 0) {
+        my ($t, $data) = frame();
+        return 0 unless defined $t;
+        $data = "\0" x $data if $t eq 'hole';
+        print $fh $data if $ok;
+        $left -= length $data;
+      }
+      if ($ok) {
+        close $fh;
+        parents_of($p);
+        if (-d $p && !-l $p) { rmdir $p }
+        chmod(oct($m) & 0777, $tmp);
+        utime($mtime, $mtime, $tmp);
+        rename($tmp, $p) or unlink $tmp;
+      } else { unlink $tmp }
+    }
+  }
+  return 0;
+}
+
+if ($mode ne 'tty') {
+  my ($type) = frame();
+  exit 0 unless defined $type && $type eq 'go';
+  chdir $root or refuse("cannot enter $root on the worker");
+  own_changes() or exit 0;
+}
+
+if ($mode eq 'hold') {
+  # The terminal session's job: this program and the job, in a file only this user can read (the job never
+  # travels in an argument, which every user of the worker could read).
+  my $jobs = "$dir/.jobs";
+  mkdir $jobs, 0700;
+  chmod 0700, $jobs;
+  my $file = "$jobs/" . random_hex();
+  my %tty = (%job, mode => 'tty');
+  my $body = join('', map { "$_\0$tty{$_}\0" } keys %tty) . join('', map { my $k = $_; map { "$k\0$_\0" } @{$many{$k}} } keys %many);
+  sysopen(my $fh, $file, O_WRONLY | O_CREAT | O_EXCL, 0600) or refuse("cannot write the terminal run's job on the worker: $!");
+  print $fh length($program), "\n", $program, 'job ', length($body), "\n", $body;
+  close $fh;
+  put('ready', $file);
+  while (my ($type) = frame()) {
+    next unless $type eq 'results';
+    my $res = "$root/../$folder.results";
+    if (open(my $rf, '<:raw', $res)) {
+      while (sysread($rf, my $buf, 1048576)) { syswrite(STDOUT, $buf) }
+      close $rf;
+      unlink $res;
+    } else { put('refused', 'the terminal run left no results on the worker') }
+    put('done', '');
+  }
+  unlink $file;
+  exit 0;
+}
+
+if ($mode eq 'tty') {
+  chdir $root or refuse("cannot enter $root on the worker");
+  my $res = "$root/../$folder.results";
+  unlink $res;
+  sysopen(my $rf, $res, O_WRONLY | O_CREAT | O_EXCL, 0600) or refuse("cannot write the results on the worker: $!");
+  binmode $rf;
+  $OUT = $rf;
+}
+
+my $top = Cwd::getcwd() // $root;
+command_env("$top/..", $top);
+my $tree = "../$folder.tree";
+install_deps($top);
+my $rel = $job{rel};
+-d $rel or refuse("cannot enter $rel on the worker");
+check_programs($rel);
+my $gen_file = "../$folder.gen";
+my $gen = '';
+if (open(my $g, '<', $gen_file)) { $gen = <$g> // ''; chomp $gen; close $g }
+put('anc', length($job{gen} // '') && $gen eq $job{gen} ? 'same' : 'lost');
+my $watch = $job{watch};
+my ($before, $maxc, $unlike);
+if ($watch) {
+  ($before, $maxc, $unlike) = walk(load_tree($tree));
+  tick_past("$tree.tick", $maxc);
+}
+my $status = $mode eq 'tty' ? run_foreground($job{command}, $rel) : run_group($job{command}, $rel, 'frames');
+exit 0 unless defined $status;
+my $deps = defined $deps_start ? sprintf('%.3f:%.3f', $deps_start, $deps_end // $deps_start) : '';
+put('ran', "$status $deps");
+my $sent = [];
+if ($watch) {
+  my ($after, undef, $changed) = walk($before);
+  $sent = report($before, $after);
+  save_tree($tree, $after) if $changed || $unlike;
+} else { put('end', 0) }
+if (length($job{newgen} // '') && open(my $g, '>', "$gen_file.$$")) { print $g "$job{newgen}\n"; close $g; rename("$gen_file.$$", $gen_file) }
+if ($mode eq 'tty') { close $OUT; exit $status }
+answer_wants($sent);
+exit 0;
+`;

@@ -1,0 +1,193 @@
+// The sync's memory: per copy of the project on a worker, an *ancestor* — for every path rsync does not send
+// (outputs: ignored here), what that copy holds as sparehand last knew it, and whether this machine held the same.
+// It lives here, in `.sparehand/sync/<copy>.json` (the project's own folder: writable wherever the project is,
+// inside an agent's sandbox too), and is checked against the worker's own record by a generation token that the
+// copy keeps beside it: a copy reset, wiped or changed by a run whose report never came back no longer matches,
+// and its ancestor is then dropped (that can cost conflicts, never data).
+//
+// What it is for (docs/run.md "The sync remembers"):
+//   - what was deleted or changed here since is made so in the copy before the command runs (`ownChanges`), so a
+//     deleted `dist/` is deleted there too, rebuilt, and comes back;
+//   - a file here that is byte for byte what sparehand left there (from any copy) is sparehand's to replace
+//     (`mineAt`): the copies never conflict with each other over their own outputs.
+import { createHash, randomBytes } from 'node:crypto';
+import { type Stats, lstatSync, readFileSync, readdirSync, readlinkSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { OwnChange } from '../remote/session.js';
+import type { Outcome } from './apply.js';
+import { localHash } from './apply.js';
+import type { Change } from './change.js';
+import { OWN_FOLDER, ownFolder } from './own-folder.js';
+
+export interface Entry {
+  t: 'f' | 'l' | 'd';
+  /** md5 of the content (a link's target); '' for a folder. */
+  h: string;
+  m: number;
+  /** This machine's file as it was when it held the same (signature()), absent when it did not. */
+  s?: string;
+}
+
+export interface Ancestor {
+  v: 1;
+  /** The copy's generation, as the worker keeps it beside the copy ('' for none). */
+  gen: string;
+  paths: Record<string, Entry>;
+}
+
+const SYNC = 'sync';
+/** A file changed here that is bigger than this is not sent up as sparehand's own change: it is deleted there instead (the build makes it again). */
+const MAX_PUT = 64 * 1024 * 1024;
+
+export const emptyAncestor = (): Ancestor => ({ v: 1, gen: '', paths: {} });
+export const newGeneration = (): string => randomBytes(12).toString('hex');
+
+/** What identifies a file's state here without reading it (ctime: a change cannot set it back). */
+export const signature = (st: Stats): string => `${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
+
+/** The copy's file name: the worker (name and where it is) and the copy's number there. */
+export function copyId(worker: { name: string; destination: string; port?: number | undefined; dir?: string | undefined }, folder: number, key: string): string {
+  const safe = worker.name.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 40);
+  const where = createHash('sha256').update(JSON.stringify([worker.destination, worker.port ?? null, worker.dir ?? null, key])).digest('hex').slice(0, 10);
+  return `${safe}-${where}-${folder}`;
+}
+
+function isEntry(e: unknown): e is Entry {
+  const x = e as Entry;
+  return typeof x === 'object' && x !== null && ['f', 'l', 'd'].includes(x.t) && typeof x.h === 'string' && typeof x.m === 'number' && (x.s === undefined || typeof x.s === 'string');
+}
+
+/** The copy's ancestor, or an empty one (missing, unreadable, or not one). */
+export function loadAncestor(root: string, id: string): Ancestor {
+  try {
+    const raw = JSON.parse(readFileSync(join(root, OWN_FOLDER, SYNC, `${id}.json`), 'utf8')) as Ancestor;
+    if (raw.v !== 1 || typeof raw.gen !== 'string' || typeof raw.paths !== 'object' || raw.paths === null) return emptyAncestor();
+    const paths: Record<string, Entry> = {};
+    for (const [p, e] of Object.entries(raw.paths)) if (isEntry(e)) paths[p] = e;
+    return { v: 1, gen: raw.gen, paths };
+  } catch {
+    return emptyAncestor();
+  }
+}
+
+/** Writes the copy's ancestor (atomically); false when it cannot be kept (then the next run has none). */
+export function saveAncestor(root: string, id: string, a: Ancestor): boolean {
+  const dir = ownFolder(root, SYNC);
+  if ('why' in dir) return false;
+  const file = join(dir.dir, `${id}.json`);
+  try {
+    writeFileSync(`${file}.${process.pid}`, JSON.stringify(a), { mode: 0o600 });
+    renameSync(`${file}.${process.pid}`, file);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function lstatOrUndefined(p: string): Stats | undefined {
+  try {
+    return lstatSync(p);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * What to change in the copy before the command so that its outputs are what is here: a path deleted here is
+ * deleted there; a file changed here is sent (up to MAX_PUT, else deleted there). Returns the changes and the
+ * ancestor as it will be once the copy has them.
+ */
+export function ownChanges(root: string, a: Ancestor): { changes: OwnChange[]; after: Ancestor } {
+  const after: Ancestor = { v: 1, gen: a.gen, paths: { ...a.paths } };
+  const dels: string[] = [];
+  const puts: OwnChange[] = [];
+  for (const [p, e] of Object.entries(a.paths)) {
+    const abs = join(root, p);
+    const st = lstatOrUndefined(abs);
+    const del = () => {
+      dels.push(p);
+      delete after.paths[p];
+    };
+    if (st === undefined) {
+      del();
+      continue;
+    }
+    if (e.t === 'd') {
+      if (!st.isDirectory()) del();
+      continue;
+    }
+    const sig = signature(st);
+    if (e.s === sig) continue;
+    const type = st.isFile() ? 'f' : st.isSymbolicLink() ? 'l' : 'other';
+    const hash = type === 'other' ? '' : localHash(abs, st);
+    if (type === e.t && hash === e.h) {
+      after.paths[p] = { ...e, s: sig };
+      continue;
+    }
+    if (type === 'f' && st.size <= MAX_PUT) {
+      try {
+        puts.push({ op: 'put', path: p, mode: st.mode & 0o777, mtime: st.mtimeMs / 1000, content: readFileSync(abs) });
+        after.paths[p] = { t: 'f', h: hash, m: st.mode & 0o777, s: sig };
+        continue;
+      } catch {
+        /* unreadable here: deleted there instead */
+      }
+    }
+    del();
+  }
+  // Deepest first, so that a folder is empty when its turn comes.
+  dels.sort((x, y) => (x < y ? 1 : x > y ? -1 : 0));
+  return { changes: [...dels.map((path): OwnChange => ({ op: 'del', path })), ...puts], after };
+}
+
+/** Hashes of what sparehand left at each path here, from every copy's ancestor (read once per run). */
+export function mineIndex(root: string): (path: string) => string[] {
+  const byPath = new Map<string, string[]>();
+  let names: string[] = [];
+  try {
+    names = readdirSync(join(root, OWN_FOLDER, SYNC)).filter((n) => n.endsWith('.json'));
+  } catch {
+    /* none yet */
+  }
+  for (const n of names) {
+    const a = loadAncestor(root, n.slice(0, -'.json'.length));
+    for (const [p, e] of Object.entries(a.paths)) {
+      if (e.s === undefined || e.t === 'd') continue;
+      const list = byPath.get(p) ?? [];
+      list.push(e.h);
+      byPath.set(p, list);
+    }
+  }
+  return (p) => byPath.get(p) ?? [];
+}
+
+/** The ancestor after a run: every output the command changed, as the copy now holds it and whether here does too. */
+export function afterRun(base: Ancestor, root: string, changes: readonly Change[], outcomes: ReadonlyMap<number, Outcome>, notSent: (p: string) => boolean, gen: string): Ancestor {
+  const next: Ancestor = { v: 1, gen, paths: { ...base.paths } };
+  for (const c of changes) {
+    if (!notSent(c.path) || c.type === 's') continue;
+    if (c.op === 'D') {
+      delete next.paths[c.path];
+      continue;
+    }
+    const outcome = outcomes.get(c.index);
+    const hash = c.type === 'd' ? '' : (c.hash ?? c.base ?? '');
+    const entry: Entry = { t: c.type, h: hash, m: c.mode & 0o777 };
+    if (outcome === 'applied' || outcome === 'same') {
+      const st = lstatOrUndefined(join(root, c.path));
+      if (st && (c.type === 'd' ? st.isDirectory() : c.type === 'f' ? st.isFile() : st.isSymbolicLink())) {
+        if (c.type === 'd' || c.type === 'f' || readlinkOk(join(root, c.path), c.target)) entry.s = c.type === 'd' ? 'd' : signature(st);
+      }
+    }
+    next.paths[c.path] = entry;
+  }
+  return next;
+}
+
+function readlinkOk(p: string, target: string): boolean {
+  try {
+    return readlinkSync(p) === target;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,210 @@
+// The worker's side of the sync back (part of the worker program, lib/remote/worker/program.ts): the slot's tree
+// recorded right before the command and again right after it, and exactly what the command changed sent back
+// in frames. lib/sync/report-reader.ts reads them here; decide.ts judges each change; apply.ts writes it.
+//
+// The record (`<folder>.tree` beside the slot): path => 'd' for a folder; for a file, link or special file its
+// stat packed (type ino size mtime ctime mode: 37 bytes) and the md5 of its content (a link's: of its target). A
+// file whose stat is unchanged keeps its hash, so only what changed is read. Changes are found by stat: ctime is
+// set by the kernel on every change and cannot be set back, and the walk before the command waits until the clock
+// has passed every ctime it saw, so whatever the command writes gets a ctime no recorded file has.
+//
+// Frames, per change: `chg` "OP TYPE MODE MTIME SIZE BASE SAME PATHLEN\n" PATH TARGET, where OP is C created,
+// M content changed, T only mtime or mode changed, D deleted; TYPE f file, l link, d folder, s special (a FIFO,
+// socket or device: named here, never made); BASE the md5 before the command ('-' for C); SAME the index of an
+// earlier change with the same inode (a hard link: no content), else -1. For a file's content (SIZE > 0): `dat`
+// frames, `hole N` for N zero bytes (a sparse file stays sparse), then `sum MD5` ('short' when the file shrank
+// while it was read). After the last change, `end COUNT`. Then sparehand may ask `want INDEX` for the content
+// of a file it has no copy of (a rebuilt output that is missing here), answered with `got INDEX` and content
+// frames, and ends with `bye`.
+export const REPORT_PL = String.raw`
+my ($namere, $lastre, $pathre) = map { length($_) ? qr/$_/ : undef } (split(/\n/, $job{skip} // '', -1), '', '', '')[0 .. 2];
+
+sub md5_file {
+  open(my $fh, '<:raw', $_[0]) or return 'unreadable';
+  my $h = Digest::MD5->new->addfile($fh)->hexdigest;
+  close $fh;
+  return $h;
+}
+
+sub walk {
+  my ($old) = @_;
+  my %tree;
+  my ($maxc, $kept) = (0, 0);
+  my @dirs = ('');
+  my @unreadable;
+  while (@dirs) {
+    my $d = pop @dirs;
+    my $dh;
+    unless (opendir($dh, length($d) ? $d : '.')) { push @unreadable, $d; next }
+    my @names = readdir $dh;
+    closedir $dh;
+    for my $name (@names) {
+      next if $name eq '.' || $name eq '..';
+      my $p = length($d) ? "$d/$name" : $name;
+      my @st = Time::HiRes::lstat($p);
+      unless (@st) {
+        # Gone is gone; anything else (a folder without x) hides the entry, which stays as recorded.
+        if (!$!{ENOENT} && defined(my $o = $old->{$p})) {
+          $tree{$p} = $o;
+          push @unreadable, $p if $o eq 'd';
+        }
+        next;
+      }
+      my $fmt = $st[2] & 0170000;
+      my $type = $fmt == 0100000 ? 'f' : $fmt == 0040000 ? 'd' : $fmt == 0120000 ? 'l' : 's';
+      my $probe = $type eq 'd' ? "$name/" : $name;
+      next if ($namere && $probe =~ $namere) || ($lastre && $probe =~ $lastre && ($type eq 'd' ? "$p/" : $p) =~ $pathre);
+      if ($type eq 'd') {
+        $tree{$p} = 'd';
+        $kept++ if ($old->{$p} // '') eq 'd';
+        push @dirs, $p;
+        next;
+      }
+      $maxc = $st[10] if $st[10] > $maxc;
+      my $s = pack('a1 Q Q d d L', $type, $st[1], $st[7], $st[9], $st[10], $st[2] & 07777);
+      my $o = $old->{$p};
+      if (defined $o && substr($o, 0, 37) eq $s) { $tree{$p} = $o; $kept++ }
+      else { $tree{$p} = $s . ($type eq 'f' ? md5_file($p) : $type eq 'l' ? Digest::MD5::md5_hex(readlink($p) // '') : 'special') }
+    }
+  }
+  # A folder that cannot be read (the command made it so) hides what is in it, which is not deleted.
+  for my $d (@unreadable) {
+    my $under = length($d) ? "$d/" : '';
+    for my $p (keys %$old) { $tree{$p} = $old->{$p} if substr($p, 0, length $under) eq $under && !exists $tree{$p} }
+  }
+  my $changed = $kept != keys(%tree) || keys(%tree) != keys(%$old);
+  return (\%tree, $maxc, $changed);
+}
+
+# The record: "<entry length byte><entry><path>\0" per path.
+sub load_tree {
+  my ($file) = @_;
+  my %tree;
+  open(my $fh, '<:raw', $file) or return \%tree;
+  local $/;
+  my $data = <$fh> // '';
+  close $fh;
+  my ($i, $len) = (0, length $data);
+  while ($i < $len) {
+    my $n = ord(substr($data, $i, 1));
+    my $z = index($data, "\0", $i + 1 + $n);
+    last if $z < 0;
+    $tree{substr($data, $i + 1 + $n, $z - $i - 1 - $n)} = substr($data, $i + 1, $n);
+    $i = $z + 1;
+  }
+  return \%tree;
+}
+
+sub save_tree {
+  my ($file, $t) = @_;
+  open(my $fh, '>:raw', "$file.new") or return;
+  while (my ($p, $e) = each %$t) { print $fh chr(length $e), $e, $p, "\0" }
+  close($fh) and rename("$file.new", $file);
+}
+
+# Waits until the clock has passed every ctime recorded (so a write by the command is always seen).
+sub tick_past {
+  my ($file, $maxc) = @_;
+  for (1 .. 4000) {
+    open(my $fh, '>', $file) or last;
+    print $fh 'x';
+    close $fh;
+    my @s = Time::HiRes::lstat($file);
+    last if @s && $s[10] > $maxc + 0.00002;
+    Time::HiRes::sleep(0.0005);
+  }
+}
+
+# A file's content as frames: data in pieces, runs of zeros as holes. Returns the md5, or 'short'.
+sub send_content {
+  my ($p, $size) = @_;
+  my $md5 = Digest::MD5->new;
+  my $left = $size;
+  my $zeros = "\0" x 65536;
+  if (open(my $fh, '<:raw', $p)) {
+    while ($left > 0) {
+      my $got = sysread($fh, my $buf, $left < 1048576 ? $left : 1048576);
+      last unless $got;
+      $md5->add($buf);
+      $left -= $got;
+      my $at = 0;
+      while ($at < $got) {
+        my $piece = substr($buf, $at, 65536);
+        my $n = length $piece;
+        if ($n == 65536 && $piece eq $zeros) { put('hole', $n) }
+        else { put('dat', $piece) }
+        $at += $n;
+      }
+    }
+    close $fh;
+  }
+  if ($left > 0) { put('hole', $left); return 'short' }
+  return $md5->hexdigest;
+}
+
+sub report {
+  my ($before, $after) = @_;
+  my (@made, @gone);
+  my $kept = 0;
+  while (my ($p, $a) = each %$after) {
+    my $b = $before->{$p};
+    if (defined $b && $a eq $b) { $kept++; next }
+    if (!defined $b || substr($a, 0, 1) ne substr($b, 0, 1)) { push @made, ['C', $p]; next }
+    $kept++;
+    if (substr($a, 37) ne substr($b, 37)) { push @made, ['M', $p]; next }
+    my (undef, undef, undef, $am, undef, $amode) = unpack('a1 Q Q d d L', $a);
+    my (undef, undef, undef, $bm, undef, $bmode) = unpack('a1 Q Q d d L', $b);
+    push @made, ['T', $p] if $am != $bm || $amode != $bmode;
+  }
+  if ($kept != keys %$before) {
+    while (my ($p, $b) = each %$before) {
+      my $a = $after->{$p};
+      push @gone, $p if !defined $a || substr($a, 0, 1) ne substr($b, 0, 1);
+    }
+  }
+  my $n = 0;
+  my @sent;
+  # Deletions deepest first; then creations and changes, parents before children.
+  for my $p (sort { $b cmp $a } @gone) {
+    my $b = $before->{$p};
+    my $t = substr($b, 0, 1);
+    put('chg', join(' ', 'D', $t, 0, 0, 0, $t eq 'd' ? '-' : substr($b, 37), -1, length($p)) . "\n" . $p);
+    push @sent, $p;
+    $n++;
+  }
+  my %inode;
+  for my $r (sort { $a->[1] cmp $b->[1] } @made) {
+    my ($op, $p) = @$r;
+    my $a = $after->{$p};
+    my ($t, $ino, $size, $mtime, undef, $mode) = $a eq 'd' ? ('d', 0, 0, 0, 0, 0) : unpack('a1 Q Q d d L', $a);
+    my $base = $op eq 'C' ? '-' : substr($before->{$p}, 37);
+    my $target = $t eq 'l' ? (readlink($p) // '') : '';
+    $size = 0 if $op eq 'T' || $t ne 'f';
+    my $same = -1;
+    if ($size > 0 && exists $inode{$ino}) { ($same, $size) = ($inode{$ino}, 0) }
+    put('chg', join(' ', $op, $t, $mode, sprintf('%.9f', $mtime), $size, $base, $same, length($p)) . "\n" . $p . $target);
+    if ($size > 0) {
+      $inode{$ino} = $n;
+      put('sum', send_content($p, $size));
+    }
+    push @sent, $p;
+    $n++;
+  }
+  put('end', $n);
+  return \@sent;
+}
+
+# After the report: the content of files sparehand asks for, until it says bye (or goes away).
+sub answer_wants {
+  my ($sent) = @_;
+  while (my ($type, $payload) = frame()) {
+    last if $type eq 'bye';
+    next unless $type eq 'want' && $payload =~ /^(\d+)$/ && $1 < @$sent;
+    my $p = $sent->[$1];
+    my @st = lstat($p);
+    next unless @st && -f _;
+    put('got', $1 . ' ' . $st[7]);
+    put('sum', send_content($p, $st[7]));
+  }
+}
+`;
