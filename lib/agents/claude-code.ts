@@ -47,6 +47,15 @@ export const claudeCode: AgentSpec<Payload> = {
       'updatedInput replaces the whole tool input: every field is echoed back (CC-docs).',
       'Its settings file is also read by VS Code (Local harness, matchers ignored), Cursor and Devin: the hook answers each in its own form (docs/real-programs.md, one hook, many callers).',
     ],
+    // The hook events of the vendored settings schema (SchemaStore, 2026-08-03). Not PreSkillShellCommand: it came in
+    // 2.1.332, and a settings file naming it opens a dialog at start-up in 2.1.331 and older.
+    hookEvents: [
+      'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'PermissionRequest', 'Notification', 'UserPromptSubmit',
+      'Stop', 'StopFailure', 'SubagentStart', 'SubagentStop', 'PreCompact', 'PostCompact', 'Elicitation',
+      'ElicitationResult', 'TeammateIdle', 'TaskCompleted', 'Setup', 'InstructionsLoaded', 'CwdChanged',
+      'FileChanged', 'ConfigChange', 'WorktreeCreate', 'WorktreeRemove', 'SessionStart', 'SessionEnd',
+      'PostToolBatch', 'TaskCreated', 'PermissionDenied', 'UserPromptExpansion', 'MessageDisplay', 'DirectoryAdded',
+    ],
   },
   program: {
     binary: { name: 'claude', versionArgs: ['--version'] },
@@ -67,6 +76,7 @@ export const claudeCode: AgentSpec<Payload> = {
     timeoutMs: numField(p.tool_input, 'timeout'),
     sessionId: p.session_id,
     permissionMode: p.permission_mode,
+    background: p.tool_input.run_in_background === true,
   }),
   encode: (answer, p) =>
     claudeStyleAnswer('PreToolUse', answer, () => rewrittenInput(p.tool_input, answer as never, 'timeout')),
