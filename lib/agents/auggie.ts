@@ -63,6 +63,8 @@ export const auggie: AgentSpec<Payload> = {
       'The hook timeout is in milliseconds; the matcher is a regex on the tool name (docs; docs/real-programs.md, "More tools").',
       'Permissions are checked against the rewritten command, and a hook\'s "allow" does not override the user\'s ask rule (docs/real-programs.md, "More tools").',
     ],
+    // Only the event sparehand writes is listed: its docs (above) name more, not checked here.
+    hookEvents: ['PreToolUse'],
   },
   program: {
     binary: { name: 'auggie', versionArgs: ['--version'] },

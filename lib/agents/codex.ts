@@ -54,6 +54,9 @@ export const codex: AgentSpec<Payload> = {
       'Every shell-like tool reports tool_name "Bash" with tool_input {command} only (pre_tool_use.rs).',
       'Commands run in a login shell (bash -lc) whose profile resets PATH, so the replacement names sparehand by absolute path (docs/real-programs.md, fact 2).',
     ],
+    // codex-rs/hooks/src/events at rust-v0.153.3 (anywhere-agents issue #50); hooks are on by default there, no
+    // [features] flag needed, and sparehand writes only PreToolUse.
+    hookEvents: ['PreToolUse', 'PermissionRequest', 'PostToolUse', 'SessionStart', 'SessionEnd', 'UserPromptSubmit', 'Stop', 'PreCompact', 'PostCompact', 'Interrupt'],
   },
   program: {
     binary: { name: 'codex', versionArgs: ['--version'] },

@@ -80,6 +80,8 @@ export const copilotCli: AgentSpec<Payload> = {
       'Refuses, even with --allow-all-tools, commands naming an absolute path outside the work folder and /tmp, so the rewrite names sparehand bare; without it on PATH the command is left alone (docs/real-programs.md, fact 5).',
       'Claude-shaped answers are ignored for the camelCase event; the user sees the original command while the rewritten one runs (docs/real-programs.md, fact 5).',
     ],
+    // hooks-reference.md (camelCase events of ~/.copilot/hooks/*.json).
+    hookEvents: ['sessionStart', 'sessionEnd', 'userPromptSubmitted', 'preToolUse', 'postToolUse', 'errorOccurred'],
   },
   program: {
     binary: { name: 'copilot', versionArgs: ['--version'] },

@@ -58,6 +58,8 @@ export const geminiCli: AgentSpec<Payload> = {
       'Plain-text output with an exit status other than 0 or 1 denies the call, so the installed command exits 0 when sparehand is gone (hookRunner.ts).',
       'Adds "Tool input parameters were modified by a hook" to the tool result (docs/real-programs.md, fact 6).',
     ],
+    // The hook events of its settings schema (schemas/settings.schema.json, 0.56.0-nightly).
+    hookEvents: ['BeforeTool', 'AfterTool', 'BeforeAgent', 'AfterAgent', 'Notification', 'SessionStart', 'SessionEnd', 'PreCompress', 'BeforeModel', 'AfterModel', 'BeforeToolSelection'],
   },
   program: {
     binary: { name: 'gemini', versionArgs: ['--version'] },
