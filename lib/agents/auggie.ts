@@ -53,6 +53,12 @@ export const auggie: AgentSpec<Payload> = {
         how:
           'auggie --print against a fake of Augment\'s API (get-models with enable_hooks, chat-stream) on 127.0.0.1; updatedInput honoured, deny honoured; re-checked through sparehand agent install by test/e2e/agents/auggie.test.ts',
       },
+      {
+        package: '@augmentcode/auggie',
+        version: '0.36.0',
+        date: '2026-12-01',
+        how: 'still the newest on npm (dist-tag latest) on 2026-12-01; npm run test:agents passed through sparehand agent install (test/e2e/agents/auggie.test.ts)',
+      },
     ],
     documented: 'docs.augmentcode.com (1.x and 0.x pages, 2026-12-01)',
     failMode: 'Fails open: a hook that fails to start, times out or prints nothing lets the call go on; exit 2 blocks with stderr as the reason (docs; the bundle\'s hook executor).',

