@@ -53,6 +53,12 @@ export const auggie: AgentSpec<Payload> = {
         how:
           'auggie --print against a fake of Augment\'s API (get-models with enable_hooks, chat-stream) on 127.0.0.1; updatedInput honoured, deny honoured; re-checked through sparehand agent install by test/e2e/agents/auggie.test.ts',
       },
+      {
+        package: '@augmentcode/auggie',
+        version: '0.36.0',
+        date: '2026-12-01',
+        how: 'still the newest on npm (dist-tag latest) on 2026-12-01; npm run test:agents passed through sparehand agent install (test/e2e/agents/auggie.test.ts)',
+      },
     ],
     documented: 'docs.augmentcode.com (1.x and 0.x pages, 2026-12-01)',
     failMode: 'Fails open: a hook that fails to start, times out or prints nothing lets the call go on; exit 2 blocks with stderr as the reason (docs; the bundle\'s hook executor).',
@@ -63,6 +69,8 @@ export const auggie: AgentSpec<Payload> = {
       'The hook timeout is in milliseconds; the matcher is a regex on the tool name (docs; docs/real-programs.md, "More tools").',
       'Permissions are checked against the rewritten command, and a hook\'s "allow" does not override the user\'s ask rule (docs/real-programs.md, "More tools").',
     ],
+    // Only the event sparehand writes is listed: its docs (above) name more, not checked here.
+    hookEvents: ['PreToolUse'],
   },
   program: {
     binary: { name: 'auggie', versionArgs: ['--version'] },

@@ -39,6 +39,12 @@ export const claudeCode: AgentSpec<Payload> = {
         how:
           'claude -p against a fake Anthropic Messages server on 127.0.0.1; updatedInput honoured, deny honoured; re-checked through sparehand agent install by test/e2e/agents/claude-code.test.ts',
       },
+      {
+        package: '@anthropic-ai/claude-code',
+        version: '2.1.332',
+        date: '2026-12-01',
+        how: 'still the newest on npm (dist-tag latest) on 2026-12-01; npm run test:agents passed through sparehand agent install (test/e2e/agents/claude-code.test.ts)',
+      },
     ],
     documented: '2.1.240 (docs of 2026-08-22)',
     failMode: 'Fails open: a timeout, an exit status other than 0 or 2, or output that is not JSON lets the call go on; exit 2 always blocks (CC-docs).',
@@ -46,6 +52,15 @@ export const claudeCode: AgentSpec<Payload> = {
       'Permission rules are checked against the rewritten command: sparehand marks the rewrite approved only when the original matches an allow rule (settings files or --allowedTools) or the mode is bypassPermissions, and leaves the command alone when a deny rule matches (docs/real-programs.md, fact 1).',
       'updatedInput replaces the whole tool input: every field is echoed back (CC-docs).',
       'Its settings file is also read by VS Code (Local harness, matchers ignored), Cursor and Devin: the hook answers each in its own form (docs/real-programs.md, one hook, many callers).',
+    ],
+    // The hook events of the vendored settings schema (SchemaStore, 2026-08-03). Not PreSkillShellCommand: it came in
+    // 2.1.332, and a settings file naming it opens a dialog at start-up in 2.1.331 and older.
+    hookEvents: [
+      'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'PermissionRequest', 'Notification', 'UserPromptSubmit',
+      'Stop', 'StopFailure', 'SubagentStart', 'SubagentStop', 'PreCompact', 'PostCompact', 'Elicitation',
+      'ElicitationResult', 'TeammateIdle', 'TaskCompleted', 'Setup', 'InstructionsLoaded', 'CwdChanged',
+      'FileChanged', 'ConfigChange', 'WorktreeCreate', 'WorktreeRemove', 'SessionStart', 'SessionEnd',
+      'PostToolBatch', 'TaskCreated', 'PermissionDenied', 'UserPromptExpansion', 'MessageDisplay', 'DirectoryAdded',
     ],
   },
   program: {
@@ -67,6 +82,7 @@ export const claudeCode: AgentSpec<Payload> = {
     timeoutMs: numField(p.tool_input, 'timeout'),
     sessionId: p.session_id,
     permissionMode: p.permission_mode,
+    background: p.tool_input.run_in_background === true,
   }),
   encode: (answer, p) =>
     claudeStyleAnswer('PreToolUse', answer, () => rewrittenInput(p.tool_input, answer as never, 'timeout')),

@@ -43,6 +43,12 @@ export const cline: AgentSpec<Payload> = {
         how:
           'cline --auto-approve against a fake chat-completions server on 127.0.0.1; overrideInput honoured; re-checked through sparehand agent install by test/e2e/agents/cline.test.ts',
       },
+      {
+        package: 'cline',
+        version: '3.0.65',
+        date: '2026-12-01',
+        how: 'still the newest on npm (dist-tag latest) on 2026-12-01; npm run test:agents passed through sparehand agent install (test/e2e/agents/cline.test.ts)',
+      },
     ],
     documented: 'docs.cline.bot (2026-11-29); sdk 3.83.0',
     failMode: 'Not documented; the installed executable exits 0 silently when sparehand is gone.',

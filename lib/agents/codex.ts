@@ -45,6 +45,12 @@ export const codex: AgentSpec<Payload> = {
         how:
           'codex exec against a fake Responses server on 127.0.0.1; deny reason reaches the model; allow+updatedInput honoured; trust entry honoured; re-checked through sparehand agent install by test/e2e/agents/codex.test.ts',
       },
+      {
+        package: '@openai/codex',
+        version: '0.171.0',
+        date: '2026-12-01',
+        how: 'still the newest on npm (dist-tag latest) on 2026-12-01; npm run test:agents passed through sparehand agent install (test/e2e/agents/codex.test.ts)',
+      },
     ],
     documented: 'codex-rs hooks schema (commits bde5e187 / 6fff509b)',
     failMode: 'Fails open: a runner error, a timeout, an exit status other than 0/2, or JSON that does not parse marks the hook Failed and the original command runs; exit 2 with an empty stderr is not a block (pre_tool_use.rs).',
@@ -52,8 +58,12 @@ export const codex: AgentSpec<Payload> = {
       'updatedInput without permissionDecision "allow" is a failed hook and the original command runs; "allow" alone is rejected too (output_parser.rs; docs/real-programs.md, fact 3).',
       'An untrusted hook is skipped silently in `codex exec` (docs/real-programs.md, fact 3).',
       'Every shell-like tool reports tool_name "Bash" with tool_input {command} only (pre_tool_use.rs).',
+      'Hooks run without a [features] flag (codex-rs/hooks at rust-v0.153.3 has them on; anywhere-agents issue #50); sparehand never writes one, and of the newer events (PreCompact, PostCompact, SessionEnd, Interrupt, …) writes none.',
       'Commands run in a login shell (bash -lc) whose profile resets PATH, so the replacement names sparehand by absolute path (docs/real-programs.md, fact 2).',
     ],
+    // codex-rs/hooks/src/events at rust-v0.153.3 (anywhere-agents issue #50); hooks are on by default there, no
+    // [features] flag needed, and sparehand writes only PreToolUse.
+    hookEvents: ['PreToolUse', 'PermissionRequest', 'PostToolUse', 'SessionStart', 'SessionEnd', 'UserPromptSubmit', 'Stop', 'PreCompact', 'PostCompact', 'Interrupt'],
   },
   program: {
     binary: { name: 'codex', versionArgs: ['--version'] },

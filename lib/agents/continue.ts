@@ -27,6 +27,12 @@ export const continueCli: AgentSpec = {
         how:
           'cn -p --auto against a fake chat-completions server on 127.0.0.1: hook settings were loaded and never run; the rule sparehand agent install writes reached the model, and the command it names ran through sparehand run in cn\'s login shell (test/e2e/agents/continue.test.ts)',
       },
+      {
+        package: '@continuedev/cli',
+        version: '1.5.47',
+        date: '2026-12-01',
+        how: 'still the newest on npm (dist-tag latest) on 2026-12-01; npm run test:agents passed through sparehand agent install (test/e2e/agents/continue.test.ts)',
+      },
     ],
     documented: '@continuedev/cli 1.5.47 (bundle)',
     quirks: [

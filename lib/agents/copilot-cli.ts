@@ -71,15 +71,24 @@ export const copilotCli: AgentSpec<Payload> = {
         how:
           'copilot -p --allow-all-tools against a fake chat-completions server on 127.0.0.1; modifiedArgs honoured; re-checked through sparehand agent install by test/e2e/agents/copilot-cli.test.ts',
       },
+      {
+        package: '@github/copilot',
+        version: '1.0.102',
+        date: '2026-12-01',
+        how: 'still the newest on npm (dist-tag latest) on 2026-12-01; npm run test:agents passed through sparehand agent install (test/e2e/agents/copilot-cli.test.ts)',
+      },
     ],
     documented: 'hooks-reference.md commit 05da5bc3',
     failMode: 'Closed on a crash or any non-zero exit (the call is denied); open on a timeout and on unparsable output (hooks-reference), so the installed command exits 0 when sparehand is gone.',
     quirks: [
       'Any non-zero exit of a command hook denies the call; a timeout does not (hooks-reference; docs/real-programs.md, fact 5).',
-      'toolArgs arrives as an object although the docs show a JSON string: both are accepted (docs/real-programs.md, fact 5).',
+      'toolArgs arrives as an object although the docs show a JSON string, and as a string for some tools (rtk src/hooks/hook_cmd.rs parses it as one): both are accepted (docs/real-programs.md, fact 5).',
+      'modifiedArgs is said to be honoured only from 1.0.24 on (no release note in the stored sources confirms the version): an older Copilot CLI would run the original command, as if left alone. 1.0.102 honours it (test/e2e/agents/copilot-cli.test.ts).',
       'Refuses, even with --allow-all-tools, commands naming an absolute path outside the work folder and /tmp, so the rewrite names sparehand bare; without it on PATH the command is left alone (docs/real-programs.md, fact 5).',
       'Claude-shaped answers are ignored for the camelCase event; the user sees the original command while the rewritten one runs (docs/real-programs.md, fact 5).',
     ],
+    // hooks-reference.md (camelCase events of ~/.copilot/hooks/*.json).
+    hookEvents: ['sessionStart', 'sessionEnd', 'userPromptSubmitted', 'preToolUse', 'postToolUse', 'errorOccurred'],
   },
   program: {
     binary: { name: 'copilot', versionArgs: ['--version'] },

@@ -45,6 +45,8 @@ export const copilotVscode: AgentSpec<Payload> = {
       'Newer VS Code routes Copilot sessions through the Copilot CLI hook format (.github/hooks, ~/.copilot/hooks): install copilot-cli too.',
       'The terminal tool id in the docs\' example is runTerminalCommand; Copilot Chat\'s tool is run_in_terminal: both are read.',
     ],
+    // Only the event sparehand writes is listed: its docs (above) name more, not checked here.
+    hookEvents: ['PreToolUse'],
   },
   program: {
     binary: { name: 'code', versionArgs: ['--version'] },

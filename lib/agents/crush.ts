@@ -50,6 +50,8 @@ export const crush: AgentSpec<Payload> = {
       'The Claude form (hookSpecificOutput) is read too (internal/hooks/input.go).',
       'The bash tool runs in Crush\'s embedded POSIX shell with the PATH Crush was started with (docs/hooks/README.md, "Execution model").',
     ],
+    // Only the event sparehand writes is listed: its docs (above) name more, not checked here.
+    hookEvents: ['PreToolUse'],
   },
   program: {
     binary: { name: 'crush', versionArgs: ['--version'] },

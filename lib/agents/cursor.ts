@@ -2,7 +2,7 @@
 // 2026-11-10 and third-party adapters (rtk hooks/cursor, agent-hooks-bridge, prisma-airs-cursor-hooks),
 // read 2026-11-29. Not confirmed in the real program (no CLI on npm).
 import * as z from 'zod/mini';
-import { flatTarget, inHome, inProject, json, looseInput, once, rewrittenInput } from './shapes.js';
+import { answeringShell, flatTarget, inHome, inProject, json, looseInput, once, rewrittenInput } from './shapes.js';
 import type { AgentSpec, InstallBase } from './types.js';
 
 const payload = once(() =>
@@ -16,6 +16,9 @@ const payload = once(() =>
 );
 type Payload = z.infer<ReturnType<typeof payload>>;
 
+// "Cursor requires JSON output for all code paths" (rtk's Cursor hook, third party).
+const LEAVE = '{}\n';
+
 const target = (scope: 'user' | 'project', path: (b: InstallBase) => string) =>
   flatTarget({
     agent: 'cursor',
@@ -23,8 +26,9 @@ const target = (scope: 'user' | 'project', path: (b: InstallBase) => string) =>
     path,
     seed: { version: 1 },
     arrayPath: ['hooks', 'preToolUse'],
-    // No timeout: its unit is contested (seconds per the survey, milliseconds per a third party).
-    entry: (hook) => ({ command: hook.shell, matcher: 'Shell' }),
+    // No timeout: its unit is contested (seconds per the survey, milliseconds per a third party). The command prints
+    // {} even when sparehand is gone or fails: invalid JSON blocks the call.
+    entry: (hook) => ({ command: answeringShell(hook, LEAVE), matcher: 'Shell' }),
     commandAt: (e) => e.command,
   });
 
@@ -44,6 +48,13 @@ export const cursor: AgentSpec<Payload> = {
       'Wire format from the survey and third-party adapters only; read cursor.com/docs/agent/hooks before relying on it.',
       'Invalid JSON on stdout blocks the call (survey): the hook prints {} when it leaves a command alone.',
     ],
+    // cursor.com/docs/hooks (third-party quotes, 2026-09); one name it does not know voids the whole file, the user's
+    // hooks included (mulmoterminal issue #2064, measured on cursor-agent 2026.09.10).
+    hookEvents: [
+      'sessionStart', 'sessionEnd', 'beforeSubmitPrompt', 'preToolUse', 'postToolUse', 'postToolUseFailure', 'subagentStart',
+      'subagentStop', 'beforeShellExecution', 'afterShellExecution', 'beforeMCPExecution', 'afterMCPExecution',
+      'beforeReadFile', 'afterFileEdit', 'preCompact', 'stop', 'afterAgentResponse', 'afterAgentThought',
+    ],
   },
   program: {
     binary: { name: 'cursor-agent', versionArgs: ['--version'] },
@@ -59,8 +70,7 @@ export const cursor: AgentSpec<Payload> = {
     answer.kind === 'refuse'
       ? json({ permission: 'deny', user_message: 'Heavy command redirected to sparehand.', agent_message: answer.reason })
       : json({ ...(answer.approve ? { permission: 'allow' } : {}), updated_input: rewrittenInput(p.tool_input, answer) }),
-  // "Cursor requires JSON output for all code paths" (rtk's Cursor hook, third party).
-  leaveStdout: '{}\n',
+  leaveStdout: LEAVE,
   // A payload in this tool's form for `agent test` (shaped like the captured/example payloads).
   samplePayload: (command, cwd) => ({
     conversation_id: 'c8a1f3d2-1b2c-4d5e-8f90-a1b2c3d4e5f6',

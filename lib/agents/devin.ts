@@ -36,6 +36,8 @@ export const devin: AgentSpec<Payload> = {
       'Picks up hooks from .claude/ folders too: the claude-code hook answers Devin\'s payloads in this form.',
       'The user-level file (~/.config/devin/config.json) comes from the survey and is unverified.',
     ],
+    // Only the event sparehand writes is listed: its docs (above) name more, not checked here.
+    hookEvents: ['PreToolUse'],
   },
   program: {
     binary: { name: 'devin', versionArgs: ['--version'] },

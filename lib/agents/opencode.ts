@@ -24,6 +24,12 @@ export const opencode: AgentSpec<PluginPayload> = {
         how:
           'opencode run against a fake chat-completions server on 127.0.0.1; a plugin changing output.args.command was honoured; re-checked through sparehand agent install by test/e2e/agents/opencode.test.ts',
       },
+      {
+        package: 'opencode-ai',
+        version: '1.18.33',
+        date: '2026-12-01',
+        how: 'still the newest on npm (dist-tag latest) on 2026-12-01; npm run test:agents passed through sparehand agent install (test/e2e/agents/opencode.test.ts)',
+      },
     ],
     documented: 'plugin API v1 + v2 sources',
     failMode: 'In-process: the plugin catches every failure of the hook (sparehand gone, a crash, a 10 s timeout, bad JSON) and leaves the call alone; only a refusal throws.',

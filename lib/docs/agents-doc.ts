@@ -52,6 +52,8 @@ function answers(a: AgentSpec): string[] {
   if (a.connection === 'rewrite') out.push('Rewrite:', '', code('text', hookAnswerFor(a)), '');
   if (a.connection === 'redirect') out.push('Refusal:', '', code('text', hookAnswerFor(a)), '');
   if (a.rewriteOptIn) out.push(`Rewrite (with ${agentEnvVar(a.id)}=rewrite):`, '', code('text', hookAnswerFor(a, { [agentEnvVar(a.id)]: 'rewrite' })), '');
+  // A tool that wants an answer even where the hook changes nothing: what it gets then (here: switched off).
+  if (a.leaveStdout) out.push('Left alone (every other call, and wherever the hook fails open):', '', code('text', hookAnswerFor(a, { SPAREHAND: 'off' })), '');
   return out;
 }
 

@@ -47,7 +47,8 @@ export function decide(spec: AgentSpec<unknown>, call: ShellCall, ctx: DecideCon
   if (approval === 'deny') return leave;
   const replacement = rewriteCommand(c, invocation);
   if (connection === 'rewrite') {
-    const timeoutMs = raiseTimeout(call.timeoutMs ?? spec.defaultTimeoutMs, spec.maxTimeoutMs);
+    // A background call's timeout is its own or none: the default is not the limit it runs under.
+    const timeoutMs = raiseTimeout(call.timeoutMs ?? (call.background ? undefined : spec.defaultTimeoutMs), spec.maxTimeoutMs);
     return {
       kind: 'rewrite',
       command: replacement,

@@ -18,6 +18,15 @@ export interface HookPaths {
   leave: (agent: string) => string;
 }
 
+/** The tool's "leave alone" text, or nothing should even that lookup fail. */
+function leaveText(paths: HookPaths, agent: string): string {
+  try {
+    return paths.leave(agent);
+  } catch {
+    return '';
+  }
+}
+
 /** The config's rule changes, read without validation: only used to rule commands out early. */
 function rawRules(ctx: Pick<Context, 'home' | 'env'>): RuleChanges {
   try {
@@ -38,7 +47,10 @@ export function mayBeHeavy(value: unknown, words: ReadonlySet<string>, depth = 0
   return items.some((v) => mayBeHeavy(v, words, depth + 1));
 }
 
-/** Runs the hook on ctx's stdin; returns the exit status. Any failure: nothing on stdout, exit 0, a log line. */
+/**
+ * Runs the hook on ctx's stdin; returns the exit status. Any failure: the tool's "leave alone" answer (most tools:
+ * nothing; a tool that blocks a call it gets no answer for: its own neutral answer), exit 0, a log line.
+ */
 export async function hookMain(ctx: Context, agent: string, paths: HookPaths): Promise<number> {
   let answer: WireAnswer;
   try {
@@ -50,7 +62,7 @@ export async function hookMain(ctx: Context, agent: string, paths: HookPaths): P
         : { stdout: paths.leave(agent), stderr: '', exitCode: 0 };
   } catch (e) {
     logLine(ctx, `${agent}: internal error, left alone: ${(e as Error)?.stack ?? String(e)}`);
-    answer = { stdout: '', stderr: '', exitCode: 0 };
+    answer = { stdout: leaveText(paths, agent), stderr: '', exitCode: 0 };
   }
   writeOut(ctx, 'stdout', answer.stdout);
   writeOut(ctx, 'stderr', answer.stderr);

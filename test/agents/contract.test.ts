@@ -1,11 +1,14 @@
 // Every tool through the same checks: heavy → its exact answer, everything else → left alone, junk → left alone.
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Ajv } from 'ajv';
+import { Ajv, type ValidateFunction } from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { AGENTS, agentEnvVar, allAgents } from '../../lib/agents/index.js';
 
 import { answerFor, callerOf } from '../../lib/hook/answer.js';
+import { parseSettings } from '../../lib/install/json-target.js';
+import { sparehand } from '../helpers/cli.js';
 import { tempDir, tool } from '../helpers/context.js';
 import { FIXTURES, fixtureJson } from '../helpers/fixtures.js';
 
@@ -120,7 +123,7 @@ describe('redirect tools refuse once per session, then let the same command thro
     const text = JSON.stringify(fixture(id, 'payload.json'));
     const first = answerFor(ctx, id, text);
     expect(first.stdout + first.stderr).toContain("Run this instead: /usr/bin/node /opt/sparehand/bin/sparehand.js run --or-local -- 'npm test'");
-    expect(answerFor(ctx, id, text)).toEqual({ stdout: '', stderr: '', exitCode: 0 });
+    expect(answerFor(ctx, id, text)).toEqual({ stdout: AGENTS[id]!.leaveStdout ?? '', stderr: '', exitCode: 0 });
     // Another command in the same session is refused once too.
     const other = answerFor(ctx, id, text.replace('npm test', 'cargo test'));
     expect(other.stdout + other.stderr).toContain("run --or-local -- 'cargo test'");
@@ -155,6 +158,22 @@ describe('copilot-cli names sparehand bare', () => {
     // A PATH with nothing on it (a machine may have sparehand in /usr/bin after `npm link`).
     const r = run('copilot-cli', fixture('copilot-cli', 'captured.json'), { PATH: tempDir('sparehand-empty-path-') });
     expect([r.stdout, r.exitCode]).toEqual([null, 0]);
+  });
+});
+
+describe('claude-code timeouts (docs/hook.md, "Timeouts")', () => {
+  const payload = fixture('claude-code', 'payload.json') as { tool_input: Record<string, unknown> };
+  const input = (tool_input: Record<string, unknown>) =>
+    run('claude-code', { ...payload, tool_input: { command: 'npm test', ...tool_input } }).stdout.hookSpecificOutput.updatedInput;
+
+  it('a foreground call without a timeout gets the default raised (2 min + 5 min)', () => {
+    expect(input({}).timeout).toBe(420_000);
+  });
+
+  it('a background call keeps its own timeout, raised, and gets none where it had none', () => {
+    // Background commands are not bounded by the default (claude-code #88702): adding one could end them (#90616).
+    expect(input({ run_in_background: true })).toEqual({ command: `${INVOCATION} run --or-local -- 'npm test'`, run_in_background: true });
+    expect(input({ run_in_background: true, timeout: 60_000 }).timeout).toBe(360_000);
   });
 });
 
@@ -245,3 +264,54 @@ describe('one hook, many callers', () => {
     });
   });
 });
+
+/**
+ * What install writes must not void the tool's file: every hook event it names is one the tool knows (one unknown
+ * name voids Cursor's whole hooks.json), and the file validates against the tool's own schema where one is vendored
+ * (test/fixtures/vendor-schemas/PROVENANCE.md).
+ */
+describe('every written hook file names only known events and fits the tool\'s own schema', () => {
+  const FILE_SCHEMAS: Record<string, { file: string; ajv: () => Ajv | Ajv2020 }> = {
+    'claude-code': { file: 'claude-code/claude-code-settings.json', ajv: () => new Ajv({ strict: false, allErrors: true, validateFormats: false }) },
+    'gemini-cli': { file: 'gemini-cli/settings.schema.json', ajv: () => new Ajv2020({ strict: false, allErrors: true, validateFormats: false }) },
+  };
+  const validators = new Map<string, ValidateFunction>();
+  const validatorOf = (id: string): ValidateFunction | undefined => {
+    const s = FILE_SCHEMAS[id];
+    if (!s) return undefined;
+    if (!validators.has(id)) validators.set(id, s.ajv().compile(fixtureJson(`vendor-schemas/${s.file}`) as object));
+    return validators.get(id);
+  };
+  const withJson = allAgents().filter((a) => a.install.targets.some((t) => t.kind === 'json'));
+
+  it.each(withJson.map((a) => [a.id]))('%s', async (id) => {
+    const agent = AGENTS[id]!;
+    const home = tempDir('sparehand-home-');
+    const project = tempDir('sparehand-project-');
+    const env = { HOME: home, PATH: process.env.PATH! };
+    expect((await sparehand(['agent', 'install', id], { env })).exitCode).toBe(0);
+    expect((await sparehand(['agent', 'install', id, '--project', project], { env })).exitCode).toBe(0);
+    for (const t of agent.install.targets) {
+      if (t.kind !== 'json') continue;
+      const path = t.path({ home, env, project });
+      const written = parseSettings(path, readFileSync(path, 'utf8'), t.comments);
+      // The object that holds sparehand's hook list: in a new file its keys are the event names install wrote.
+      const holder = t.arrayPath.length > 1 ? at(written, t.arrayPath.slice(0, -1)) : written;
+      const events = Object.keys(holder as object).filter((k) => k !== 'version');
+      const known = agent.facts.hookEvents;
+      if (t.arrayPath.length > 1 || known) expect({ path, unknown: events.filter((e) => !known?.includes(e)) }).toEqual({ path, unknown: [] });
+      const validate = validatorOf(id);
+      if (validate) expect([path, validate(written) ? [] : validate.errors]).toEqual([path, []]);
+    }
+  });
+
+  it('the vendored Claude Code schema refuses an event it does not know (so this check has teeth)', () => {
+    const validate = validatorOf('claude-code')!;
+    expect(validate({ hooks: { PreToolUse: [] } })).toBe(true);
+    expect(validate({ hooks: { PreSkillShellCommand: [] } })).toBe(false);
+    expect(AGENTS['claude-code']!.facts.hookEvents).not.toContain('PreSkillShellCommand');
+  });
+});
+
+const at = (v: unknown, path: readonly string[]): unknown =>
+  path.reduce<unknown>((o, k) => (typeof o === 'object' && o !== null ? (o as Record<string, unknown>)[k] : undefined), v);

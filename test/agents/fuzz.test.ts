@@ -1,11 +1,15 @@
 // Thousands of malformed payloads per tool: never a crash, never invalid stdout, never a block.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { execa } from 'execa';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { AGENTS, allAgents } from '../../lib/agents/index.js';
 import { classify } from '../../lib/classify/index.js';
 import { answerFor } from '../../lib/hook/answer.js';
-import { tempDir } from '../helpers/context.js';
+import { hookCommand } from '../../lib/install/hook-command.js';
+import { BIN } from '../helpers/cli.js';
+import { homeWith, tempDir } from '../helpers/context.js';
 import { FIXTURES } from '../helpers/fixtures.js';
 
 const home = tempDir();
@@ -94,6 +98,75 @@ describe.each(hooked.map((a) => [a.id]))('%s survives malformed payloads', (id) 
     );
   });
 });
+
+/**
+ * Tools that block a call they get no valid answer for print their "leave alone" text on every path: the hook process
+ * itself (bad payloads, a broken config, a payload over the cap) and the installed command when sparehand is gone.
+ */
+describe.each(allAgents().filter((a) => a.leaveStdout).map((a) => [a.id]))('%s always gets an answer', (id) => {
+  const leave = AGENTS[id]!.leaveStdout!;
+  const hookProcess = async (input: string, extra: NodeJS.ProcessEnv = {}) => {
+    const { sparehand } = await import('../helpers/cli.js');
+    const { env } = homeWith('{ "rules": '); // sparehand's own config is broken: the hot path still answers
+    const r = await sparehand(['agent', 'hook', '--for', id], { input, env: { ...env, SPAREHAND_NO_PROC: '1', ...extra } });
+    return [r.exitCode, r.stdout, r.stderr];
+  };
+
+  it.each([
+    ['a heavy command with a broken config', fixtureText(id)],
+    ['not JSON', 'npm test'],
+    ['an empty payload', ''],
+    ['a truncated payload', fixtureText(id).slice(0, 30)],
+    ['a JSON list', '["npm test"]'],
+    ['an unknown shape naming a heavy command', '{"command":"npm test"}'],
+    ['a payload over the size cap', `{"x":"npm test ${'a'.repeat(1100 * 1024)}"}`],
+  ])('the hook process answers "leave alone" for %s', async (_what, input) => {
+    expect(await hookProcess(input)).toEqual([0, leave, '']);
+  });
+
+  it('the hook process answers "leave alone" when the hook itself is switched off', async () => {
+    expect(await hookProcess(fixtureText(id), { SPAREHAND: 'off' })).toEqual([0, leave, '']);
+  });
+
+  /** The command install writes for each JSON target, run by sh as the tool runs it, with this node and script. */
+  const installed = (node: string, script: string): string[] =>
+    AGENTS[id]!.install.targets.flatMap((t) => {
+      if (t.kind !== 'json') return [];
+      const command = t.commandOf(t.entry(hookCommand(id, { node, script })));
+      return command === undefined ? [] : [command];
+    });
+
+  it.each([
+    ['sparehand is gone', () => ({ node: process.execPath, script: join(tempDir(), 'gone', 'sparehand.js') })],
+    ['node is gone', () => ({ node: join(tempDir(), 'no-node'), script: BIN })],
+    ['sparehand fails', () => ({ node: process.execPath, script: writeBroken() })],
+  ])('the installed command answers "leave alone" when %s', async (_what, where) => {
+    const { node, script } = where();
+    const commands = installed(node, script);
+    expect(commands.length).toBeGreaterThan(0);
+    for (const command of commands) {
+      const r = await execa('sh', ['-c', command], { input: fixtureText(id), reject: false, env: { HOME: tempDir(), PATH: '/usr/bin:/bin' }, extendEnv: false, stripFinalNewline: false });
+      expect([r.exitCode, r.stdout]).toEqual([0, leave]);
+    }
+  });
+
+  it('the installed command passes the hook\'s own answer through', async () => {
+    for (const command of installed(process.execPath, BIN)) {
+      const { env } = homeWith();
+      const r = await execa('sh', ['-c', command], { input: fixtureText(id), reject: false, env: { ...env, SPAREHAND_NO_PROC: '1' }, extendEnv: false, stripFinalNewline: false });
+      expect(r.exitCode).toBe(0);
+      expect(r.stdout).not.toBe(leave);
+      expect(r.stdout).toMatch(/run --or-local -- 'npm test'/);
+    }
+  });
+});
+
+/** A script that prints junk and fails, standing for a broken sparehand install. */
+function writeBroken(): string {
+  const file = join(tempDir(), 'sparehand.js');
+  writeFileSync(file, 'process.stdout.write("half an answer"); process.exit(3);\n');
+  return file;
+}
 
 describe('the hook process', () => {
   it('leaves a payload over the size cap alone without reading it all', async () => {

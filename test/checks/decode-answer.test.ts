@@ -13,8 +13,9 @@ describe('decodeWire', () => {
     const payload = a.payload!().parse(a.samplePayload!(ORIGINAL, '/home/dev/app'));
     for (const approve of [false, true]) {
       const rewrite = a.encode!({ kind: 'rewrite', command: REPLACEMENT, approve, timeoutMs: 420_000 }, payload);
-      // A tool that cannot rewrite (redirect only) answers a rewrite with nothing.
-      const expected = rewrite.stdout === '' && rewrite.exitCode === 0 ? { kind: 'leave' } : { kind: 'rewrite', command: REPLACEMENT };
+      // A tool that cannot rewrite (redirect only) answers a rewrite with nothing, or its own "leave alone".
+      const left = (rewrite.stdout === '' || rewrite.stdout === a.leaveStdout) && rewrite.exitCode === 0;
+      const expected = left ? { kind: 'leave' } : { kind: 'rewrite', command: REPLACEMENT };
       expect(decodeWire(rewrite, ORIGINAL)).toEqual(expected);
     }
     const refuse = a.encode!({ kind: 'refuse', reason: REASON, replacement: REPLACEMENT }, payload);
