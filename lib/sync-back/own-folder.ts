@@ -18,6 +18,8 @@ function own(root: string): string {
   }
   return dir;
 }
+/** `.sparehand/` in the project, made (with its .gitignore) if need be: also where a sandboxed run keeps its locks. */
+export const ownFolder = own;
 
 /** `.sparehand/incoming/<nonce>`, made now (absolute). */
 export function makeStaging(root: string, nonce: string): string {
