@@ -82,6 +82,27 @@ export const claudeCode: AgentSpec<Payload> = {
     tool_input: { command, description: 'sparehand agent test' },
     tool_use_id: 'toolu_sparehand_test',
   }),
+  // Seen in @anthropic-ai/claude-code 2.1.332 with bubblewrap 0.11 and socat on Linux, 2026-12-01
+  // (test/e2e/agents/claude-code-sandbox.test.ts): a sandboxed command has SANDBOX_RUNTIME=1, no network interface
+  // but loopback, HTTP(S)_PROXY/ALL_PROXY to the runtime's proxy (403 "blocked-by-allowlist" for a host not in
+  // sandbox.network.allowedDomains), seccomp refusing unix sockets, HOME and /tmp read-only, $TMPDIR its own.
+  sandbox: {
+    name: "Claude Code's sandbox",
+    onByDefault: false,
+    checked: 'real program',
+    agentEnv: [{ name: 'CLAUDECODE', value: '1' }],
+    insideEnv: [{ name: 'SANDBOX_RUNTIME', value: '1', network: 'proxy' }],
+    // Always refused inside writable folders (code.claude.com/docs/en/sandboxing, read 2026-12-01).
+    readOnlyInProject: ['.claude/settings.json', '.claude/settings.local.json'],
+    settings: {
+      format: 'json',
+      file: inHome('.claude', 'settings.json'),
+      projectFiles: [inProject('.claude', 'settings.json'), inProject('.claude', 'settings.local.json')],
+      switch: { key: ['sandbox', 'enabled'], off: [false] },
+      writable: { key: ['sandbox', 'filesystem', 'allowWrite'] },
+      hosts: { key: ['sandbox', 'network', 'allowedDomains'], withPort: true },
+    },
+  },
   install: {
     targets: [
       target('user', inHome('.claude', 'settings.json')),

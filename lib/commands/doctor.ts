@@ -13,6 +13,12 @@ import { rsyncHere } from '../remote/rsync-found.js';
 import { permissionParityNotes } from '../agents/platform-notes.js';
 import { capture } from '../process.js';
 import { formatReport } from './worker.js';
+import { projectRoot } from '../project-root.js';
+import { tilde } from '../context.js';
+import { toolInstalled } from '../install/engine.js';
+import { workspace } from '../install/workspace.js';
+import { configuredWants } from '../sandbox/explain.js';
+import { reportLine, sandboxReport } from '../sandbox/report.js';
 
 export interface DoctorCheck {
   name: string;
@@ -62,6 +68,24 @@ async function rsyncCheck(ctx: Context): Promise<DoctorCheck> {
   }
 }
 
+/**
+ * Per installed tool with a sandbox of its own: whether it is on and whether a run inside it offloads. Not a failure
+ * when the user keeps it closed; a failure when --sandbox-access widened it and it no longer covers the workers.
+ */
+async function sandboxChecks(ctx: Context): Promise<DoctorCheck[]> {
+  const base = { home: ctx.home, env: ctx.env, project: projectRoot(ctx.cwd) };
+  const wants = configuredWants(ctx);
+  const checks: DoctorCheck[] = [];
+  for (const agent of allAgents()) {
+    if (!agent.sandbox) continue;
+    const ws = workspace();
+    if (!(await toolInstalled(ws, agent, base, 'user')) && !(await toolInstalled(ws, agent, base, 'project'))) continue;
+    const r = (await sandboxReport(agent, base, wants, (p) => tilde(ctx, p)))!;
+    checks.push({ name: `sandbox: ${agent.id}`, ok: r.offloads || !r.widened, detail: reportLine(r) });
+  }
+  return checks;
+}
+
 export async function doctor(ctx: Context): Promise<{ ok: boolean; checks: DoctorCheck[]; workers: WorkerReport[]; toolchains: ToolchainRow[] }> {
   const checks = [await program('ssh', ['-V'], ctx.env), await rsyncCheck(ctx)];
   for (const note of permissionParityNotes(ctx.env)) checks.push({ name: 'permission parity', ok: true, detail: note });
@@ -78,6 +102,7 @@ export async function doctor(ctx: Context): Promise<{ ok: boolean; checks: Docto
     checks.push({ name: 'config', ok: false, detail: e.message });
   }
   checks.push(...(await installedHookChecks(ctx)));
+  checks.push(...(await sandboxChecks(ctx)));
   const ok = checks.every((c) => c.ok) && workers.every((w) => w.ok) && toolchains.every((t) => t.problems.length === 0);
   return { ok, checks, workers, toolchains };
 }

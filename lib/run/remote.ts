@@ -23,6 +23,7 @@ import { TREE_WATCH } from '../remote/tree-watch.js';
 import { findWorker, workerDir, workerSlots } from '../remote/workers.js';
 import { runRecord } from '../remote/worker-slots.js';
 import { which } from '../which.js';
+import { networkCutHere, sandboxRefused } from '../sandbox/run-checks.js';
 import { type Applied, applyChanges } from '../sync-back/apply.js';
 import { foldsCase, makeConflictsFolder, makeStaging, removeStaging } from '../sync-back/own-folder.js';
 import { type Attempt, claimSlot } from './claim.js';
@@ -76,6 +77,9 @@ export async function runOnWorker(ctx: Context, config: Config, command: string,
       return cannot(`${e.message} (${from})`, e.hint ?? 'check the name');
     }
   }
+  // A coding tool's sandbox with no network at all: nothing to try (lib/sandbox/run-checks.ts).
+  const cut = await networkCutHere(ctx, config);
+  if (cut !== undefined) return cannot(cut, 'widen the sandbox as it says');
   const signals = new RunSignals();
   try {
     const run = prepare(ctx, config, command, opts, root);
@@ -85,7 +89,8 @@ export async function runOnWorker(ctx: Context, config: Config, command: string,
     if ('refused' in claim) return cannot(`${claim.worker.name}: ${claim.refused}`, 'install it there');
     if ('failures' in claim) {
       const first = claim.failures[0];
-      return cannot(first?.message ?? 'no worker reachable', first?.hint ?? 'check `sparehand worker check`');
+      const sandboxed = await sandboxRefused(ctx, config, claim.failures);
+      return cannot(sandboxed ?? first?.message ?? 'no worker reachable', first?.hint ?? 'check `sparehand worker check`');
     }
     const forget = recordRun(ctx, claim.worker);
     if (opts.outcome) opts.outcome.where = claim.worker.name;
@@ -133,7 +138,7 @@ interface RunAttempt extends Attempt {
  * there at the same time: the claim costs no round trip of its own.
  */
 function attempt(ctx: Context, worker: Worker, run: Prepared, sendNow: boolean): RunAttempt {
-  const folder = takeFolder(ctx, worker, run.key);
+  const folder = takeFolder(ctx, worker, run.key, run.root);
   const session = openSession(ctx, sessionArgs(ctx, worker, run, { mode: run.tty ? 'hold' : 'pipe', folder: folder.index }));
   const target: SyncTarget = { worker, conn: connectionFor(ctx, worker), config: run.config, localRoot: run.root, remoteRoot: remoteRoot(worker, run.root, folder.index), env: sshEnv(ctx) };
   const stop = new AbortController();

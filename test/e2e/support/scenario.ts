@@ -19,6 +19,8 @@ export interface ScenarioOptions {
   env?: Record<string, string>;
   /** Extra arguments for the CLI, replacing the driver's own. */
   command?: (box: Sandbox, toolBin: string, installOutput: string) => [string, string[]];
+  /** Changes before install (e.g. a worker in sparehand's config, the tool's sandbox switched on). */
+  beforeInstall?: (box: Sandbox) => void;
   /** Changes to the tool's configuration after install (e.g. a deny rule). */
   afterInstall?: (box: Sandbox) => void;
   timeoutMs?: number;
@@ -54,6 +56,7 @@ export async function runScenario(driver: ToolDriver, skip: Skip, opts: Scenario
       const other = env.PATH.split(':').map((d) => join(d, 'sparehand')).find((f) => existsSync(f));
       if (other) return skip(`this machine has another sparehand on PATH (${other})`);
     }
+    opts.beforeInstall?.(box);
     let install = await installSparehand(box, driver.id, env, opts.installArgs);
     expect(install.exitCode ?? 0, `${install.how} failed:\n${install.output}`).toBe(0);
     if (opts.uninstall) {
