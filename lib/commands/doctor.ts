@@ -81,7 +81,7 @@ async function sandboxChecks(ctx: Context): Promise<DoctorCheck[]> {
     const ws = workspace();
     if (!(await toolInstalled(ws, agent, base, 'user')) && !(await toolInstalled(ws, agent, base, 'project'))) continue;
     const r = (await sandboxReport(agent, base, wants, (p) => tilde(ctx, p)))!;
-    checks.push({ name: `sandbox: ${agent.id}`, ok: r.offloads || !r.widened, detail: reportLine(r) });
+    checks.push({ name: `sandbox: ${agent.id}`, ok: r.offloads !== false || !r.widened, detail: reportLine(r) });
   }
   return checks;
 }

@@ -123,19 +123,31 @@ export function tomlSettings(path: string, original: string | undefined): Settin
     text = `${text.replace(/\n*$/, '')}${text.trim() === '' ? '' : '\n\n'}[${table.map(tomlKey).join('.')}]\n`;
     return text.split('\n').length - 2;
   };
-  /** Adds to a list where it is written, before its closing bracket (the user's comments and layout stay). */
-  const insertInList = (key: readonly string[], values: readonly string[], empty: boolean): boolean => {
+  /** Code of a line with strings blanked and the comment cut (for finding brackets and commas). */
+  const codeOf = (line: string) => line.replace(/"(?:[^"\\]|\\.)*"|'[^']*'/g, (m) => '_'.repeat(m.length)).replace(/#.*$/, '');
+  /**
+   * Adds to a list where it is written (the user's comments and layout stay): before its closing bracket, or as lines
+   * of their own in a list written one item a line with a comma after each.
+   */
+  const insertInList = (key: readonly string[], values: readonly string[]): boolean => {
     const h = header(key.slice(0, -1), false);
     if (h === undefined) return false;
     const lines = text.split('\n');
     const r = fieldRange(lines, h, key.at(-1)!);
     if (!r) return false;
     const last = lines[r[1] - 1]!;
-    const code = last.replace(/"(?:[^"\\]|\\.)*"|'[^']*'/g, (m) => '_'.repeat(m.length)).replace(/#.*$/, '');
-    const at = code.lastIndexOf(']');
+    const at = codeOf(last).lastIndexOf(']');
     if (at < 0) return false;
-    const added = values.map((v) => JSON.stringify(v)).join(', ');
-    lines[r[1] - 1] = `${last.slice(0, at)}${empty ? added : `, ${added}`}${last.slice(at)}`;
+    const before = [...lines.slice(r[0], r[1] - 1).map(codeOf), codeOf(last).slice(0, at)].join('\n').trimEnd();
+    const items = values.map((v) => JSON.stringify(v));
+    const prev = lines[r[1] - 2];
+    if (r[1] - r[0] > 1 && codeOf(last).slice(0, at).trim() === '' && before.endsWith(',') && prev !== undefined) {
+      const indent = /^\s*/.exec(prev)![0];
+      lines.splice(r[1] - 1, 0, ...items.map((i) => `${indent}${i},`));
+    } else {
+      const lead = before.endsWith(',') || before.endsWith('[') ? '' : ', ';
+      lines[r[1] - 1] = `${last.slice(0, at)}${lead}${items.join(', ')}${last.slice(at)}`;
+    }
     text = lines.join('\n');
     return true;
   };
@@ -155,7 +167,7 @@ export function tomlSettings(path: string, original: string | undefined): Settin
     add(key, values) {
       const now = self.get(key);
       if (now !== undefined && !Array.isArray(now)) throw new SparehandError('INSTALL', `${path}: ${key.join('.')} is not a list; it was left untouched`);
-      if (now === undefined || !insertInList(key, values, now.length === 0)) put(key, [...((now as unknown[] | undefined) ?? []), ...values]);
+      if (now === undefined || !insertInList(key, values)) put(key, [...((now as unknown[] | undefined) ?? []), ...values]);
       checked(path, doc, key, (v) => Array.isArray(v) && values.every((x) => v.includes(x)));
     },
     take(key, values) {
@@ -166,10 +178,14 @@ export function tomlSettings(path: string, original: string | undefined): Settin
         const h = header(key.slice(0, -1), false)!;
         const lines = text.split('\n');
         const r = fieldRange(lines, h, key.at(-1)!)!;
-        const field = lines.slice(r[0], r[1]).join('\n');
         const q = JSON.stringify(v);
-        const cut = [`, ${q}`, `${q}, `, q].find((x) => field.includes(x));
-        lines.splice(r[0], r[1] - r[0], ...field.replace(cut!, '').split('\n'));
+        const own = lines.slice(r[0] + 1, r[1] - 1).findIndex((l) => l.trim() === `${q},`);
+        if (own >= 0) lines.splice(r[0] + 1 + own, 1);
+        else {
+          const field = lines.slice(r[0], r[1]).join('\n');
+          const cut = [`, ${q}`, `${q}, `, q].find((x) => field.includes(x));
+          lines.splice(r[0], r[1] - r[0], ...field.replace(cut!, '').split('\n'));
+        }
         const before = text;
         text = lines.join('\n');
         const after = self.get(key);

@@ -9,7 +9,7 @@ import { readConfig } from '../config.js';
 import { workspace } from '../install/workspace.js';
 import { planSandboxAccess } from './access.js';
 import type { SandboxHere } from './here.js';
-import { keyName, sandboxState, type SandboxState } from './settings.js';
+import { canWiden, keyName, sandboxState, type SandboxState } from './settings.js';
 import { type SandboxWants, sandboxWants } from './wants.js';
 
 type Env = Pick<Context, 'home' | 'env'>;
@@ -28,7 +28,7 @@ export function configuredWants(c: Env, config?: Pick<Config, 'workers'>): Sandb
 /** `sparehand agent install ID --sandbox-access (would …)`: what the flag would change now, in the tool's own words. */
 export async function accessAdvice(c: Env, agent: AgentSpec, wants: SandboxWants): Promise<string> {
   const spec = agent.sandbox!;
-  if (!spec.settings) return spec.manual ?? `${spec.name} has no setting sparehand knows of`;
+  if (!canWiden(spec.settings)) return spec.manual ?? `${spec.name} has no setting sparehand knows of`;
   let changes: string[] = [];
   try {
     changes = (await planSandboxAccess(workspace(), agent, { home: c.home, env: c.env }, wants))?.changes ?? [];
@@ -36,8 +36,8 @@ export async function accessAdvice(c: Env, agent: AgentSpec, wants: SandboxWants
     if (!isSparehandError(e)) throw e;
     return `${e.message}; ${e.hint ?? ''}`.trim();
   }
-  const after = spec.settings.takesEffect ? `, then ${spec.settings.takesEffect}` : '';
-  const what = changes.length > 0 ? ` (sets ${changes.join(', ')} in ${spec.settings.file({ home: c.home, env: c.env })}${after})` : '';
+  const after = spec.settings!.takesEffect ? `, then ${spec.settings.takesEffect}` : '';
+  const what = changes.length > 0 ? ` (sets ${changes.join(', ')} in ${spec.settings!.file({ home: c.home, env: c.env })}${after})` : '';
   return `run \`sparehand agent install ${agent.id} --sandbox-access\`${what}`;
 }
 

@@ -5,7 +5,7 @@ import { type Context, tilde } from '../context.js';
 import type { Workspace } from '../install/workspace.js';
 import { planSandboxAccess, planSandboxRevert } from './access.js';
 import { configuredWants, wholeNetworkNote } from './explain.js';
-import { keyName, sandboxState } from './settings.js';
+import { canWiden, keyName, sandboxState } from './settings.js';
 
 /** The lines install prints about `agent`'s sandbox (planning the widening into `ws` with `access`). */
 export async function sandboxLines(ctx: Context, ws: Workspace, agent: AgentSpec, base: InstallBase, opts: { access: boolean; dryRun: boolean }): Promise<string[]> {
@@ -14,14 +14,17 @@ export async function sandboxLines(ctx: Context, ws: Workspace, agent: AgentSpec
   const wants = configuredWants(ctx);
   const t = (p: string) => tilde(ctx, p);
   if (!opts.access) {
+    // No worker yet: nothing to offload to, nothing to say (the flag's own note says to run it after `worker add`).
+    if (wants.hosts.length + wants.unknown.length === 0) return [];
     const state = sandboxState(spec, base, wants, t);
+    if (state.on && state.unknown) return [`  sandbox: ${spec.name} is on (${state.why}); sparehand cannot tell what it lets through: ${state.unknown}`];
     if (!state.on || state.blocks.length === 0) return [];
     return [
       `  sandbox: ${spec.name} is on (${state.why}): ${state.blocks.join('; ')}; so heavy commands run here from inside it`,
       `  then, to let them offload from inside it: sparehand agent install ${agent.id} --sandbox-access`,
     ];
   }
-  if (!spec.settings) return [`  sandbox: sparehand cannot widen ${spec.name} itself: ${spec.manual ?? 'it has no setting sparehand knows of'}`];
+  if (!canWiden(spec.settings)) return [`  sandbox: sparehand cannot widen ${spec.name} itself: ${spec.manual ?? 'it has no setting sparehand knows of'}`];
   const plan = (await planSandboxAccess(ws, agent, base, wants))!;
   const lines =
     plan.changes.length === 0

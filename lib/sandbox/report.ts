@@ -14,8 +14,8 @@ export interface SandboxReport {
   on: boolean;
   /** Where that is said. */
   why: string;
-  /** A run from inside it can reach the workers and write sparehand's folders. */
-  offloads: boolean;
+  /** A run from inside it can reach the workers and write sparehand's folders (null: sparehand cannot tell). */
+  offloads: boolean | null;
   blocks: string[];
   /** `--sandbox-access` widened it (and uninstall takes that back). */
   widened: boolean;
@@ -30,7 +30,7 @@ export async function sandboxReport(agent: AgentSpec, base: InstallBase, wants: 
   const state = sandboxState(spec, base, wants, tilde);
   const file = spec.settings?.file(base);
   const widened = file !== undefined && (await loadRecord(workspace(), base)).files[file]?.sandbox?.[agent.id] !== undefined;
-  const offloads = !state.on || state.blocks.length === 0;
+  const offloads = state.on && state.unknown ? null : !state.on || state.blocks.length === 0;
   return {
     name: spec.name,
     checked: spec.checked,
@@ -39,13 +39,14 @@ export async function sandboxReport(agent: AgentSpec, base: InstallBase, wants: 
     offloads,
     blocks: state.on ? state.blocks : [],
     widened,
-    ...(offloads ? {} : { fix: await accessAdvice(base, agent, wants) }),
+    ...(offloads === false ? { fix: await accessAdvice(base, agent, wants) } : offloads === null ? { fix: state.unknown! } : {}),
   };
 }
 
 /** One line: `on (…); a run inside it offloads` / `on (…); a run inside it runs here: …; fix: …` / `off (…)`. */
 export function reportLine(r: SandboxReport): string {
   if (!r.on) return `${r.name}: off (${r.why})`;
+  if (r.offloads === null) return `${r.name}: on (${r.why}); sparehand cannot tell whether a run inside it offloads: ${r.fix}`;
   if (r.offloads) return `${r.name}: on (${r.why}); a run inside it reaches the workers and writes sparehand's folders${r.widened ? ' (widened by --sandbox-access)' : ''}`;
   return `${r.name}: on (${r.why}); a run inside it runs here: ${r.blocks.join('; ')}; to offload: ${r.fix}`;
 }

@@ -54,6 +54,7 @@ export function outsideChosenSandbox(c: Env, command: string): string | undefine
   const here = sandboxHere(c.env);
   if (here?.by !== 'agent') return undefined;
   const state = sandboxState(here.spec, { home: c.home, env: c.env, project: projectRoot(c.cwd) }, { folders: [], hosts: [], unknown: [] });
-  if (!state.on || !homeWritable(c.home)) return undefined;
+  // Only where the user's settings turn it on: a tool's default can be switched off on its command line (unseen here).
+  if (!state.on || !state.explicit || !homeWritable(c.home)) return undefined;
   return `sparehand runs outside ${here.spec.name} (${state.why}), so it will not run the command here, where the sandbox would not hold it; run it inside the sandbox yourself: SPAREHAND=off ${command}`;
 }

@@ -14,9 +14,16 @@ export interface SandboxState {
   on: boolean;
   /** Where that is said: `<key> = <value> in <file>`, or `by default: <key> is not set`. */
   why: string;
+  /** The user's settings say it (not only the tool's default). */
+  explicit: boolean;
   /** What keeps a run inside it from offloading (empty: nothing). */
   blocks: string[];
+  /** Set when sparehand cannot tell what it lets through (the tool's settings for that are not known): what to do. */
+  unknown?: string;
 }
+
+/** Whether sparehand knows the tool's settings that widen its sandbox (and can write them). */
+export const canWiden = (s: SandboxSettings | undefined): s is SandboxSettings => Boolean(s && (s.writable || s.network || s.hosts));
 
 /** A key as the tool's documentation writes it: `sandbox.network.allowedDomains`, `[sandbox_workspace_write] network_access`. */
 export function keyName(s: Pick<SandboxSettings, 'format'>, key: readonly string[]): string {
@@ -112,13 +119,8 @@ export function readSandboxSettings(s: SandboxSettings, base: InstallBase) {
  */
 export function sandboxState(spec: SandboxSpec, base: InstallBase, wants: SandboxWants, tilde: (p: string) => string = (p) => p): SandboxState {
   const s = spec.settings;
-  if (!s) {
-    return {
-      on: spec.onByDefault,
-      why: 'by default: sparehand cannot read where it is switched',
-      blocks: spec.manual ? [`sparehand cannot widen it: ${spec.manual}`] : [],
-    };
-  }
+  const unknown = spec.manual ?? 'sparehand knows no setting of it';
+  if (!s) return { on: spec.onByDefault, why: 'by default: sparehand cannot read where it is switched', explicit: false, blocks: [], unknown };
   const r = readSandboxSettings(s, base);
   const value = r.switched?.value;
   const off = value !== undefined && s.switch !== undefined && s.switch.off.includes(value as string | boolean);
@@ -128,20 +130,22 @@ export function sandboxState(spec: SandboxSpec, base: InstallBase, wants: Sandbo
       ? `by default: ${s.switch ? `${keyName(s, s.switch.key)} is not set` : 'no setting says'}`
       : `${keyName(s, s.switch!.key)} = ${JSON.stringify(value)} in ${tilde(r.switched!.path)}`;
   const blocks: string[] = r.unreadable.map((p) => `${tilde(p)} does not parse`);
+  const explicit = value !== undefined;
+  if (!canWiden(s)) return { on, why, explicit, blocks, unknown };
   if (s.switch?.fixed?.includes(value as string | boolean)) {
     blocks.push(`${keyName(s, s.switch.key)} = ${JSON.stringify(value)}: nothing can be written and the network is cut, and no setting widens that`);
-    return { on, why, blocks };
+    return { on, why, explicit, blocks };
   }
-  if (s.network && !r.network) blocks.push(`the network is cut (${keyName(s, s.network.key)} is not true)`);
+  if (s.network && !r.network && wants.hosts.length + wants.unknown.length > 0) blocks.push(`the network is cut (${keyName(s, s.network.key)} is not true)`);
   if (s.hosts) {
     for (const h of wants.hosts) {
       if (!hostCovered(h.host, h.port, r.hosts)) blocks.push(`${h.worker} (${hostEntry(s, h)}) is not in ${keyName(s, s.hosts.key)}`);
     }
-  } else if (!s.network) blocks.push('its network rules are not read by sparehand');
+  }
   for (const folder of wants.folders) {
     if (!folderCovered(folder, [...r.writable, ...(s.alwaysWritable ?? [])], base)) {
       blocks.push(`${tilde(folder)} is not writable${s.writable ? ` (not in ${keyName(s, s.writable.key)})` : ''}`);
     }
   }
-  return { on, why, blocks };
+  return { on, why, explicit, blocks };
 }

@@ -26,6 +26,8 @@ export interface ScenarioOptions {
   timeoutMs?: number;
   /** How the fake model plays (default: asks for npm test, follows a refusal's replacement). */
   model?: FakeModelOptions;
+  /** The folder the throwaway HOME and project are made in (default: the system temp folder). */
+  under?: string;
 }
 
 export interface Scenario {
@@ -46,7 +48,7 @@ export async function runScenario(driver: ToolDriver, skip: Skip, opts: Scenario
     return skip(installed.reason);
   }
   const toolBin = installed.bin;
-  const box = await makeSandbox(opts.model);
+  const box = await makeSandbox(opts.model, opts.under);
   try {
     await driver.configure(box, toolBin);
     const env = { ...driver.env(box, toolBin), ...opts.env };
