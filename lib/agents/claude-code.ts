@@ -92,8 +92,9 @@ export const claudeCode: AgentSpec<Payload> = {
     checked: 'real program',
     agentEnv: [{ name: 'CLAUDECODE', value: '1' }],
     insideEnv: [{ name: 'SANDBOX_RUNTIME', value: '1', network: 'proxy' }],
-    // Always refused inside writable folders (code.claude.com/docs/en/sandboxing, read 2026-12-01).
-    readOnlyInProject: ['.claude/settings.json', '.claude/settings.local.json'],
+    // Refused inside the project even so: seen in 2.1.332 (a write to each, 2026-12-01); the docs name the settings
+    // files (code.claude.com/docs/en/sandboxing). `.git/HEAD`, `.git/objects` and a nested repo's `.git` were writable.
+    readOnlyInProject: ['.claude/settings.json', '.claude/settings.local.json', '.git/config', '.git/hooks', '.gitmodules', '.mcp.json', '.vscode', '.idea', '.bashrc'],
     settings: {
       format: 'json',
       file: inHome('.claude', 'settings.json'),

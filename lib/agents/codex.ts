@@ -94,7 +94,8 @@ export const codex: AgentSpec<Payload> = {
       { name: 'CODEX_SANDBOX_NETWORK_DISABLED', value: '1', network: 'cut' },
       { name: 'CODEX_SANDBOX', value: 'seatbelt', network: 'unknown' },
     ],
-    // "Protected paths" (agent-approvals-security): read-only under every writable root.
+    // "Protected paths" (agent-approvals-security): read-only under every writable root; seen in 0.171.0 (the whole
+    // top-level .git, HEAD included; a nested repo's .git was writable), 2026-12-01.
     readOnlyInProject: ['.git', '.codex', '.agents'],
     settings: {
       format: 'toml',

@@ -12,25 +12,20 @@ import { gitProject } from '../helpers/project.js';
 const worker = { name: 'w0', destination: 'me@box' };
 
 describe('the lock of a copy of the project', () => {
-  it('a copy a live run holds in the project\'s own folder is passed over', () => {
+  it('a copy a live run holds in the project\'s own folder is passed over; one whose run is gone is taken', () => {
     const { home, env } = homeWith();
     const root = gitProject({});
+    const lock = join(root, '.sparehand', 'folders', 'w0.key.0');
     mkdirSync(join(root, '.sparehand', 'folders'), { recursive: true });
     // A run still going (this process) locked copy 0 from inside a sandbox.
-    writeFileSync(join(root, '.sparehand', 'folders', 'w0.key.0'), `${process.pid}\n${hostname()}\n`);
+    writeFileSync(lock, `${process.pid}\n${hostname()}\n`);
     const taken = takeFolder({ home, env }, worker, 'key', root);
     expect(taken.index).toBe(1);
     taken.release();
     expect(readdirSync(join(home, '.local', 'state', 'sparehand', 'folders'))).toEqual([]);
-  });
-
-  it('one left by a run that is gone does not count', () => {
-    const { home, env } = homeWith();
-    const root = gitProject({});
-    mkdirSync(join(root, '.sparehand', 'folders'), { recursive: true });
-    writeFileSync(join(root, '.sparehand', 'folders', 'w0.key.0'), `999999\n${hostname()}\n`);
-    const taken = takeFolder({ home, env }, worker, 'key', root);
-    expect(taken.index).toBe(0);
-    taken.release();
+    writeFileSync(lock, `999999\n${hostname()}\n`);
+    const stale = takeFolder({ home, env }, worker, 'key', root);
+    expect(stale.index).toBe(0);
+    stale.release();
   });
 });
