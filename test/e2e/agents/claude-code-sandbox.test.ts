@@ -9,7 +9,7 @@ import { describe, expect, test } from 'vitest';
 import type { Sandbox } from '../support/harness.js';
 import { expectRewritten, scenarios } from '../support/scenario.js';
 import { claudeCode } from '../support/tools.js';
-import { e2eWorker } from '../support/worker.js';
+import { e2eWorker, expectRan, testsExitWith } from '../support/worker.js';
 
 const run = scenarios();
 const worker = e2eWorker();
@@ -30,9 +30,7 @@ function prepare(box: Sandbox): void {
   const settings = JSON.parse(readFileSync(file, 'utf8'));
   settings.sandbox = { enabled: true, failIfUnavailable: true };
   writeFileSync(file, JSON.stringify(settings, null, 2));
-  const pkg = JSON.parse(readFileSync(join(box.project, 'package.json'), 'utf8'));
-  pkg.scripts.test = `${pkg.scripts.test} && exit 7`;
-  writeFileSync(join(box.project, 'package.json'), JSON.stringify(pkg, null, 2));
+  testsExitWith(box, 7);
 }
 
 describe('Claude Code with its sandbox on (real CLI, real sshd worker)', () => {
@@ -40,22 +38,15 @@ describe('Claude Code with its sandbox on (real CLI, real sshd worker)', () => {
     if (missing.length > 0) skip(`the sandbox needs ${missing.join(' and ')}: apt-get install bubblewrap socat`);
     const s = await run(claudeCode, skip, { under: UNDER, beforeInstall: prepare });
     expectRewritten(s);
-    const result = s.box.fake.results[0]?.text ?? '';
-    expect(result, s.why).toContain('SPAREHAND_RUN=1');
-    expect(result, s.why).toContain('Exit code 7');
-    expect(result, s.why).toMatch(/sparehand: running locally: Claude Code's sandbox did not let sparehand through .*refused 127\.0\.0\.1:\d+.*sparehand agent install claude-code --sandbox-access.*allowedDomains \+= "127\.0\.0\.1:\d+"/);
-    expect(worker.hasCopy(s.box), s.why).toBe(false);
+    const line = /sparehand: running locally: Claude Code's sandbox did not let sparehand through .*refused 127\.0\.0\.1:\d+.*sparehand agent install claude-code --sandbox-access.*allowedDomains \+= "127\.0\.0\.1:\d+"/;
+    expectRan(s, worker, { result: 0, status: 'Exit code 7', line, copy: false });
   });
 
   test('after agent install claude-code --sandbox-access: it runs on the worker, through the sandbox\'s proxy', async ({ skip }) => {
     if (missing.length > 0) skip(`the sandbox needs ${missing.join(' and ')}: apt-get install bubblewrap socat`);
     const s = await run(claudeCode, skip, { under: UNDER, installArgs: ['--sandbox-access'], beforeInstall: prepare });
     expectRewritten(s);
-    const result = s.box.fake.results[0]?.text ?? '';
-    expect(result, s.why).toContain('SPAREHAND_RUN=1');
-    expect(result, s.why).toContain('Exit code 7');
-    expect(result, s.why).toMatch(/sparehand: ran on w0: /);
-    expect(worker.hasCopy(s.box), s.why).toBe(true);
+    expectRan(s, worker, { result: 0, status: 'Exit code 7', line: /sparehand: ran on w0: /, copy: true });
     expect(JSON.parse(readFileSync(join(s.box.home, '.claude', 'settings.json'), 'utf8')).sandbox.enabled).toBe(true);
   });
 });

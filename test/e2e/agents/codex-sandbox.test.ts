@@ -8,7 +8,7 @@ import { describe, expect, test } from 'vitest';
 import type { Sandbox } from '../support/harness.js';
 import { expectRedirected, scenarios } from '../support/scenario.js';
 import { codex } from '../support/tools.js';
-import { e2eWorker } from '../support/worker.js';
+import { e2eWorker, expectRan, testsExitWith } from '../support/worker.js';
 
 const run = scenarios();
 const worker = e2eWorker();
@@ -20,30 +20,21 @@ function prepare(box: Sandbox): void {
   worker.configure(box);
   const config = join(box.home, '.codex', 'config.toml');
   writeFileSync(config, readFileSync(config, 'utf8').replace('sandbox_mode = "danger-full-access"', 'sandbox_mode = "workspace-write"'));
-  const pkg = JSON.parse(readFileSync(join(box.project, 'package.json'), 'utf8'));
-  pkg.scripts.test = `${pkg.scripts.test} && exit 7`;
-  writeFileSync(join(box.project, 'package.json'), JSON.stringify(pkg, null, 2));
+  testsExitWith(box, 7);
 }
 
 describe('Codex in workspace-write (real CLI, real sshd worker)', () => {
   test('as shipped: the heavy command runs here in the sandbox, its own output and exit status, never 125', async ({ skip }) => {
     const s = await run(codex, skip, { under: UNDER, installArgs: ['--trust'], beforeInstall: prepare });
     expectRedirected(s);
-    const result = s.box.fake.results[1]?.text ?? '';
-    expect(result, s.why).toContain('SPAREHAND_RUN=1');
-    expect(result, s.why).toContain('Process exited with code 7');
-    expect(result, s.why).toMatch(/sparehand: running locally: Codex's sandbox cuts the network, .*sparehand agent install codex --sandbox-access.*network_access = true/);
-    expect(worker.hasCopy(s.box), s.why).toBe(false);
+    const line = /sparehand: running locally: Codex's sandbox cuts the network, .*sparehand agent install codex --sandbox-access.*network_access = true/;
+    expectRan(s, worker, { result: 1, status: 'Process exited with code 7', line, copy: false });
   });
 
   test('after agent install codex --sandbox-access: it runs on the worker, from inside the sandbox', async ({ skip }) => {
     const s = await run(codex, skip, { under: UNDER, installArgs: ['--trust', '--sandbox-access'], beforeInstall: prepare });
     expectRedirected(s);
-    const result = s.box.fake.results[1]?.text ?? '';
-    expect(result, s.why).toContain('SPAREHAND_RUN=1');
-    expect(result, s.why).toContain('Process exited with code 7');
-    expect(result, s.why).toMatch(/sparehand: ran on w0: /);
-    expect(worker.hasCopy(s.box), s.why).toBe(true);
+    expectRan(s, worker, { result: 1, status: 'Process exited with code 7', line: /sparehand: ran on w0: /, copy: true });
     // Still in workspace-write: the widening is sparehand's folders and the network, nothing else.
     expect(readFileSync(join(s.box.home, '.codex', 'config.toml'), 'utf8')).toContain('sandbox_mode = "workspace-write"');
   });
