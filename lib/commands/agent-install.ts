@@ -5,6 +5,7 @@ import { confirmLines } from '../checks/trust-confirm.js';
 import type { Context } from '../context.js';
 import { installAgents, uninstallAgents } from '../install/connect.js';
 import { TOOL_CHOICES, selectAgents } from '../install/select.js';
+import { canWiden } from '../sandbox/settings.js';
 
 export function register(agent: Command, ctx: Context, _setExit: (n: number) => void): void {
   agent
@@ -25,7 +26,7 @@ export function register(agent: Command, ctx: Context, _setExit: (n: number) => 
     .option(
       '--sandbox-access',
       `for tools with a sandbox of their own (${allAgents()
-        .filter((a) => a.sandbox?.settings)
+        .filter((a) => canWiden(a.sandbox?.settings))
         .map((a) => a.name)
         .join(', ')}): let a run inside it reach the configured workers and write sparehand's folders (only those), in your user settings; uninstall takes it back`,
     )
