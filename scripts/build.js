@@ -46,3 +46,5 @@ await esbuild.build({
 // at run time), loaded through a small loader that keeps V8's code cache.
 await esbuild.build({ ...common, entryPoints: [join(root, 'lib/cli.ts')], outfile: join(root, 'dist/cli.bundle.cjs'), mainFields: ['module', 'main'] });
 await esbuild.build({ ...common, entryPoints: [join(root, 'lib/cli-loader.ts')], outfile: join(root, 'dist/cli-loader.cjs') });
+// ssh's ProxyCommand inside a sandbox whose only way out is a proxy: started once per connection, so on its own.
+await esbuild.build({ ...common, entryPoints: [join(root, 'lib/sandbox/ssh-proxy-main.ts')], outfile: join(root, 'dist/ssh-proxy.cjs') });

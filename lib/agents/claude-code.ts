@@ -100,6 +100,28 @@ export const claudeCode: AgentSpec<Payload> = {
   }),
   /** In the project besides what install writes: its instructions and MCP servers, read from the project (docs: memory, mcp). */
   projectSettings: ['CLAUDE.md', 'CLAUDE.local.md', '.mcp.json'],
+  // Seen in @anthropic-ai/claude-code 2.1.332 with bubblewrap 0.11 and socat on Linux, 2026-12-01
+  // (test/e2e/agents/claude-code-sandbox.test.ts): a sandboxed command has SANDBOX_RUNTIME=1, no network interface
+  // but loopback, HTTP(S)_PROXY/ALL_PROXY to the runtime's proxy (403 "blocked-by-allowlist" for a host not in
+  // sandbox.network.allowedDomains), seccomp refusing unix sockets, HOME and /tmp read-only, $TMPDIR its own.
+  sandbox: {
+    name: "Claude Code's sandbox",
+    onByDefault: false,
+    checked: 'real program',
+    agentEnv: [{ name: 'CLAUDECODE', value: '1' }],
+    insideEnv: [{ name: 'SANDBOX_RUNTIME', value: '1', network: 'proxy' }],
+    // Refused inside the project even so: seen in 2.1.332 (a write to each, 2026-12-01); the docs name the settings
+    // files (code.claude.com/docs/en/sandboxing). `.git/HEAD`, `.git/objects` and a nested repo's `.git` were writable.
+    readOnlyInProject: ['.claude/settings.json', '.claude/settings.local.json', '.git/config', '.git/hooks', '.gitmodules', '.mcp.json', '.vscode', '.idea', '.bashrc'],
+    settings: {
+      format: 'json',
+      file: inHome('.claude', 'settings.json'),
+      projectFiles: [inProject('.claude', 'settings.json'), inProject('.claude', 'settings.local.json')],
+      switch: { key: ['sandbox', 'enabled'], off: [false] },
+      writable: { key: ['sandbox', 'filesystem', 'allowWrite'] },
+      hosts: { key: ['sandbox', 'network', 'allowedDomains'], withPort: true },
+    },
+  },
   install: {
     targets: [
       target('user', inHome('.claude', 'settings.json')),

@@ -94,6 +94,31 @@ export const codex: AgentSpec<Payload> = {
   }),
   /** In the project besides what install writes: skills and rules Codex reads from the project; its workspace-write sandbox keeps .codex and .agents read-only. */
   projectSettings: ['.agents/'],
+  // Seen in @openai/codex 0.171.0 on Linux (Landlock + seccomp), 2026-12-01 (test/e2e/agents/codex-sandbox.test.ts):
+  // a command in workspace-write has CODEX_SANDBOX_NETWORK_DISABLED=1 and no socket leaves; HOME is read-only but
+  // /tmp and $TMPDIR are not; writable_roots and network_access widen it. CODEX_SANDBOX=seatbelt is macOS's (spawn.rs).
+  sandbox: {
+    name: "Codex's sandbox",
+    onByDefault: true,
+    checked: 'real program',
+    agentEnv: [{ name: 'CODEX_THREAD_ID' }],
+    insideEnv: [
+      { name: 'CODEX_SANDBOX_NETWORK_DISABLED', value: '1', network: 'cut' },
+      { name: 'CODEX_SANDBOX', value: 'seatbelt', network: 'unknown' },
+    ],
+    // "Protected paths" (agent-approvals-security): read-only under every writable root; seen in 0.171.0 (the whole
+    // top-level .git, HEAD included; a nested repo's .git was writable), 2026-12-01.
+    readOnlyInProject: ['.git', '.codex', '.agents'],
+    settings: {
+      format: 'toml',
+      file: (b) => join(codexHome(b), 'config.toml'),
+      switch: { key: ['sandbox_mode'], off: ['danger-full-access'], fixed: ['read-only'] },
+      writable: { key: ['sandbox_workspace_write', 'writable_roots'] },
+      network: { key: ['sandbox_workspace_write', 'network_access'] },
+      alwaysWritable: ['/tmp', '$TMPDIR'],
+      takesEffect: 'start Codex again',
+    },
+  },
   install: {
     targets: [
       target('user', (b) => join(codexHome(b), 'hooks.json')),

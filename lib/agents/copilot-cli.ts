@@ -123,6 +123,24 @@ export const copilotCli: AgentSpec<Payload> = {
     toolName: 'bash',
     toolArgs: { command, description: 'sparehand agent test' },
   }),
+  // From the documentation only (docs.github.com copilot-cli local sandboxing pages, github/docs@03b432e, read
+  // 2026-12-01): experimental, off by default (`sandbox.enabled` in ~/.copilot/settings.json); no documented marker;
+  // its path and host rules are set in /sandbox config, whose keys the pages do not give.
+  sandbox: {
+    name: "Copilot CLI's sandbox",
+    onByDefault: false,
+    checked: 'documentation',
+    agentEnv: [],
+    insideEnv: [],
+    readOnlyInProject: [],
+    settings: {
+      format: 'json',
+      file: (b) => join(copilotHome(b), 'settings.json'),
+      switch: { key: ['sandbox', 'enabled'], off: [false] },
+    },
+    manual:
+      'in /sandbox config, add ~/.cache/sparehand and ~/.local/state/sparehand under Filesystem as Read/Write, and a host rule allowing each worker under Network (with "Allow local network" for one on your LAN); or approve running sparehand outside the sandbox when Copilot asks',
+  },
   install: {
     targets: [
       target('user', (b) => join(copilotHome(b), 'hooks', 'sparehand.json')),

@@ -83,6 +83,27 @@ export const cursor: AgentSpec<Payload> = {
   }),
   /** In the project besides what install writes: the older rules file Cursor still reads. */
   projectSettings: ['.cursorrules'],
+  // From the documentation only (cursor.com/docs/agent/tools/terminal, /docs/reference/sandbox and the run-modes
+  // page, read 2026-12-01): on by default; CURSOR_SANDBOX (seatbelt | native) inside; workspace and temp folders
+  // writable; network blocked unless sandbox.json's networkPolicy allows it (private ranges blocked by default).
+  sandbox: {
+    name: "Cursor's sandbox",
+    onByDefault: true,
+    checked: 'documentation',
+    agentEnv: [],
+    insideEnv: [{ name: 'CURSOR_SANDBOX', network: 'unknown' }],
+    // "Always write-protected" in the sandbox reference (`*` within one name).
+    readOnlyInProject: ['.cursor/*.json', '.vscode', '.git/hooks', '.git/config', '.cursorignore'],
+    settings: {
+      format: 'json',
+      file: inHome('.cursor', 'sandbox.json'),
+      projectFiles: [inProject('.cursor', 'sandbox.json')],
+      switch: { key: ['type'], off: ['insecure_none'] },
+      writable: { key: ['additionalReadwritePaths'] },
+      hosts: { key: ['networkPolicy', 'allow'], withPort: false },
+      alwaysWritable: ['/tmp', '$TMPDIR'],
+    },
+  },
   install: {
     targets: [target('user', inHome('.cursor', 'hooks.json')), target('project', inProject('.cursor', 'hooks.json'))],
     afterInstall: [],

@@ -72,6 +72,25 @@ export const factoryDroid: AgentSpec<Payload> = {
     tool_name: 'Execute',
     tool_input: { command, summary: 'sparehand agent test', riskLevelReason: 'test', riskLevel: 'low' },
   }),
+  // From the documentation only (docs.factory.ai/cli/configuration/sandbox, read 2026-12-01): opt-in Beta, bubblewrap
+  // + seccomp or Seatbelt with the sandbox runtime's filtering proxy (its markers and semantics are Claude Code's);
+  // widened by sandbox.filesystem.allowWrite and sandbox.network.allowedDomains. The page read does not name the
+  // switch: sandbox.enabled is the runtime's, not confirmed.
+  sandbox: {
+    name: "Factory Droid's sandbox",
+    onByDefault: false,
+    checked: 'documentation',
+    agentEnv: [],
+    insideEnv: [{ name: 'SANDBOX_RUNTIME', value: '1', network: 'proxy' }],
+    readOnlyInProject: [],
+    settings: {
+      format: 'json',
+      file: inHome('.factory', 'settings.json'),
+      switch: { key: ['sandbox', 'enabled'], off: [false] },
+      writable: { key: ['sandbox', 'filesystem', 'allowWrite'] },
+      hosts: { key: ['sandbox', 'network', 'allowedDomains'], withPort: true },
+    },
+  },
   install: {
     targets: [target('user', inHome('.factory', 'hooks.json')), target('project', inProject('.factory', 'hooks.json'))],
     afterInstall: [

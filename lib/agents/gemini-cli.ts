@@ -92,6 +92,25 @@ export const geminiCli: AgentSpec<Payload> = {
     tool_name: 'run_shell_command',
     tool_input: { command, description: 'sparehand agent test', dir_path: '.' },
   }),
+  // From the documentation and source only (google-gemini/gemini-cli docs/cli/sandbox.md, sandboxConfig.ts,
+  // sandbox-macos-permissive-open.sb, read 2026-12-01): off by default; the whole CLI runs inside (SANDBOX names it:
+  // sandbox-exec or the container); the default macOS profile lets commands reach the network and write ~/.cache.
+  sandbox: {
+    name: "Gemini CLI's sandbox",
+    onByDefault: false,
+    checked: 'documentation',
+    agentEnv: [{ name: 'GEMINI_CLI', value: '1' }],
+    insideEnv: [{ name: 'SANDBOX', network: 'unknown' }],
+    readOnlyInProject: [],
+    settings: {
+      format: 'json',
+      file: inHome('.gemini', 'settings.json'),
+      projectFiles: [inProject('.gemini', 'settings.json')],
+      switch: { key: ['tools', 'sandbox'], off: [false] },
+    },
+    manual:
+      'its default macOS profile (permissive-open) already lets sparehand reach the workers; with a container sandbox, mount ~/.local/state/sparehand with SANDBOX_MOUNTS; with security.toolSandboxing, add sparehand\'s folders to tools.sandboxAllowedPaths and set tools.sandboxNetworkAccess',
+  },
   install: {
     targets: [
       target('user', inHome('.gemini', 'settings.json')),

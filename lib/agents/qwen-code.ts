@@ -96,6 +96,23 @@ export const qwenCode: AgentSpec<Payload> = {
     tool_input: { command, description: 'sparehand agent test' },
     tool_use_id: 'toolu_sparehand_test',
   }),
+  // From the documentation only (QwenLM/qwen-code docs/users/features/sandbox.md, read 2026-12-01): off by default;
+  // its whole-CLI sandbox is Gemini CLI's (SANDBOX inside); tools.executionSandbox (Linux, user settings) has a
+  // network of its own ("closed" | "open") and keeps HOME read-only, with no per-host setting.
+  sandbox: {
+    name: "Qwen Code's sandbox",
+    onByDefault: false,
+    checked: 'documentation',
+    agentEnv: [],
+    insideEnv: [{ name: 'SANDBOX', network: 'unknown' }],
+    readOnlyInProject: [],
+    settings: {
+      format: 'json',
+      file: (b) => join(qwenHome(b), 'settings.json'),
+      switch: { key: ['tools', 'sandbox'], off: [false] },
+    },
+    manual: 'with tools.executionSandbox, set its network to "open" in your user settings (approval does not widen it); with a container sandbox, mount ~/.local/state/sparehand with SANDBOX_MOUNTS',
+  },
   install: {
     targets: [target('user', (b) => join(qwenHome(b), 'settings.json')), target('project', inProject('.qwen', 'settings.json'))],
     notes: [

@@ -176,6 +176,63 @@ export interface HashTrust {
   };
 }
 
+/** An environment variable that says something: set (to anything but ''), or set to `value`. */
+export interface EnvMarker {
+  name: string;
+  value?: string;
+}
+
+/** The network a sandboxed command has: none at all, only the proxy in its environment, all of it, or not known. */
+export type SandboxNetwork = 'cut' | 'proxy' | 'open' | 'unknown';
+
+/**
+ * Where the tool's sandbox is switched on, widened and read: a settings file (JSON or TOML) and keys in it. Keys are
+ * paths of object (table) keys. lib/sandbox reads them for `agent status`, `doctor` and a run's one line, and
+ * `agent install --sandbox-access` writes them (user level).
+ */
+export interface SandboxSettings {
+  format: 'json' | 'toml';
+  /** The user-level file (read, and where --sandbox-access writes). */
+  file: (base: InstallBase) => string;
+  /** Files in a project that add to it (lists add up; a later file's switch wins), when the tool has them. */
+  projectFiles?: readonly ((base: InstallBase & { project: string }) => string)[];
+  /** The key that switches the sandbox; its values that mean off, and those no setting below widens. */
+  switch?: { key: readonly string[]; off: readonly (string | boolean)[]; fixed?: readonly (string | boolean)[] };
+  /** A list of extra folders commands may write (absolute paths; `~/` where the tool expands it). */
+  writable?: { key: readonly string[] };
+  /** A boolean that opens the whole network to every sandboxed command (the tool has no per-host setting). */
+  network?: { key: readonly string[] };
+  /** A list of hosts sandboxed commands may reach: `host:port` entries (or `host`, matching every port). */
+  hosts?: { key: readonly string[]; withPort: boolean };
+  /** Folders a sandboxed command may always write, besides the project (`$TMPDIR`: the temp folder). */
+  alwaysWritable?: readonly string[];
+  /** What the user must do for a change to take effect (`restart Codex`), when anything. */
+  takesEffect?: string;
+}
+
+/**
+ * The tool's own sandbox for the commands it runs, as data (no code: the hook never reads it). lib/sandbox tells from
+ * inside a command whether it is in it, names it in the one line a run prints, reads and widens its settings.
+ */
+export interface SandboxSpec {
+  /** How a message names it: "Codex's sandbox". */
+  name: string;
+  /** Whether it is on when the user's settings do not say. */
+  onByDefault: boolean;
+  /** Whether the facts below were seen in the real program (`npm run test:agents`) or read in its documentation. */
+  checked: 'real program' | 'documentation';
+  /** Variables every command the tool runs has, sandboxed or not: whose command this is. */
+  agentEnv: readonly EnvMarker[];
+  /** Variables only a sandboxed command has, and the network each means. */
+  insideEnv: readonly (EnvMarker & { network: SandboxNetwork })[];
+  /** Paths in the project it keeps read-only even where the project is writable (the sync back must leave them). */
+  readOnlyInProject: readonly string[];
+  /** Its settings, where sparehand can read (and widen) them. */
+  settings?: SandboxSettings;
+  /** What the user can do by hand to let sparehand offload from inside it (where sparehand cannot write it). */
+  manual?: string;
+}
+
 export interface AgentSpec<P = unknown> {
   id: AgentId;
   name: string;
@@ -249,6 +306,8 @@ export interface AgentSpec<P = unknown> {
    * a run never changes them. Paths relative to the project root; a folder ends in `/`.
    */
   projectSettings?: readonly string[];
+  /** The tool's own sandbox for shell commands, when it has one. */
+  sandbox?: SandboxSpec;
   /** Installing: the files the hook goes in, the instruction notes, trust, and what the user must still do. */
   install: {
     /** The hook's files (none for a tool that cannot be connected). */

@@ -8,6 +8,8 @@ import { confirmTrust } from './trust-confirm.js';
 import { parseToml, tomlAt } from '../install/toml-trust.js';
 import { programPath } from '../install/select.js';
 import { readIfExists, workspace } from '../install/workspace.js';
+import { type SandboxReport, sandboxReport } from '../sandbox/report.js';
+import type { SandboxWants } from '../sandbox/wants.js';
 
 export type TrustState = 'trusted' | 'untrusted' | 'changed' | 'unknown';
 
@@ -31,6 +33,8 @@ export interface AgentStatus {
   /** Latest day a source was read. */
   sourcesRead: string | null;
   confirmed: Confirmed[];
+  /** The tool's own sandbox (with `wants`): on or off, and whether a run inside it offloads. */
+  sandbox?: SandboxReport;
 }
 
 /** Whether the tool trusts the hook installed at this scope (by the hash it would compute). */
@@ -72,7 +76,7 @@ async function scopeStatus(agent: AgentSpec, base: InstallBase, scope: Scope): P
 }
 
 /** The status of one tool (user level, and project level for `project`). */
-export async function agentStatus(agent: AgentSpec, base: InstallBase & { project: string }): Promise<AgentStatus> {
+export async function agentStatus(agent: AgentSpec, base: InstallBase & { project: string }, wants?: SandboxWants, tilde?: (p: string) => string): Promise<AgentStatus> {
   const path = programPath(agent, base.env) ?? null;
   const version = agent.program?.binary && path ? ((await versionOf(path, agent.program?.binary.versionArgs, base.env)) ?? null) : null;
   const reads = agent.facts.sources.map((s) => s.read).sort();
@@ -86,5 +90,6 @@ export async function agentStatus(agent: AgentSpec, base: InstallBase & { projec
     documented: agent.facts.documented ?? null,
     sourcesRead: reads.at(-1) ?? null,
     confirmed: [...agent.facts.confirmed],
+    ...(wants && agent.sandbox ? { sandbox: await sandboxReport(agent, base, wants, tilde) } : {}),
   };
 }

@@ -5,6 +5,7 @@ import { confirmLines } from '../checks/trust-confirm.js';
 import type { Context } from '../context.js';
 import { installAgents, uninstallAgents } from '../install/connect.js';
 import { TOOL_CHOICES, selectAgents } from '../install/select.js';
+import { canWiden } from '../sandbox/settings.js';
 
 export function register(agent: Command, ctx: Context, _setExit: (n: number) => void): void {
   agent
@@ -22,7 +23,14 @@ export function register(agent: Command, ctx: Context, _setExit: (n: number) => 
         .map((a) => a.name)
         .join(', ')}): write the trust entry too`,
     )
-    .action(async (tool: string, opts: { project?: string; dryRun?: boolean; trust?: boolean }) => {
+    .option(
+      '--sandbox-access',
+      `for tools with a sandbox of their own (${allAgents()
+        .filter((a) => canWiden(a.sandbox?.settings))
+        .map((a) => a.name)
+        .join(', ')}): let a run inside it reach the configured workers and write sparehand's folders (only those), in your user settings; uninstall takes it back`,
+    )
+    .action(async (tool: string, opts: { project?: string; dryRun?: boolean; trust?: boolean; sandboxAccess?: boolean }) => {
       await installAgents(ctx, selectAgents(tool), { ...opts, onlyUsed: tool === 'all', confirm: confirmLines });
     });
   agent

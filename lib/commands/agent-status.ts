@@ -5,6 +5,8 @@ import { type Context, tilde } from '../context.js';
 import { projectRoot } from '../project-root.js';
 import { type AgentStatus, type ScopeStatus, agentStatus } from '../checks/status.js';
 import { VERSION } from '../version.js';
+import { configuredWants } from '../sandbox/explain.js';
+import { reportLine } from '../sandbox/report.js';
 
 
 function scopeLine(ctx: Context, s: ScopeStatus): string {
@@ -27,6 +29,7 @@ function print(ctx: Context, list: AgentStatus[], project: string): void {
     if (a.binary) w(`  program:  ${a.binary.path ? `${a.binary.path}${a.binary.version ? ` (${a.binary.version})` : ''}` : `${a.binary.name} not on PATH`}`);
     w(`  checked:  against ${a.documented ?? 'documentation'}, sources read ${a.sourcesRead ?? '?'}`);
     w(`  confirmed: ${a.confirmed.length ? a.confirmed.map((c) => `${c.package}@${c.version} (${c.date})`).join(', ') : 'documentation only, not seen in the real program'}`);
+    if (a.sandbox) w(`  sandbox:  ${reportLine(a.sandbox)}${a.sandbox.checked === 'documentation' ? ' (from its documentation)' : ''}`);
   }
 }
 
@@ -38,7 +41,8 @@ export function register(agent: Command, ctx: Context, _setExit: (n: number) => 
     .action(async (opts: { json?: boolean }) => {
       const project = projectRoot(ctx.cwd);
       const base = { home: ctx.home, env: ctx.env, project };
-      const list = await Promise.all(allAgents().map((a) => agentStatus(a, base)));
+      const wants = configuredWants(ctx);
+      const list = await Promise.all(allAgents().map((a) => agentStatus(a, base, wants, (p) => tilde(ctx, p))));
       if (opts.json) ctx.stdout.write(`${JSON.stringify({ version: VERSION, project, agents: list }, null, 2)}\n`);
       else print(ctx, list, project);
     });

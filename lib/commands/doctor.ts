@@ -15,6 +15,11 @@ import { capture } from '../process.js';
 import { formatReport } from './worker.js';
 import { projectRoot } from '../project-root.js';
 import { readLog } from '../run/run-log.js';
+import { tilde } from '../context.js';
+import { toolInstalled } from '../install/engine.js';
+import { workspace } from '../install/workspace.js';
+import { configuredWants } from '../sandbox/explain.js';
+import { reportLine, sandboxReport } from '../sandbox/report.js';
 
 export interface DoctorCheck {
   name: string;
@@ -76,6 +81,24 @@ function resetHint(ctx: Context): DoctorCheck | undefined {
   return { name: 'last run', ok: true, detail: `${m[0]} (it ran here); if the install works here, \`sparehand worker reset ${m[1]}\` wipes this project's copies there and the next run installs afresh` };
 }
 
+/**
+ * Per installed tool with a sandbox of its own: whether it is on and whether a run inside it offloads. Not a failure
+ * when the user keeps it closed; a failure when --sandbox-access widened it and it no longer covers the workers.
+ */
+async function sandboxChecks(ctx: Context): Promise<DoctorCheck[]> {
+  const base = { home: ctx.home, env: ctx.env, project: projectRoot(ctx.cwd) };
+  const wants = configuredWants(ctx);
+  const checks: DoctorCheck[] = [];
+  for (const agent of allAgents()) {
+    if (!agent.sandbox) continue;
+    const ws = workspace();
+    if (!(await toolInstalled(ws, agent, base, 'user')) && !(await toolInstalled(ws, agent, base, 'project'))) continue;
+    const r = (await sandboxReport(agent, base, wants, (p) => tilde(ctx, p)))!;
+    checks.push({ name: `sandbox: ${agent.id}`, ok: r.offloads !== false || !r.widened, detail: reportLine(r) });
+  }
+  return checks;
+}
+
 export async function doctor(ctx: Context): Promise<{ ok: boolean; checks: DoctorCheck[]; workers: WorkerReport[]; toolchains: ToolchainRow[] }> {
   const checks = [await program('ssh', ['-V'], ctx.env), await rsyncCheck(ctx)];
   for (const note of permissionParityNotes(ctx.env)) checks.push({ name: 'permission parity', ok: true, detail: note });
@@ -94,6 +117,7 @@ export async function doctor(ctx: Context): Promise<{ ok: boolean; checks: Docto
   const reset = resetHint(ctx);
   if (reset) checks.push(reset);
   checks.push(...(await installedHookChecks(ctx)));
+  checks.push(...(await sandboxChecks(ctx)));
   const ok = checks.every((c) => c.ok) && workers.every((w) => w.ok) && toolchains.every((t) => t.problems.length === 0);
   return { ok, checks, workers, toolchains };
 }

@@ -1,9 +1,10 @@
 // The hook's input and its log: stdin read with a size cap and a time limit, errors appended to a bounded log.
 import { appendFileSync, closeSync, constants, fstatSync, mkdirSync, openSync, readSync, statSync, truncateSync, writeSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Context } from '../context.js';
 import { hookLogPath } from '../paths.js';
+import { writableDir } from '../sandbox/own-dirs.js';
 
 export const MAX_PAYLOAD = 1024 * 1024;
 const MAX_LOG = 256 * 1024;
@@ -134,8 +135,11 @@ function readStream(stdin: Readable, ms: number, start: string): Promise<string 
 /** One line in the hook log; never throws (the hook must not fail because its log cannot be written). */
 export function logLine(ctx: Pick<Context, 'home' | 'env'>, message: string): void {
   try {
-    const path = hookLogPath(ctx);
-    mkdirSync(dirname(path), { recursive: true });
+    // Where the state folder is read-only (a hook run inside a sandbox), the temp folder it leaves writable.
+    const usual = hookLogPath(ctx);
+    const dir = writableDir(ctx, dirname(usual), 'state');
+    if (dir === undefined) return;
+    const path = join(dir, basename(usual));
     try {
       if (statSync(path).size > MAX_LOG) truncateSync(path, 0);
     } catch {

@@ -3,6 +3,7 @@ import { appendFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync 
 import { join } from 'node:path';
 import type { Context } from '../context.js';
 import { cacheDir } from '../paths.js';
+import { writableDir } from '../sandbox/own-dirs.js';
 
 const MAX_SESSIONS = 200;
 const MAX_AGE_MS = 7 * 24 * 3600 * 1000;
@@ -21,7 +22,8 @@ export function hash(s: string): string {
 
 /** True when this command was refused before in this session; otherwise records it and returns false. */
 export function seenBefore(ctx: Pick<Context, 'home' | 'env'>, agent: string, session: string, command: string): boolean {
-  const dir = join(cacheDir(ctx), 'redirects');
+  // Where the cache folder is read-only (a hook run inside a sandbox), the temp folder it leaves writable.
+  const dir = writableDir(ctx, join(cacheDir(ctx), 'redirects'), 'redirects') ?? join(cacheDir(ctx), 'redirects');
   const file = join(dir, hash(`${agent}\0${session}`));
   const line = hash(command);
   let lines: string[] = [];

@@ -10,11 +10,14 @@ import { lookedFor, usedHere } from './select.js';
 import { sparehandInvocation } from '../self.js';
 import { removeCreatedDirs } from './created.js';
 import { type Change, type Workspace, applyChanges, unifiedDiff, workspace } from './workspace.js';
+import { sandboxLines, revertSandbox } from '../sandbox/install-lines.js';
 
 export interface ConnectOptions {
   project?: string;
   dryRun?: boolean;
   trust?: boolean;
+  /** Widen each tool's sandbox so that a run inside it can offload (`--sandbox-access`). */
+  sandboxAccess?: boolean;
   /** `all`: only the tools used on this machine (the others are skipped, with a line saying so). */
   onlyUsed?: boolean;
   /** With `trust`: confirms a written trust entry with the tool's own program; returns the lines to print. */
@@ -56,11 +59,15 @@ function bareNameAdvice(ctx: Context, script: string): string | undefined {
 /** Installs the tools' hooks and notes, and prints (in registry order) what was done and what is left to do. */
 export async function installAgents(ctx: Context, agents: readonly AgentSpec[], opts: ConnectOptions): Promise<void> {
   const { base, scope } = baseOf(ctx, opts.project);
+  if (opts.sandboxAccess && scope === 'project') {
+    throw new SparehandError('USAGE', '--sandbox-access widens the tool\'s sandbox in your user settings, not a project\'s', { hint: 'run it without --project' });
+  }
   const ws = workspace();
   const planned: Planned[] = [];
   const failures: { agent: AgentSpec; error: SparehandError }[] = [];
   const lines = new Map<string, string[]>(agents.map((a) => [a.id, []]));
   const out = (a: AgentSpec, s: string) => lines.get(a.id)!.push(s);
+  const sandboxSaid = new Map<string, string[]>();
   for (const agent of agents) {
     if (agent.connection === 'none') {
       out(agent, `${agent.id}: cannot be connected: ${agent.why}`);
@@ -77,6 +84,7 @@ export async function installAgents(ctx: Context, agents: readonly AgentSpec[], 
     const undo = ws.checkpoint();
     try {
       planned.push(await planInstall(ws, agent, { base, scope, trust: Boolean(opts.trust) }));
+      if (scope === 'user') sandboxSaid.set(agent.id, await sandboxLines(ctx, ws, agent, base, { access: Boolean(opts.sandboxAccess), dryRun: Boolean(opts.dryRun) }));
     } catch (e) {
       if (!isSparehandError(e)) throw e;
       undo();
@@ -105,7 +113,7 @@ export async function installAgents(ctx: Context, agents: readonly AgentSpec[], 
     const invocation = sparehandInvocation(a.sparehandName, p.command);
     for (const t of a.install.afterInstall ?? []) out(a, `  then: ${t.replaceAll('{sparehand}', invocation)}`);
   }
-  for (const l of lines.values()) for (const s of l) ctx.stdout.write(`${s}\n`);
+  for (const [id, l] of lines) for (const s of [...l, ...(sandboxSaid.get(id) ?? [])]) ctx.stdout.write(`${s}\n`);
   fail(failures, 'install');
 }
 
@@ -121,9 +129,12 @@ export async function uninstallAgents(ctx: Context, agents: readonly AgentSpec[]
   }
   const planned: Planned[] = [];
   const failures: { agent: AgentSpec; error: SparehandError }[] = [];
+  const narrowed = new Map<string, string>();
   for (const agent of agents) {
     const undo = ws.checkpoint();
     try {
+      const widened = scope === 'user' ? await revertSandbox(ws, agent, base) : undefined;
+      if (widened) narrowed.set(agent.id, widened);
       planned.push(await planUninstall(ws, agent, { base, scope }, keep));
     } catch (e) {
       if (!isSparehandError(e)) throw e;
@@ -133,7 +144,12 @@ export async function uninstallAgents(ctx: Context, agents: readonly AgentSpec[]
   }
   await write(ctx, ws, { dryRun: Boolean(opts.dryRun), install: false, base });
   for (const p of planned) {
-    const parts = [...p.files.map((f) => `hook removed from ${tilde(ctx, f)}`), ...p.notes.map((f) => `note removed from ${tilde(ctx, f)}`)];
+    const widened = narrowed.get(p.agent.id);
+    const parts = [
+      ...p.files.map((f) => `hook removed from ${tilde(ctx, f)}`),
+      ...p.notes.map((f) => `note removed from ${tilde(ctx, f)}`),
+      ...(widened ? [`sandbox widening removed from ${tilde(ctx, widened)}`] : []),
+    ];
     if (parts.length > 0 || agents.length === 1) ctx.stdout.write(`${p.agent.id}: ${parts.length ? parts.join('; ') : 'nothing installed'}\n`);
   }
   fail(failures, 'uninstall');

@@ -18,6 +18,18 @@ export interface FileRecord {
   created?: true;
   /** Where install put the backup of the user's file. */
   backup?: string;
+  /** What `--sandbox-access` changed in a tool's settings (lib/sandbox/access.ts), per tool id. */
+  sandbox?: Record<string, SandboxEdits>;
+}
+
+/** The widening of one tool's sandbox, as written: so that uninstall takes back exactly that. */
+export interface SandboxEdits {
+  /** Dotted key → the values install added to that list. */
+  added: Record<string, string[]>;
+  /** Dotted key → what it held before install set it (`had: false`: it was not there). */
+  set: Record<string, { had: boolean; value?: unknown }>;
+  /** Dotted key → the depth (1 = its first key) from which install created it. */
+  createdFrom: Record<string, number>;
 }
 
 export interface InstallRecord {

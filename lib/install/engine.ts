@@ -81,7 +81,7 @@ function backupPath(record: InstallRecord, path: string): string {
  * the backup of the user's file (not for sparehand's own files: a tool that runs every file in its hook folder would
  * run a stray copy).
  */
-async function put(ws: Workspace, agent: AgentSpec, base: InstallBase, path: string, next: string, opts: { own?: boolean; mode?: number } = {}): Promise<void> {
+export async function put(ws: Workspace, agent: Pick<AgentSpec, 'id'>, base: InstallBase, path: string, next: string, opts: { own?: boolean; mode?: number } = {}): Promise<void> {
   const text = await ws.read(path);
   const record = await loadRecord(ws, base);
   const r = fileRecord(record, path);
@@ -100,7 +100,7 @@ async function put(ws: Workspace, agent: AgentSpec, base: InstallBase, path: str
  * file only where install created it, else leaves `keep` (the user's `{}` stays; sparehand's own file has no keep).
  * The backup and the record go once no tool of sparehand's is left in the file.
  */
-async function restore(ws: Workspace, agent: AgentSpec, base: InstallBase, path: string, next: string | undefined, keep: string | undefined): Promise<void> {
+export async function restore(ws: Workspace, agent: Pick<AgentSpec, 'id'>, base: InstallBase, path: string, next: string | undefined, keep: string | undefined): Promise<void> {
   const record = await loadRecord(ws, base);
   const r = record.files[path];
   const final = next === undefined && !r?.created ? keep : next;

@@ -48,7 +48,7 @@ function at(root: unknown, path: readonly (string | number)[]): unknown {
  * Sets (or inserts into an array) the value at `path`, formatting only the inserted text, so the user's
  * neighbouring lines keep their layout (jsonc-parser's own formatting would reflow the whole line before).
  */
-function put(text: string, path: (string | number)[], value: unknown, insert = false): string {
+export function put(text: string, path: (string | number)[], value: unknown, insert = false): string {
   let out = text;
   for (const e of modify(text, path, value, { isArrayInsertion: insert })) {
     out = applyEdits(out, [e]);
@@ -63,7 +63,7 @@ function put(text: string, path: (string | number)[], value: unknown, insert = f
  * Removes the value at `path` as exactly as it can: an array element with the comma and whitespace that came with
  * it (so removing what `put` appended gives back the old bytes), a property through jsonc-parser.
  */
-function remove(text: string, path: (string | number)[]): string {
+export function remove(text: string, path: (string | number)[]): string {
   const index = path.at(-1);
   if (typeof index !== 'number') return applyEdits(text, modify(text, path, undefined, {}));
   const list = findNodeAtLocation(parseTree(text, [], { allowTrailingComma: true })!, path.slice(0, -1));

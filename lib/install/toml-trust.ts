@@ -51,7 +51,7 @@ function headerKeys(line: string): string[] | undefined {
 const sameKeys = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((k, i) => k === b[i]);
 
 /** Line range [start, end) of the table with these keys (its header line included). */
-function tableRange(lines: string[], table: readonly string[]): [number, number] | undefined {
+export function tableRange(lines: string[], table: readonly string[]): [number, number] | undefined {
   const start = lines.findIndex((l) => {
     const keys = headerKeys(l);
     return keys !== undefined && sameKeys(keys, table);

@@ -1,37 +1,70 @@
-// One shared ssh connection per worker: found or started here, with its failure explained.
+// One shared ssh connection per worker: found or started here, with its failure explained. Where no folder for its
+// socket can be written, or unix sockets are refused (a coding tool's sandbox), there is no shared connection: each
+// ssh connects on its own (ControlPath=none), through the sandbox's proxy where that is its only way out.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { connect as netConnect } from 'node:net';
+import { chmodSync, closeSync, existsSync, openSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { connect as netConnect, createServer } from 'node:net';
 import { userInfo } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Worker } from '../config.js';
 import type { Context } from '../context.js';
 import { SparehandError } from '../errors.js';
 import { cacheDir } from '../paths.js';
 import { capture } from '../process.js';
+import { canWrite, tempOwnDir } from '../sandbox/own-dirs.js';
+import { proxyCommandFor } from '../sandbox/ssh-way.js';
 import { diagnoseSsh } from './ssh-errors.js';
-import { type Connection, sshControlArgs, sshMasterArgs } from './ssh-args.js';
+import { type Connection, sshArgs, sshControlArgs, sshMasterArgs } from './ssh-args.js';
 
 type Env = Pick<Context, 'home' | 'env'>;
 
 /** Unix socket paths are limited (104 bytes on macOS); ssh adds 17 chars while creating one; our name is 16. */
 const SOCKET_DIR_MAX = 103 - 17 - 17;
 
-/** A private (0700) folder for the sockets: the runtime dir when it is short enough, else the cache dir, else /tmp. */
-export function controlDir(c: Env): string {
+/** ssh's ControlPath for "no shared connection". */
+export const NO_CONTROL = 'none';
+
+/**
+ * A private (0700) folder of this user's for the sockets: the runtime dir when it is short enough, else the cache
+ * dir, else /tmp, else the temp folder a sandbox leaves writable; undefined when none can be written.
+ */
+export function controlDir(c: Env): string | undefined {
   const candidates = [
     c.env.XDG_RUNTIME_DIR ? join(c.env.XDG_RUNTIME_DIR, 'sparehand') : undefined,
     join(cacheDir(c), 'ssh'),
     join('/tmp', `sparehand-${userInfo().uid}`),
+    join(tempOwnDir(c), 'ssh'),
   ].filter((d): d is string => d !== undefined && d.length <= SOCKET_DIR_MAX);
-  const dir = candidates[0];
-  if (dir === undefined) throw new SparehandError('IO', 'no folder short enough for ssh control sockets');
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const st = statSync(dir);
-  if (st.uid !== userInfo().uid) throw new SparehandError('IO', `${dir} belongs to another user; refusing to put ssh sockets there`);
-  if ((st.mode & 0o077) !== 0) chmodSync(dir, 0o700);
-  return dir;
+  for (const dir of new Set(candidates)) {
+    // Another user's folder (made first in a shared /tmp) is passed over: the sockets are as good as a key.
+    if (!canWrite(dir, { own: true })) continue;
+    const st = statSync(dir);
+    if ((st.mode & 0o077) !== 0) chmodSync(dir, 0o700);
+    return dir;
+  }
+  return undefined;
+}
+
+/** Folders where a unix socket could not be made (a sandbox's seccomp filter or Seatbelt profile refuses them). */
+const socketsRefused = new Set<string>();
+
+/** Whether a unix socket can be listened on and reached in `dir` (asked once per folder and process). */
+async function socketsWork(dir: string): Promise<boolean> {
+  if (socketsRefused.has(dir)) return false;
+  const path = join(dir, `probe-${process.pid}`);
+  const ok = await new Promise<boolean>((resolve) => {
+    const server = createServer((s) => s.destroy());
+    server.once('error', () => resolve(false));
+    server.listen(path, () => {
+      const s = netConnect(path);
+      s.once('connect', () => (s.destroy(), server.close(), resolve(true)));
+      s.once('error', () => (server.close(), resolve(false)));
+    });
+  });
+  rmSync(path, { force: true });
+  if (!ok) socketsRefused.add(dir);
+  return ok;
 }
 
 /**
@@ -49,14 +82,32 @@ export function connectionFor(c: Env, worker: Worker): Connection {
     .update(JSON.stringify([worker.destination, worker.port, worker.identity, configFile, knownHosts]))
     .digest('hex')
     .slice(0, 16);
-  return { controlPath: join(controlDir(c), id), configFile, knownHosts };
+  const dir = controlDir(c);
+  const proxyCommand = proxyCommandFor(c, worker, configFile);
+  return {
+    controlPath: dir === undefined || socketsRefused.has(dir) ? NO_CONTROL : join(dir, id),
+    configFile,
+    knownHosts,
+    ...(proxyCommand === undefined ? {} : { proxyCommand }),
+  };
+}
+
+/** Reaches the worker once without a shared connection, so that a failure is explained as with one. */
+async function checkPlain(worker: Worker, conn: Connection, env: NodeJS.ProcessEnv): Promise<void> {
+  const r = await capture('ssh', sshArgs(worker, conn, 'true'), { env });
+  if (r.code === 0) return;
+  const d = diagnoseSsh(r.stderr, worker);
+  throw new SparehandError('SSH', d.message, { hint: d.hint, cause: new Error(r.stderr) });
 }
 
 /** Runs the background master with its stderr in a file: a persisting master must not hold our pipes open. */
 function startMaster(worker: Worker, conn: Connection, env: NodeJS.ProcessEnv, logFile: string): Promise<{ code: number; log: string }> {
   return new Promise((resolve, reject) => {
-    const fd = openSync(logFile, 'w', 0o600);
-    const child = spawn('ssh', sshMasterArgs(worker, conn), { stdio: ['ignore', 'ignore', fd], env });
+    // Appended to by ssh and by the tunnel (SPAREHAND_PROXY_LOG) alike: neither writes over the other.
+    writeFileSync(logFile, '', { mode: 0o600 });
+    const fd = openSync(logFile, 'a');
+    // A ControlPersist master sends its ProxyCommand's stderr nowhere: sparehand's tunnel writes its reason here.
+    const child = spawn('ssh', sshMasterArgs(worker, conn), { stdio: ['ignore', 'ignore', fd], env: { ...env, SPAREHAND_PROXY_LOG: logFile } });
     closeSync(fd);
     child.once('error', (e) => reject(new SparehandError('SSH', `cannot start ssh: ${e.message}`, { cause: e })));
     child.once('exit', (code) => resolve({ code: code ?? 255, log: readFileSync(logFile, 'utf8') }));
@@ -72,10 +123,20 @@ export async function connect(
 ): Promise<number> {
   const started = performance.now();
   const env = sshEnv(c);
+  if (conn.controlPath === NO_CONTROL) {
+    await checkPlain(worker, conn, env);
+    return performance.now() - started;
+  }
   const alive = async () => (await capture('ssh', sshControlArgs(worker, conn, 'check'), { env })).code === 0;
   // A socket that accepts a connection means a master is up: checked in-process, which saves spawning ssh.
   if (!opts.verify && (await socketAccepts(conn.controlPath))) return performance.now() - started;
   if (await alive()) return performance.now() - started;
+  // Unix sockets refused here: no shared connection for this run (this conn and every one made after it).
+  if (!(await socketsWork(dirname(conn.controlPath)))) {
+    conn.controlPath = NO_CONTROL;
+    await checkPlain(worker, conn, env);
+    return performance.now() - started;
+  }
   // Two runs starting at once must not both start a master (the second would linger as a plain connection).
   const starting = `${conn.controlPath}.starting`;
   for (;;) {
@@ -127,6 +188,7 @@ export function sshEnv(c: Env): NodeJS.ProcessEnv {
 /** Stops every shared connection this HOME opened (tests, `worker remove`). */
 export async function closeConnections(c: Env): Promise<void> {
   const dir = controlDir(c);
+  if (dir === undefined) return;
   const sockets = readdirSync(dir).filter((f) => /^[0-9a-f]{16}$/.test(f));
   await Promise.all(
     sockets.map((s) => capture('ssh', ['-o', `ControlPath=${join(dir, s)}`, '-O', 'exit', 'sparehand-worker'], { env: sshEnv(c) })),

@@ -15,8 +15,34 @@ import { connect, connectionFor } from './connection.js';
 import { WORKER_RSYNC_PROBE, type RsyncInfo, parseRsyncVersion, pickWorkerRsync } from './rsync-flavour.js';
 import { type Connection, sshArgs } from './ssh-args.js';
 import { jsonOf } from '../read-quietly.js';
+import { readDirs, writableDir } from '../sandbox/own-dirs.js';
 
 type Env = Pick<Context, 'home' | 'env'>;
+
+/** A cache file's value: from sparehand's cache folder, else the temp folder a sandbox leaves writable. */
+function cached(c: Env, rel: string): unknown {
+  for (const dir of readDirs(c, cacheDir(c), 'cache')) {
+    const v = jsonOf(join(dir, rel));
+    if (v !== undefined) return v;
+  }
+  return undefined;
+}
+
+/** Keeps (or, with undefined, forgets) a cache file where it can be written; a cache never fails a run. */
+async function keep(c: Env, rel: string, text: string | undefined): Promise<void> {
+  if (text === undefined) {
+    for (const dir of readDirs(c, cacheDir(c), 'cache')) {
+      try {
+        rmSync(join(dir, rel), { force: true });
+      } catch {
+        // read-only here (a sandbox): the next run outside it looks again
+      }
+    }
+    return;
+  }
+  const dir = writableDir(c, cacheDir(c), 'cache');
+  if (dir !== undefined) await writeFileAtomically(join(dir, rel), text).catch(() => undefined);
+}
 
 interface HereEntry {
   mtimeMs: number;
@@ -34,31 +60,29 @@ export async function rsyncHere(c: Env): Promise<RsyncInfo> {
     });
   }
   const st = statSync(path);
-  const file = join(cacheDir(c), 'rsync-here.json');
-  const cache = (jsonOf(file) ?? {}) as Record<string, HereEntry>;
+  const cache = (cached(c, 'rsync-here.json') ?? {}) as Record<string, HereEntry>;
   const hit = cache[path];
   if (hit && hit.mtimeMs === st.mtimeMs && hit.size === st.size && hit.ino === st.ino) return hit.info;
   const r = await capture(path, ['--version'], { env: c.env });
   const info = parseRsyncVersion(`${r.stdout}\n${r.stderr}`, path) ?? { flavour: 'unknown', version: null, protocol: null, path };
-  await writeFileAtomically(file, `${JSON.stringify({ ...cache, [path]: { mtimeMs: st.mtimeMs, size: st.size, ino: st.ino, info } })}\n`);
+  await keep(c, 'rsync-here.json', `${JSON.stringify({ ...cache, [path]: { mtimeMs: st.mtimeMs, size: st.size, ino: st.ino, info } })}\n`);
   return info;
 }
 
-/** One file per way of reaching a worker. */
-function workerFile(c: Env, worker: Worker): string {
+/** One file per way of reaching a worker (relative to the cache folder). */
+function workerFile(worker: Worker): string {
   const id = createHash('sha256').update(JSON.stringify([worker.destination, worker.port, worker.identity])).digest('hex').slice(0, 16);
-  return join(cacheDir(c), 'workers', `${id}.rsync.json`);
+  return join('workers', `${id}.rsync.json`);
 }
 
 /** What was last found on the worker, if anything. */
 export function knownWorkerRsync(c: Env, worker: Worker): RsyncInfo | undefined {
-  return (jsonOf(workerFile(c, worker)) as { rsync?: RsyncInfo } | undefined)?.rsync;
+  return (cached(c, workerFile(worker)) as { rsync?: RsyncInfo } | undefined)?.rsync;
 }
 
 /** Remembers the worker's rsync (undefined: forget it, so that the next run looks again). */
 export async function rememberWorkerRsync(c: Env, worker: Worker, info: RsyncInfo | undefined): Promise<void> {
-  if (info === undefined) rmSync(workerFile(c, worker), { force: true });
-  else await writeFileAtomically(workerFile(c, worker), `${JSON.stringify({ rsync: info })}\n`);
+  await keep(c, workerFile(worker), info === undefined ? undefined : `${JSON.stringify({ rsync: info })}\n`);
 }
 
 /** Looks for rsync on the worker over the shared connection (its PATH first, then where Homebrew and MacPorts put it). */

@@ -12,6 +12,8 @@ export interface Connection {
   knownHosts?: string | undefined;
   /** Seconds ssh waits for the TCP connection and the handshake. */
   connectTimeout?: number;
+  /** How ssh gets out of a coding tool's sandbox: through its proxy (lib/sandbox/ssh-way.ts). */
+  proxyCommand?: string;
 }
 
 export const CONTROL_PERSIST = '10m';
@@ -37,6 +39,7 @@ export function sshOptions(worker: Worker, conn: Connection, master: 'yes' | 'no
     '-o', 'ClearAllForwardings=yes',
   );
   if (conn.knownHosts !== undefined) args.push('-o', `UserKnownHostsFile=${conn.knownHosts}`);
+  if (conn.proxyCommand !== undefined) args.push('-o', `ProxyCommand=${conn.proxyCommand}`);
   if (worker.port !== undefined) args.push('-p', String(worker.port));
   if (worker.identity !== undefined) args.push('-i', worker.identity, '-o', 'IdentitiesOnly=yes');
   return args;

@@ -5,7 +5,7 @@ import type { Worker } from '../config.js';
 const word = (s: string): string => (/^[\w@%+=:,./~-]+$/.test(s) ? s : `'${s.replaceAll("'", "'\\''")}'`);
 const command = (words: readonly string[]): string => words.map(word).join(' ');
 
-export type SshFailure = 'host-key-changed' | 'host-key-unknown' | 'auth' | 'unreachable' | 'timeout' | 'dns' | 'other';
+export type SshFailure = 'host-key-changed' | 'host-key-unknown' | 'auth' | 'unreachable' | 'timeout' | 'dns' | 'sandbox' | 'other';
 
 export interface SshDiagnosis {
   kind: SshFailure;
@@ -31,6 +31,14 @@ export function diagnoseSsh(stderr: string, worker: Pick<Worker, 'name' | 'desti
   const w = `worker "${worker.name}" (${worker.destination})`;
   const byHand = sshByHand(worker);
   const firstLine = stderr.split('\n').map((l) => l.trim()).find((l) => l && !l.startsWith('@')) ?? 'ssh failed';
+  // A coding tool's sandbox around this command: its proxy refused the host, or its filter refused the socket.
+  const proxy = /^sparehand-proxy: (.*)$/m.exec(stderr)?.[1];
+  if (proxy !== undefined) {
+    return { kind: /refused/.test(proxy) ? 'sandbox' : 'unreachable', message: `${w}: ${proxy}`, hint: 'is the worker on, and allowed by the sandbox this command runs in?' };
+  }
+  if (/^(ssh: )?(socket|connect to host .*): Operation not permitted$/im.test(stderr)) {
+    return { kind: 'sandbox', message: `${w}: the network is refused here (${firstLine})`, hint: 'a sandbox around this command refuses network connections' };
+  }
   if (/REMOTE HOST IDENTIFICATION HAS CHANGED|Host key for .* has changed/i.test(stderr)) {
     return {
       kind: 'host-key-changed',

@@ -1,7 +1,7 @@
 // rsync of the project here to its slot folder on a worker, over the shared ssh connection, with whatever rsync
 // each side has (rsync-flavour.ts); a failure names the side that has the problem.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { scratchFolder } from '../sync/own-folder.js';
 import { join } from 'node:path';
 import type { Config, Worker } from '../config.js';
 import { SparehandError } from '../errors.js';
@@ -34,7 +34,7 @@ export interface Rsyncs {
  */
 export async function syncUp(t: SyncTarget, rsyncs: Rsyncs, signal?: AbortSignal): Promise<void> {
   const plan = upPlan(rsyncs.here, rsyncs.there);
-  const scratch = mkdtempSync(join(tmpdir(), 'sparehand-up-'));
+  const scratch = scratchFolder(t.localRoot, 'sparehand-up-');
   try {
     const ignoredFile = join(scratch, 'ignored');
     writeFileSync(ignoredFile, ignoredPatterns(await gitIgnored(t.localRoot, t.env, scratch)), { mode: 0o600 });

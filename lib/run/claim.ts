@@ -56,7 +56,16 @@ export async function claimSlot<A extends Attempt>(
         pool = pool.filter((w) => w !== worker);
         continue;
       }
-      const attempt = opts.open(worker, waiting);
+      let attempt: A;
+      try {
+        attempt = opts.open(worker, waiting);
+      } catch (e) {
+        // Nothing to hold the worker's copy with (sparehand's folders cannot be written): the next worker, or here.
+        if (!isSparehandError(e)) throw e;
+        failures.push(e);
+        pool = pool.filter((w) => w !== worker);
+        continue;
+      }
       opts.signals.react(() => attempt.abandon());
       const answer = await attempt.session.claimed;
       opts.signals.react(undefined);

@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { type Context, say } from '../context.js';
 import { SparehandError } from '../errors.js';
 import { exitStatus } from '../process.js';
+import { outsideChosenSandbox } from '../sandbox/run-checks.js';
 import type { RunOutcome } from './run-log.js';
 
 const FORWARDED: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT', 'SIGUSR1', 'SIGUSR2'];
@@ -54,8 +55,17 @@ export async function runLocal(ctx: Context, command: string, opts: { cwd?: stri
   }
 }
 
-/** Runs here and says why, in the one `sparehand:` line a local run adds. */
-export function runHere(ctx: Context, command: string, why: string, timeoutMs: number | undefined, outcome?: RunOutcome): Promise<number> {
+/**
+ * Runs here and says why, in the one `sparehand:` line a local run adds; or, when sparehand was let out of the sandbox
+ * the user turned on for the tool running it, refuses (125) with the line that lets the agent run it in the sandbox.
+ */
+export async function runHere(ctx: Context, command: string, why: string, timeoutMs: number | undefined, outcome?: RunOutcome): Promise<number> {
+  const outside = outsideChosenSandbox(ctx, command);
+  if (outside !== undefined) {
+    say(ctx, `not running locally (${why}): ${outside}`);
+    if (outcome) Object.assign(outcome, { where: 'nowhere', why: outside });
+    return 125;
+  }
   say(ctx, `running locally: ${why}`);
   if (outcome) Object.assign(outcome, { where: 'here', why });
   return runLocal(ctx, command, { timeoutMs });

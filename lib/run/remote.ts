@@ -31,6 +31,7 @@ import { foldsCase, makeConflictsFolder, makeStaging, ownFolder, removeStaging }
 import type { Staging } from '../sync/report-reader.js';
 import { ignoredAmong } from '../sync/sent.js';
 import { which } from '../which.js';
+import { networkCutHere, sandboxRefused } from '../sandbox/run-checks.js';
 import { type Attempt, claimSlot } from './claim.js';
 import { takeFolder } from './folders.js';
 import { type DepsInstall, depsPlan } from './deps.js';
@@ -82,6 +83,9 @@ export async function runOnWorker(ctx: Context, config: Config, command: string,
       return cannot(`${e.message} (${from})`, e.hint ?? 'check the name');
     }
   }
+  // A coding tool's sandbox with no network at all: nothing to try (lib/sandbox/run-checks.ts).
+  const cut = await networkCutHere(ctx, config);
+  if (cut !== undefined) return cannot(cut, 'widen the sandbox as it says');
   const signals = new RunSignals();
   try {
     const run = prepare(ctx, config, command, opts, root);
@@ -91,7 +95,8 @@ export async function runOnWorker(ctx: Context, config: Config, command: string,
     if ('refused' in claim) return cannot(`${claim.worker.name}: ${claim.refused}`, 'install it there');
     if ('failures' in claim) {
       const first = claim.failures[0];
-      return cannot(first?.message ?? 'no worker reachable', first?.hint ?? 'check `sparehand worker check`');
+      const sandboxed = await sandboxRefused(ctx, config, claim.failures);
+      return cannot(sandboxed ?? first?.message ?? 'no worker reachable', first?.hint ?? 'check `sparehand worker check`');
     }
     const forget = recordRun(ctx, claim.worker);
     if (opts.outcome) opts.outcome.where = claim.worker.name;
@@ -143,7 +148,7 @@ interface RunAttempt extends Attempt {
  * there at the same time: the claim costs no round trip of its own.
  */
 function attempt(ctx: Context, worker: Worker, run: Prepared, sendNow: boolean): RunAttempt {
-  const folder = takeFolder(ctx, worker, run.key);
+  const folder = takeFolder(ctx, worker, run.key, run.root);
   const copy = copyId(worker, folder.index, run.key);
   const ancestor = run.watch ? loadAncestor(run.root, copy) : emptyAncestor();
   const job = jobFor(ctx, worker, run, { mode: run.tty ? 'hold' : 'pipe', folder: folder.index, gen: ancestor.gen });

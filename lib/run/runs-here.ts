@@ -12,11 +12,18 @@ import { processAlive } from '../pid.js';
 type Env = Pick<Context, 'home' | 'env'>;
 
 const dir = (c: Env) => join(stateDir(c), 'runs');
-/** Records this process's run on `worker`; returns the function that removes the record. */
+/**
+ * Records this process's run on `worker`; returns the function that removes the record. Only a hint: where the state
+ * folder cannot be written (a sandbox), the run goes unrecorded.
+ */
 export function recordRun(c: Env, worker: Worker): () => void {
-  mkdirSync(dir(c), { recursive: true });
   const file = join(dir(c), `${worker.name}.${hostname()}.${process.pid}`);
-  writeFileSync(file, '');
+  try {
+    mkdirSync(dir(c), { recursive: true });
+    writeFileSync(file, '');
+  } catch {
+    return () => {};
+  }
   return () => rmSync(file, { force: true });
 }
 

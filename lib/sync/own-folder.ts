@@ -3,7 +3,8 @@
 // worker's versions of conflicting files are kept in it (one folder per run), and so are the copies' ancestors.
 // It is checked before every use: a `.sparehand` that is a link (a project could commit one), not a folder, or
 // another user's is refused, never followed, and nothing is made in a project folder that has gone away.
-import { lstatSync, mkdirSync, readdirSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { printable } from '../safe-text.js';
 
@@ -112,5 +113,19 @@ export function foldsCase(dir: string): boolean {
     return false;
   } finally {
     rmSync(probe, { force: true });
+  }
+}
+
+/**
+ * A scratch folder for one run's temporary files (the list of ignored paths for rsync): in the temp folder, else —
+ * where a sandbox keeps that read-only — in `.sparehand/tmp` of the project. The caller removes it.
+ */
+export function scratchFolder(root: string, prefix: string): string {
+  try {
+    return mkdtempSync(join(tmpdir(), prefix));
+  } catch (e) {
+    const tmp = ownFolder(root, 'tmp');
+    if ('why' in tmp) throw e;
+    return mkdtempSync(join(tmp.dir, prefix));
   }
 }

@@ -1,8 +1,8 @@
 // Which of the command's changed paths rsync sends (tracked, or untracked and not ignored: the project's own
 // files, whose truth is here) and which it does not (outputs, ignored here: whose truth is the last build).
 // git decides, as it does for the way up (lib/remote/sync.ts): `git check-ignore` over the changed paths at once.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
+import { scratchFolder } from './own-folder.js';
 import { join } from 'node:path';
 import { capture } from '../process.js';
 import { gitRoot } from '../project-root.js';
@@ -14,7 +14,7 @@ export async function ignoredAmong(root: string, paths: readonly string[], env: 
   try {
     let args = ['-C', root, 'check-ignore', '-z', '--stdin'];
     if (gitRoot(root) !== root) {
-      scratch = mkdtempSync(join(tmpdir(), 'sparehand-ignore-'));
+      scratch = scratchFolder(root, 'sparehand-ignore-');
       await capture('git', ['init', '-q', '--bare', join(scratch, 'git')], { env });
       args = [`--git-dir=${join(scratch, 'git')}`, `--work-tree=${root}`, '-C', root, 'check-ignore', '-z', '--stdin', '--no-index'];
     }

@@ -20,4 +20,18 @@ describe('diagnoseSsh', () => {
     expect(diagnoseSsh('Host key verification failed.', { name: 'b', destination: 'box' }).hint).toContain('`ssh box`');
     expect(diagnoseSsh('REMOTE HOST IDENTIFICATION HAS CHANGED', { name: 'b', destination: 'me@box', port: 22 }).hint).toContain('`ssh-keygen -R box`');
   });
+
+  it('a sandbox around the command: its proxy refused the host, or its filter refused the socket (ssh\'s words)', () => {
+    const proxied = diagnoseSsh(
+      "sparehand-proxy: the sandbox's proxy refused 127.0.0.1:22422 (HTTP 403 user denied, blocked-by-allowlist)\nkex_exchange_identification: Connection closed by remote host\nConnection closed by UNKNOWN port 65535",
+      worker,
+    );
+    expect([proxied.kind, proxied.message]).toEqual(['sandbox', 'worker "w0" (root@127.0.0.1): the sandbox\'s proxy refused 127.0.0.1:22422 (HTTP 403 user denied, blocked-by-allowlist)']);
+    expect(diagnoseSsh('socket: Operation not permitted\nssh: connect to host 127.0.0.1 port 22422: failure\n', worker).kind).toBe('sandbox');
+    expect(diagnoseSsh('ssh: connect to host 192.168.1.7 port 22: Operation not permitted\n', worker).message).toBe(
+      'worker "w0" (root@127.0.0.1): the network is refused here (ssh: connect to host 192.168.1.7 port 22: Operation not permitted)',
+    );
+    // The proxy could not reach the host (it was allowed): the worker is unreachable, not refused.
+    expect(diagnoseSsh("sparehand-proxy: the sandbox's proxy could not connect to 127.0.0.1:1 (HTTP 502 Bad Gateway)\n", worker).kind).toBe('unreachable');
+  });
 });

@@ -45,9 +45,12 @@ export interface Sandbox {
   egress: Egress;
 }
 
-/** A throwaway HOME and npm project, and a fake model playing the script. */
-export async function makeSandbox(model: FakeModelOptions = {}): Promise<Sandbox> {
-  const root = mkdtempSync(join(tmpdir(), 'sparehand-e2e-'));
+/**
+ * A throwaway HOME and npm project, and a fake model playing the script. `under`: the folder it is made in (the
+ * system temp folder by default; a coding tool's sandbox leaves /tmp writable, where users' HOMEs are not).
+ */
+export async function makeSandbox(model: FakeModelOptions = {}, under = tmpdir()): Promise<Sandbox> {
+  const root = mkdtempSync(join(under, 'sparehand-e2e-'));
   const home = join(root, 'home');
   const project = join(root, 'project');
   const binDir = join(root, 'bin');

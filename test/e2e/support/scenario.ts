@@ -19,11 +19,15 @@ export interface ScenarioOptions {
   env?: Record<string, string>;
   /** Extra arguments for the CLI, replacing the driver's own. */
   command?: (box: Sandbox, toolBin: string, installOutput: string) => [string, string[]];
+  /** Changes before install (e.g. a worker in sparehand's config, the tool's sandbox switched on). */
+  beforeInstall?: (box: Sandbox) => void;
   /** Changes to the tool's configuration after install (e.g. a deny rule). */
   afterInstall?: (box: Sandbox) => void;
   timeoutMs?: number;
   /** How the fake model plays (default: asks for npm test, follows a refusal's replacement). */
   model?: FakeModelOptions;
+  /** The folder the throwaway HOME and project are made in (default: the system temp folder). */
+  under?: string;
 }
 
 export interface Scenario {
@@ -44,7 +48,7 @@ export async function runScenario(driver: ToolDriver, skip: Skip, opts: Scenario
     return skip(installed.reason);
   }
   const toolBin = installed.bin;
-  const box = await makeSandbox(opts.model);
+  const box = await makeSandbox(opts.model, opts.under);
   try {
     await driver.configure(box, toolBin);
     const env = { ...driver.env(box, toolBin), ...opts.env };
@@ -54,6 +58,7 @@ export async function runScenario(driver: ToolDriver, skip: Skip, opts: Scenario
       const other = env.PATH.split(':').map((d) => join(d, 'sparehand')).find((f) => existsSync(f));
       if (other) return skip(`this machine has another sparehand on PATH (${other})`);
     }
+    opts.beforeInstall?.(box);
     let install = await installSparehand(box, driver.id, env, opts.installArgs);
     expect(install.exitCode ?? 0, `${install.how} failed:\n${install.output}`).toBe(0);
     if (opts.uninstall) {

@@ -1,0 +1,57 @@
+// How ssh reaches a worker from inside a sandbox whose only way out is the proxy it gives its commands: as its
+// ProxyCommand, sparehand's own tunnel (dist/ssh-proxy.cjs) through that proxy. Elsewhere, ssh as the user set it up.
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { quote } from 'shell-quote';
+import type { Worker } from '../config.js';
+import { packageUrl } from '../package-files.js';
+import { sandboxHere } from './here.js';
+
+type Env = { env: NodeJS.ProcessEnv };
+
+/** The proxy variables, in the order a tunnel for ssh (raw TCP) prefers them. */
+const PROXY_VARIABLES = ['https_proxy', 'HTTPS_PROXY', 'all_proxy', 'ALL_PROXY'];
+
+/** The variable holding the proxy ssh can tunnel through (http:// or socks5://), if any. */
+export function proxyVariable(env: NodeJS.ProcessEnv): string | undefined {
+  return PROXY_VARIABLES.find((v) => /^(https?|socks5h?|socks):\/\//i.test(env[v] ?? ''));
+}
+
+const resolved = new Map<string, { host: string; port: number; proxied: boolean }>();
+
+/** What `ssh -G` makes of a worker: the host and port it connects to, and whether the user's config proxies it. */
+export function resolvedHost(worker: Pick<Worker, 'destination' | 'port'>, env: NodeJS.ProcessEnv, configFile?: string): { host: string; port: number; proxied: boolean } {
+  const key = JSON.stringify([worker.destination, worker.port, configFile, env.HOME]);
+  let r = resolved.get(key);
+  if (r === undefined) resolved.set(key, (r = askSsh(worker, env, configFile)));
+  return r;
+}
+
+function askSsh(worker: Pick<Worker, 'destination' | 'port'>, env: NodeJS.ProcessEnv, configFile?: string): { host: string; port: number; proxied: boolean } {
+  const fallback = { host: worker.destination.replace(/^[^@]*@/, ''), port: worker.port ?? 22, proxied: false };
+  try {
+    const out = execFileSync('ssh', [...(configFile ? ['-F', configFile] : []), ...(worker.port ? ['-p', String(worker.port)] : []), '-G', '--', worker.destination], {
+      env,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+      timeout: 5000,
+    });
+    const field = (k: string) => new RegExp(`^${k} (.*)$`, 'm').exec(out)?.[1]?.trim();
+    const proxied = [field('proxycommand'), field('proxyjump')].some((v) => v !== undefined && v !== 'none');
+    return { host: field('hostname') ?? fallback.host, port: Number(field('port') ?? fallback.port), proxied };
+  } catch {
+    return fallback;
+  }
+}
+
+/**
+ * ssh's ProxyCommand for `worker` when this process is in a sandbox whose network is its proxy (and the user's own ssh
+ * config does not already proxy the worker: that stays theirs); undefined otherwise.
+ */
+export function proxyCommandFor(c: Env, worker: Worker, configFile?: string): string | undefined {
+  const here = sandboxHere(c.env);
+  if (here?.by !== 'marker' || here.network !== 'proxy') return undefined;
+  const variable = proxyVariable(c.env);
+  if (variable === undefined || resolvedHost(worker, c.env, configFile).proxied) return undefined;
+  return `${quote([process.execPath, fileURLToPath(packageUrl('dist/ssh-proxy.cjs')), variable])} %h %p`;
+}
