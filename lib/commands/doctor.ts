@@ -20,6 +20,8 @@ import { toolInstalled } from '../install/engine.js';
 import { workspace } from '../install/workspace.js';
 import { configuredWants } from '../sandbox/explain.js';
 import { reportLine, sandboxReport } from '../sandbox/report.js';
+import { PLATFORM_VAR, platformHere } from '../platform/here.js';
+import { platformLabel } from '../platform/platform.js';
 
 export interface DoctorCheck {
   name: string;
@@ -69,6 +71,14 @@ async function rsyncCheck(ctx: Context): Promise<DoctorCheck> {
   }
 }
 
+/** This machine's platform (what the workers' builds are compared with), and where sparehand got it. */
+function platformCheck(ctx: Context): DoctorCheck {
+  const here = platformHere(ctx.env);
+  const from = here.from === 'detected' ? 'detected' : `from ${PLATFORM_VAR}, not detected`;
+  const detail = `this machine is ${platformLabel(here.platform, { libc: true })} (${from})${here.problem ? `; ${here.problem}` : ''}`;
+  return { name: 'platform', ok: here.problem === undefined, detail };
+}
+
 /**
  * In a project whose last run could not install its dependencies on a worker (it ran here instead, or failed):
  * the copies there may be what is wrong, and `worker reset` starts them afresh.
@@ -102,6 +112,7 @@ async function sandboxChecks(ctx: Context): Promise<DoctorCheck[]> {
 export async function doctor(ctx: Context): Promise<{ ok: boolean; checks: DoctorCheck[]; workers: WorkerReport[]; toolchains: ToolchainRow[] }> {
   const checks = [await program('ssh', ['-V'], ctx.env), await rsyncCheck(ctx)];
   for (const note of permissionParityNotes(ctx.env)) checks.push({ name: 'permission parity', ok: true, detail: note });
+  checks.push(platformCheck(ctx));
   let workers: WorkerReport[] = [];
   let toolchains: ToolchainRow[] = [];
   try {

@@ -3,13 +3,22 @@ import type { Command } from 'commander';
 import { loadConfig } from '../config.js';
 import type { Context } from '../context.js';
 import { type WorkerStatus, workerStatus } from '../remote/status.js';
+import { type Platform, parsePlatform, platformLabel, platformWords as words, samePlatform } from '../platform/platform.js';
+import { platformHere } from '../platform/here.js';
 
 const ago = (s: number): string => (s < 90 ? `${s}s` : s < 5400 ? `${Math.round(s / 60)}m` : `${(s / 3600).toFixed(1)}h`);
 const short = (s: string, n = 60): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
-function formatStatus(w: WorkerStatus): string {
-  if (!w.reachable) return `${w.name} (${w.destination}): unreachable: ${w.problem}`;
-  const lines = [`${w.name} (${w.destination}): ${w.slots - w.free} of ${w.slots} slot${w.slots === 1 ? '' : 's'} busy`];
+/** The worker's platform as last seen, and this machine's beside it where they differ: `, Linux x86-64 (glibc); this machine: macOS arm64`. */
+function platformWords(w: WorkerStatus, here: Platform): string {
+  const seen = w.platform ? parsePlatform(w.platform) : undefined;
+  if (!seen) return '';
+  return `, ${platformLabel(seen, { libc: true })}${samePlatform(seen, here) ? '' : `; this machine: ${platformLabel(here, { libc: true })}`}`;
+}
+
+function formatStatus(w: WorkerStatus, here: Platform): string {
+  if (!w.reachable) return `${w.name} (${w.destination}${platformWords(w, here)}): unreachable: ${w.problem}`;
+  const lines = [`${w.name} (${w.destination}${platformWords(w, here)}): ${w.slots - w.free} of ${w.slots} slot${w.slots === 1 ? '' : 's'} busy`];
   for (let slot = 0; slot < w.slots; slot++) {
     const r = w.runs.find((x) => x.slot === slot);
     lines.push(r ? `  slot ${slot}: ${short(r.command)} — ${r.project} on ${r.machine} (${r.user}), for ${ago(r.seconds)}` : `  slot ${slot}: free`);
@@ -21,12 +30,13 @@ export function register(program: Command, ctx: Context, setExit: (n: number) =>
   program
     .command('status')
     .description('runs in progress on every worker (from any machine), slots free and busy')
-    .option('--json', 'one JSON document: {"workers": [...]}')
+    .option('--json', 'one JSON document: {"workers": [...], "here": {"platform": ...}}')
     .action(async (o: { json?: boolean }) => {
       const workers = await Promise.all((loadConfig(ctx).workers ?? []).map((w) => workerStatus(ctx, w)));
-      if (o.json) ctx.stdout.write(`${JSON.stringify({ workers }, null, 2)}\n`);
+      const here = platformHere(ctx.env).platform;
+      if (o.json) ctx.stdout.write(`${JSON.stringify({ workers, here: { platform: words(here) } }, null, 2)}\n`);
       else if (workers.length === 0) ctx.stdout.write('no worker configured; add one with `sparehand worker add NAME user@host`\n');
-      else for (const w of workers) ctx.stdout.write(`${formatStatus(w)}\n`);
+      else for (const w of workers) ctx.stdout.write(`${formatStatus(w, here)}\n`);
       setExit(0);
     });
 }

@@ -1,4 +1,5 @@
-// `worker check`: connect, then one remote probe for bash, rsync (remembered for runs), free disk; failures explained.
+// `worker check`: connect, then one remote probe for bash, rsync and the platform (both remembered for runs), free
+// disk; failures explained.
 import { quote } from 'shell-quote';
 import type { Worker } from '../config.js';
 import type { Context } from '../context.js';
@@ -12,6 +13,11 @@ import { rememberWorkerRsync } from './rsync-found.js';
 import { type RsyncFlavour, WORKER_RSYNC_PROBE, pickWorkerRsync, rsyncLabel, rsyncNotes } from './rsync-flavour.js';
 import { remotePath, sshArgs } from './ssh-args.js';
 import { workerDir, workerSlots } from './workers.js';
+import { PLATFORM_PROBE } from './worker/platform.pl.js';
+import { rememberWorkerPlatform } from './worker-facts.js';
+import { type Platform, parsePlatform, platformWords } from '../platform/platform.js';
+import { differenceNote } from '../platform/difference.js';
+import { platformHere } from '../platform/here.js';
 
 export interface WorkerReport {
   name: string;
@@ -30,6 +36,8 @@ export interface WorkerReport {
   rsyncPath?: string | null;
   /** Perl with Digest::MD5 and Time::HiRes: the tree watch that finds what the command changed. */
   perl?: string | null;
+  /** Its OS, architecture and (Linux) C library, as `linux x86_64 glibc` (lib/platform/platform.ts); null when unknown. */
+  platform?: string | null;
   /** What each toolchain version command asked for printed there (first line), null when it failed. */
   versions?: Record<string, string | null>;
   /** Free space in the worker's --dir (bytes), null when unknown. */
@@ -54,15 +62,22 @@ export interface WorkerReport {
  * environment (as a run has it: lib/remote/login-env.ts) for perl and the toolchain versions asked for.
  */
 const PROBE = String.raw`${LOGIN_ENV}${VERSIONS}
-d=$1 status=$2; shift 2; mkdir -p -- "$d" 2>/dev/null
+d=$1 status=$2 platform=$3; shift 3; mkdir -p -- "$d" 2>/dev/null
 echo "bash=$BASH_VERSION"
 ${WORKER_RSYNC_PROBE}
 echo "df=$(df -Pk -- "$d" 2>/dev/null | awk 'NR==2 {print $4}')"
 login_env "$d/.login-env"
 echo "perl=$(perl -MDigest::MD5 -MTime::HiRes -e 'print $^V' 2>/dev/null)"
 perl -e "$status" "$d" 2>/dev/null
+perl -e "$platform" 2>/dev/null
 versions "$@"
 `;
+
+/** What follows from the worker's platform when it is not this machine's (lib/platform/difference.ts). */
+function platformNote(ctx: Context, worker: Worker, there: Platform | undefined): string[] {
+  const note = there ? differenceNote(worker.name, platformHere(ctx.env).platform, there) : undefined;
+  return note ? [note] : [];
+}
 
 /** Checks one worker; never throws for the worker's own problems (they are in `problems`). */
 export async function checkWorker(ctx: Context, worker: Worker, opts: { versions?: readonly string[] } = {}): Promise<WorkerReport> {
@@ -83,7 +98,7 @@ export async function checkWorker(ctx: Context, worker: Worker, opts: { versions
   const t = performance.now();
   await capture('ssh', sshArgs(worker, conn, 'true'), { env: sshEnv(ctx) });
   const latencyMs = performance.now() - t;
-  const r = await capture('ssh', sshArgs(worker, conn, quote(['bash', '-c', PROBE, 'probe', remotePath(base.dir), SLOT_STATUS, ...(opts.versions ?? [])])), { env: sshEnv(ctx) });
+  const r = await capture('ssh', sshArgs(worker, conn, quote(['bash', '-c', PROBE, 'probe', remotePath(base.dir), SLOT_STATUS, PLATFORM_PROBE, ...(opts.versions ?? [])])), { env: sshEnv(ctx) });
   const slots = parseSlotStatus(r.stdout);
   const versions = parseVersions(r.stdout);
   const field = (k: string) => new RegExp(`^${k}=(.*)$`, 'm').exec(r.stdout)?.[1]?.trim() || null;
@@ -92,6 +107,8 @@ export async function checkWorker(ctx: Context, worker: Worker, opts: { versions
   await rememberWorkerRsync(ctx, worker, found);
   const rsync = found ? (found.flavour === 'gnu' ? found.version : rsyncLabel(found)) : null;
   const perl = field('perl');
+  const platform = parsePlatform(field('platform') ?? '');
+  if (platform) await rememberWorkerPlatform(ctx, worker, platform);
   const kb = field('df');
   const problems: string[] = [];
   let hint: string | undefined;
@@ -121,10 +138,11 @@ export async function checkWorker(ctx: Context, worker: Worker, opts: { versions
     rsyncFlavour: found?.flavour ?? null,
     rsyncPath: found?.path ?? null,
     perl,
+    platform: platform ? platformWords(platform) : null,
     ...(opts.versions?.length ? { versions } : {}),
     freeBytes: kb ? Number(kb) * 1024 : null,
     problems,
     ...(hint ? { hint } : {}),
-    notes: found ? rsyncNotes(found, 'on the worker') : [],
+    notes: [...(found ? rsyncNotes(found, 'on the worker') : []), ...platformNote(ctx, worker, platform)],
   };
 }

@@ -8,6 +8,7 @@ import { constants } from 'node:os';
 import type { Context } from '../context.js';
 import { SparehandError } from '../errors.js';
 import { exitStatus } from '../process.js';
+import { type Platform, parsePlatform } from '../platform/platform.js';
 import { ReportReader, type Staging } from '../sync/report-reader.js';
 import { type Frame, FrameReader, frame } from './frames.js';
 import { type Job, jobFrame } from './job.js';
@@ -37,6 +38,8 @@ export interface ExecResult {
   depsSeconds?: number;
   /** Whether the worker's copy is the one this machine's ancestor describes. */
   ancestor?: 'same' | 'lost';
+  /** The worker's platform, as its program reported it (lib/remote/worker/platform.pl.ts). */
+  platform?: Platform;
   /** What the command changed (check `report.broken`, `report.done`). */
   report: ReportReader;
   /** Why the worker's frames could not be read (then nothing of the report is applied). */
@@ -143,6 +146,11 @@ export function openSession(ctx: Context, opts: { args: string[]; env: NodeJS.Pr
       case 'anc':
         result.ancestor = f.payload.toString() === 'same' ? 'same' : 'lost';
         return;
+      case 'plat': {
+        const p = f.payload.length <= 100 ? parsePlatform(f.payload.toString('latin1')) : undefined;
+        if (p) result.platform = p;
+        return;
+      }
       case 'ran': {
         const m = /^(\d{1,3}) ?(?:(\d+(?:\.\d+)?):(\d+(?:\.\d+)?))?$/.exec(f.payload.toString());
         if (!m || result.status !== undefined) {

@@ -8,11 +8,15 @@ import { connect, connectionFor, sshEnv } from './connection.js';
 import { remotePath, sshArgs } from './ssh-args.js';
 import { SLOT_STATUS, type SlotRun, parseSlotStatus } from './worker-slots.js';
 import { workerDir, workerSlots } from './workers.js';
+import { knownWorkerPlatform } from './worker-facts.js';
+import { platformWords } from '../platform/platform.js';
 
 export interface WorkerStatus {
   name: string;
   destination: string;
   reachable: boolean;
+  /** Its platform as last seen (`linux x86_64 glibc`: lib/remote/worker-facts.ts), when known. */
+  platform?: string;
   /** Why it could not be asked. */
   problem?: string;
   slots: number;
@@ -23,7 +27,8 @@ export interface WorkerStatus {
 
 /** Asks one worker (a few ms over a shared connection); `setSlots` first writes its slot count (`worker add`). */
 export async function workerStatus(ctx: Context, worker: Worker, setSlots?: number): Promise<WorkerStatus> {
-  const base = { name: worker.name, destination: worker.destination };
+  const seen = knownWorkerPlatform(ctx, worker);
+  const base = { name: worker.name, destination: worker.destination, ...(seen ? { platform: platformWords(seen) } : {}) };
   try {
     await connect(ctx, worker);
   } catch (e) {

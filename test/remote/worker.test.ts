@@ -84,7 +84,7 @@ describe('sparehand worker add / list / remove', () => {
 });
 
 describe('sparehand worker check', () => {
-  it('reports latency, bash and rsync versions, free disk and free slots', async () => {
+  it('reports its platform, latency, bash and rsync versions, free disk and free slots', async () => {
     const h = home([sshd]);
     const r = await sparehand(['worker', 'check', '--json'], { env: h.env });
     expect(r.exitCode).toBe(0);
@@ -93,9 +93,10 @@ describe('sparehand worker check', () => {
     expect(w.bash).toMatch(/^5\.\d/);
     expect(w.rsync).toMatch(/^\d+\.\d+\.\d+/);
     expect(w.freeBytes).toBeGreaterThan(0);
+    expect(w.platform).toMatch(/^linux (x86_64|arm64) glibc$/);
     expect(w.latencyMs).toBeGreaterThanOrEqual(0);
     const text = await sparehand(['worker', 'check', 'w0'], { env: h.env, cwd: tempDir() });
-    expect(text.stdout).toMatch(/^w0: ok: latency \d+ ms \(connect \d+ ms\), bash 5\.\S+, rsync \S+, perl v5\.\S+, [\d.]+ GB free in .*, 2\/2 slots free\n$/);
+    expect(text.stdout).toMatch(/^w0: ok: Linux (x86-64|arm64) \(glibc\), latency \d+ ms \(connect \d+ ms\), bash 5\.\S+, rsync \S+, perl v5\.\S+, [\d.]+ GB free in .*, 2\/2 slots free\n$/);
   });
 
   it('a Mac worker (openrsync as its rsync): works, and says what GNU rsync would add and how to get it', async () => {
@@ -184,13 +185,14 @@ describe('sparehand doctor', () => {
     expect(r.exitCode).toBe(0);
     const d = JSON.parse(r.stdout);
     expect(d.ok).toBe(true);
-    expect(d.checks.map((c: { name: string; ok: boolean }) => [c.name, c.ok])).toEqual([['ssh', true], ['rsync', true], ['config', true]]);
+    expect(d.checks.map((c: { name: string; ok: boolean }) => [c.name, c.ok])).toEqual([['ssh', true], ['rsync', true], ['platform', true], ['config', true]]);
+    expect(d.checks[2].detail).toMatch(/^this machine is Linux (x86-64|arm64) \(glibc\) \(detected\)$/);
     expect(d.checks[0].detail).toMatch(/^OpenSSH_/);
     expect(d.workers.map((w: { name: string; ok: boolean }) => [w.name, w.ok])).toEqual([['w0', true]]);
     const bad = home([noRsync]);
     const t = await sparehand(['doctor'], { env: bad.env });
     expect(t.exitCode).toBe(1);
-    expect(t.stdout).toMatch(/^ok  ssh: OpenSSH_.*\nok  rsync: rsync 3\.\d+\.\d+\S* \(\/\S+\/rsync\)\nok  config: 1 worker configured\nBAD worker w0: PROBLEM: /);
+    expect(t.stdout).toMatch(/^ok  ssh: OpenSSH_.*\nok  rsync: rsync 3\.\d+\.\d+\S* \(\/\S+\/rsync\)\nok  platform: this machine is Linux \S+ \(glibc\) \(detected\)\nok  config: 1 worker configured\nBAD worker w0: PROBLEM: /);
   });
 
   it('on a Mac: names openrsync here and what it changes, and that Claude Code\'s command-line flags cannot be read without /proc', async () => {

@@ -1,7 +1,8 @@
 // The worker program's flow, per mode (the job's `mode`):
 //   pipe  claim a slot → the owner's login environment → wait for `go` (the project has been sent meanwhile) →
-//         sparehand's own changes to the copy (`del`, `put`, then `start`) → dependencies → checks → the tree
-//         before → the command, its stdout in `out` frames → `ran STATUS DEPS` → what it changed → `end` → wants
+//         sparehand's own changes to the copy (`del`, `put`, then `start`) → dependencies → checks → `anc`, `plat`
+//         (the worker's platform) → the tree before → the command, its stdout in `out` frames → `ran STATUS DEPS` →
+//         what it changed → `end` → wants
 //   hold  for a terminal run: claim a slot, take `go` and the changes, write the job for the terminal session to a
 //         private file and say `ready PATH`; on `results`, pass on what that session wrote; hold the slot until
 //         sparehand goes away
@@ -111,6 +112,8 @@ my $gen_file = "../$folder.gen";
 my $gen = '';
 if (open(my $g, '<', $gen_file)) { $gen = <$g> // ''; chomp $gen; close $g }
 put('anc', length($job{gen} // '') && $gen eq $job{gen} ? 'same' : 'lost');
+# This machine's platform (OS, architecture, C library), which the client compares with its own (lib/platform/).
+put('plat', platform_line());
 my $watch = $job{watch};
 my ($before, $maxc, $unlike);
 if ($watch) {
