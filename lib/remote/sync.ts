@@ -19,6 +19,8 @@ export interface SyncTarget {
   localRoot: string;
   remoteRoot: string;
   env: NodeJS.ProcessEnv;
+  /** Paths the copy keeps that are not here (the ancestor's, lib/sync/ancestor.ts keptPaths): neither sent nor deleted there. */
+  keep?: readonly string[];
 }
 
 /** The rsync on each side (rsync-found.ts). */
@@ -29,7 +31,7 @@ export interface Rsyncs {
 
 /**
  * Sends the project: changed files only, deletions mirrored, ignored and excluded files on the worker kept
- * (secrets there deleted). What is sent is git's reading of the project: tracked files always, untracked ones
+ * (secrets there deleted), and so are the files the copy keeps for itself (`keep`). What is sent is git's reading of the project: tracked files always, untracked ones
  * unless ignored. rsync stops when `signal` aborts, and when sparehand dies.
  */
 export async function syncUp(t: SyncTarget, rsyncs: Rsyncs, signal?: AbortSignal): Promise<void> {
@@ -37,7 +39,8 @@ export async function syncUp(t: SyncTarget, rsyncs: Rsyncs, signal?: AbortSignal
   const scratch = scratchFolder(t.localRoot, 'sparehand-up-');
   try {
     const ignoredFile = join(scratch, 'ignored');
-    writeFileSync(ignoredFile, ignoredPatterns(await gitIgnored(t.localRoot, t.env, scratch)), { mode: 0o600 });
+    const kept = (t.keep ?? []).map((p) => `${p}\0`).join('');
+    writeFileSync(ignoredFile, ignoredPatterns(`${await gitIgnored(t.localRoot, t.env, scratch)}${kept}`), { mode: 0o600 });
     const hidden = t.config.sync?.sendSecrets ? [] : secretsByContent(t.localRoot);
     const up = rsyncUpArgs(t.worker, t.conn, t.config, t.localRoot, t.remoteRoot, { plan, there: rsyncs.there.path, ignoredFile, hidden });
     const r = await capture(rsyncs.here.path, up.args, { env: { ...t.env, ...up.env }, tied: true, ...(signal ? { signal } : {}) });

@@ -6,6 +6,7 @@ import { existsSync, lstatSync } from 'node:fs';
 import { hostname, userInfo } from 'node:os';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { projectSettingsPaths } from '../agents/project-settings.js';
+import { mayBeBuilt } from '../classify/built-outputs.js';
 import { programsOf } from '../classify/programs.js';
 import type { Config, Worker } from '../config.js';
 import { type Context, say } from '../context.js';
@@ -21,9 +22,10 @@ import { notBroughtBack, skipArgument, skipMatcher, skipRules } from '../remote/
 import { type SyncTarget, syncUp } from '../remote/sync.js';
 import { bootCommand } from '../remote/worker/program.js';
 import { findWorker, workerDir, workerSlots } from '../remote/workers.js';
+import { rememberWorkerPlatform } from '../remote/worker-facts.js';
 import { runRecord } from '../remote/worker-slots.js';
 import { printable } from '../safe-text.js';
-import { type Ancestor, afterRun, copyId, emptyAncestor, loadAncestor, mineIndex, newGeneration, ownChanges, saveAncestor } from '../sync/ancestor.js';
+import { type Ancestor, afterRun, copyId, emptyAncestor, keptPaths, loadAncestor, mineIndex, newGeneration, ownChanges, saveAncestor } from '../sync/ancestor.js';
 import { type Applied, applyChanges, contentNeeded } from '../sync/apply.js';
 import type { Change } from '../sync/change.js';
 import { isToolSettings, refusedLink, refusedPath } from '../sync/guard.js';
@@ -39,7 +41,8 @@ import { forwardedEnv } from './env.js';
 import { runHere } from './local.js';
 import { clientId, projectKey, relativeCwd, remoteRoot } from './project.js';
 import { recordRun } from './runs-here.js';
-import { conflictLines, summaryLines } from './report.js';
+import { conflictLines, keptLines, summaryLines } from './report.js';
+import { foreignCheck } from './foreign.js';
 import { whyNotSendable } from './sendable.js';
 import { toolchainNote } from './toolchain-note.js';
 import type { RunOutcome } from './run-log.js';
@@ -154,7 +157,9 @@ function attempt(ctx: Context, worker: Worker, run: Prepared, sendNow: boolean):
   const job = jobFor(ctx, worker, run, { mode: run.tty ? 'hold' : 'pipe', folder: folder.index, gen: ancestor.gen });
   const conn = connectionFor(ctx, worker);
   const session = openSession(ctx, { args: sshArgs(worker, conn, bootCommand()), env: sshEnv(ctx), job, staging: run.staging });
-  const target: SyncTarget = { worker, conn, config: run.config, localRoot: run.root, remoteRoot: remoteRoot(worker, run.key, folder.index), env: sshEnv(ctx) };
+  // What the copy keeps for itself (another platform's binaries, never brought here) stays there through the sync.
+  const keep = keptPaths(run.root, run.watch ? ancestor : loadAncestor(run.root, copy));
+  const target: SyncTarget = { worker, conn, config: run.config, localRoot: run.root, remoteRoot: remoteRoot(worker, run.key, folder.index), env: sshEnv(ctx), keep };
   const stop = new AbortController();
   const synced = sendNow ? send(ctx, target, stop.signal) : undefined;
   let done = false;
@@ -330,6 +335,7 @@ async function runInSlot(ctx: Context, opts: RemoteRunOptions, run: Prepared, cl
       return 255;
     }
     const status = result.status;
+    if (result.platform) await rememberWorkerPlatform(ctx, worker, result.platform);
     if (result.broken || result.report.broken || !result.report.done) {
       session.close();
       const why = result.broken ?? result.report.broken;
@@ -343,7 +349,7 @@ async function runInSlot(ctx: Context, opts: RemoteRunOptions, run: Prepared, cl
     const t2 = performance.now();
     const back = opts.syncBack === false ? undefined : await bringBack(ctx, run, at, own.after, result, there);
     session.close();
-    for (const line of [...conflictLines(back?.conflicts ?? [], printable), ...(back?.notes ?? [])]) say(ctx, line);
+    for (const line of [...conflictLines(back?.conflicts ?? [], printable), ...keptLines(back?.kept ?? []), ...(back?.notes ?? [])]) say(ctx, line);
     const syncMs = upMs + (execEnd - runEnd) + (performance.now() - t2);
     const depsMs = (result.depsSeconds ?? 0) * 1000;
     const times = { syncMs, runMs: Math.max(0, runEnd - t1 - depsMs), ...(result.depsSeconds === undefined ? {} : { depsMs }) };
@@ -366,7 +372,7 @@ async function runInSlot(ctx: Context, opts: RemoteRunOptions, run: Prepared, cl
 async function bringBack(ctx: Context, run: Prepared, at: RunAttempt, base: Ancestor, result: ExecResult, there: string): Promise<Applied> {
   const { root } = run;
   const changes = result.report.changes;
-  const none: Applied = { files: 0, touched: 0, bytes: 0, byFolder: new Map(), conflicts: [], notes: [], outcomes: new Map() };
+  const none: Applied = { files: 0, touched: 0, bytes: 0, byFolder: new Map(), conflicts: [], kept: [], notes: [], outcomes: new Map() };
   if (changes.length === 0) {
     saveAncestor(root, at.copy, { ...(result.ancestor === 'same' ? base : emptyAncestor()), gen: at.job.newgen });
     return none;
@@ -387,11 +393,15 @@ async function bringBack(ctx: Context, run: Prepared, at: RunAttempt, base: Ance
     const hit = parts.some((_, i) => skipped(`${parts.slice(0, i + 1).join('/')}${i < parts.length - 1 || c.type === 'd' ? '/' : ''}`));
     return hit ? 'it is a secret, a dependency folder or a cache, which never come back' : undefined;
   };
+  const ancestor = result.ancestor === 'same' ? base : emptyAncestor();
+  const foreign = foreignCheck(ctx, at.target.worker, result.platform);
   const known = (c: Change) => ({
     sent: !notSent(c.path),
     mine: mine(c.path),
     refused: refusedPath(c.path) ?? (c.type === 'l' ? refusedLink(c.path, c.target) : undefined) ?? neverBack(c),
     settings: isToolSettings(c.path, settings),
+    foreign: foreign(c),
+    keptThere: ancestor.paths[c.path]?.k === 1,
   });
   const wanted = run.tty ? [] : contentNeeded(changes, { root, known });
   if (wanted.length > 0) await at.session.fetch(wanted);
@@ -406,7 +416,7 @@ async function bringBack(ctx: Context, run: Prepared, at: RunAttempt, base: Ance
     there,
     printable,
   });
-  saveAncestor(root, at.copy, afterRun(result.ancestor === 'same' ? base : emptyAncestor(), root, changes, applied.outcomes, notSent, at.job.newgen));
+  saveAncestor(root, at.copy, afterRun(ancestor, root, changes, applied.outcomes, notSent, at.job.newgen));
   return applied;
 }
 
@@ -423,8 +433,13 @@ function activeVenv(ctx: Context, root: string): string {
   return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? '' : rel.split(sep).join('/');
 }
 
-/** The programs the command starts that exist here: the worker must have them too (else it runs here). */
+/**
+ * The programs the command starts that exist here: the worker must have them too (else it runs here). Not one
+ * that a part before it may build (`make && ./a.out`): the worker has it once that part ran.
+ */
 function programsFoundHere(ctx: Context, command: string): string[] {
-  return programsOf(command).filter((p) => (p.includes('/') ? existsSync(resolve(ctx.cwd, p)) : which(p, ctx.env.PATH) !== undefined));
+  return programsOf(command).filter((p, i) =>
+    p.includes('/') ? !(i > 0 && mayBeBuilt(p)) && existsSync(resolve(ctx.cwd, p)) : which(p, ctx.env.PATH) !== undefined,
+  );
 }
 

@@ -1,6 +1,6 @@
 // What a run on a worker says when it ends: one line per conflict (a few, then a count), the summary line.
 import type { Applied, Conflict } from '../sync/apply.js';
-import { conflictSentence } from '../sync/decide.js';
+import { conflictSentence, keptSentence } from '../sync/decide.js';
 
 /** At most this many conflict lines; the rest are counted. */
 const MAX_CONFLICT_LINES = 20;
@@ -42,4 +42,11 @@ export function summaryLines(worker: string, t: { syncMs: number; depsMs?: numbe
     lines.push(`${size(most)} of it in ${folder}/; if that is only needed on the worker, add "${folder}/" to sync.keepOnWorker in the config`);
   }
   return lines;
+}
+
+/** One line for the files kept on the worker (decide.ts keptSentence), per platform they are for. */
+export function keptLines(kept: ReadonlyArray<{ platform: string }>): string[] {
+  const by = new Map<string, number>();
+  for (const k of kept) by.set(k.platform, (by.get(k.platform) ?? 0) + 1);
+  return [...by].map(([platform, n]) => keptSentence(n, platform));
 }

@@ -9,7 +9,10 @@
 //   - what was deleted or changed here since is made so in the copy before the command runs (`ownChanges`), so a
 //     deleted `dist/` is deleted there too, rebuilt, and comes back;
 //   - a file here that is byte for byte what sparehand left there (from any copy) is sparehand's to replace
-//     (`mineAt`): the copies never conflict with each other over their own outputs.
+//     (`mineAt`): the copies never conflict with each other over their own outputs;
+//   - what the copy holds that never came here — native code of the worker's platform, which does not run here
+//     (decide.ts 'keep') — is marked `k` (sent paths too): never deleted there for being missing here, and kept out
+//     of the way up (`keptPaths`), so the next run's sync leaves it there and `worker fetch` finds it.
 import { createHash, randomBytes } from 'node:crypto';
 import { type Stats, lstatSync, readFileSync, readdirSync, readlinkSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -26,6 +29,8 @@ export interface Entry {
   m: number;
   /** This machine's file as it was when it held the same (signature()), absent when it did not. */
   s?: string;
+  /** Kept on the worker: it does not run here, and was never written here. */
+  k?: 1;
 }
 
 export interface Ancestor {
@@ -54,7 +59,7 @@ export function copyId(worker: { name: string; destination: string; port?: numbe
 
 function isEntry(e: unknown): e is Entry {
   const x = e as Entry;
-  return typeof x === 'object' && x !== null && ['f', 'l', 'd'].includes(x.t) && typeof x.h === 'string' && typeof x.m === 'number' && (x.s === undefined || typeof x.s === 'string');
+  return typeof x === 'object' && x !== null && ['f', 'l', 'd'].includes(x.t) && typeof x.h === 'string' && typeof x.m === 'number' && (x.s === undefined || typeof x.s === 'string') && (x.k === undefined || x.k === 1);
 }
 
 /** The copy's ancestor, or an empty one (missing, unreadable, or not one). */
@@ -102,6 +107,8 @@ export function ownChanges(root: string, a: Ancestor): { changes: OwnChange[]; a
   const dels: string[] = [];
   const puts: OwnChange[] = [];
   for (const [p, e] of Object.entries(a.paths)) {
+    // The worker's own platform's file: missing here on purpose, and whatever is here is not its replacement.
+    if (e.k) continue;
     const abs = join(root, p);
     const st = lstatOrUndefined(abs);
     const del = () => {
@@ -165,14 +172,25 @@ export function mineIndex(root: string): (path: string) => string[] {
 export function afterRun(base: Ancestor, root: string, changes: readonly Change[], outcomes: ReadonlyMap<number, Outcome>, notSent: (p: string) => boolean, gen: string): Ancestor {
   const next: Ancestor = { v: 1, gen, paths: { ...base.paths } };
   for (const c of changes) {
-    if (!notSent(c.path) || c.type === 's') continue;
+    const outcome = outcomes.get(c.index);
+    // Kept on the worker now, or before and only touched there since (decide.ts): still kept, whether rsync sends the path or not.
+    const kept = outcome === 'kept' || (outcome === 'skipped' && base.paths[c.path]?.k === 1 && c.op !== 'D');
+    if ((!notSent(c.path) && !kept && base.paths[c.path]?.k === undefined) || c.type === 's') continue;
     if (c.op === 'D') {
       delete next.paths[c.path];
       continue;
     }
-    const outcome = outcomes.get(c.index);
     const hash = c.type === 'd' ? '' : (c.hash ?? c.base ?? '');
     const entry: Entry = { t: c.type, h: hash, m: c.mode & 0o777 };
+    if (kept) {
+      next.paths[c.path] = { ...entry, k: 1 };
+      continue;
+    }
+    if (!notSent(c.path)) {
+      // A sent path the worker kept before, now brought back (or in conflict): rsync's to keep in step from now on.
+      delete next.paths[c.path];
+      continue;
+    }
     if (outcome === 'applied' || outcome === 'same') {
       const st = lstatOrUndefined(join(root, c.path));
       if (st && (c.type === 'd' ? st.isDirectory() : c.type === 'f' ? st.isFile() : st.isSymbolicLink())) {
@@ -182,6 +200,17 @@ export function afterRun(base: Ancestor, root: string, changes: readonly Change[
     next.paths[c.path] = entry;
   }
   return next;
+}
+
+/**
+ * The paths the copy keeps for itself (`k`) that nothing here stands at: kept out of the way up, so that rsync
+ * does not delete them there for being missing here. (Where a file is here, rsync does as it always does: an
+ * ignored one is not sent, a sent one is the project's truth.)
+ */
+export function keptPaths(root: string, a: Ancestor): string[] {
+  return Object.entries(a.paths)
+    .filter(([p, e]) => e.k === 1 && lstatOrUndefined(join(root, p)) === undefined)
+    .map(([p]) => p);
 }
 
 function readlinkOk(p: string, target: string): boolean {

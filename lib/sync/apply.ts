@@ -18,8 +18,8 @@ export interface Conflict extends ConflictPlace {
   path: string;
 }
 
-/** How each change ended, for the ancestor (ancestor.ts). */
-export type Outcome = 'applied' | 'same' | 'conflict' | 'skipped';
+/** How each change ended, for the ancestor (ancestor.ts): `kept` stayed on the worker (decide.ts 'keep'). */
+export type Outcome = 'applied' | 'same' | 'conflict' | 'skipped' | 'kept';
 
 export interface Applied {
   /** Files, links and deletions applied here (folders and touches not counted). */
@@ -30,6 +30,8 @@ export interface Applied {
   bytes: number;
   byFolder: Map<string, number>;
   conflicts: Conflict[];
+  /** Files kept on the worker: native code of its platform, which does not run here (with the platform's name). */
+  kept: Array<{ path: string; size: number; platform: string }>;
   /** Other things to say (a bit not applied). */
   notes: string[];
   outcomes: Map<number, Outcome>;
@@ -87,7 +89,7 @@ const errnoText = (e: unknown): string => {
 };
 
 export function applyChanges(changes: readonly Change[], opts: ApplyOptions): Applied {
-  const out: Applied = { files: 0, touched: 0, bytes: 0, byFolder: new Map(), conflicts: [], notes: [], outcomes: new Map() };
+  const out: Applied = { files: 0, touched: 0, bytes: 0, byFolder: new Map(), conflicts: [], kept: [], notes: [], outcomes: new Map() };
   const realDirs = new Set<string>(['.']);
   let n = 0;
   const abs = (p: string) => join(opts.root, p);
@@ -277,6 +279,10 @@ export function applyChanges(changes: readonly Change[], opts: ApplyOptions): Ap
       case 'fetch':
         out.outcomes.set(c.index, 'skipped');
         return;
+      case 'keep':
+        out.kept.push({ path: c.path, size: c.size, platform: knownForeign.get(c.index) ?? '' });
+        out.outcomes.set(c.index, 'kept');
+        return;
       case 'conflict':
         return conflict(d.kind, c, d.save, d.kind === 'case' ? knownTwin.get(c.index) : d.kind === 'refused' ? knownRefusal.get(c.index) : c.problem);
       case 'mkdir':
@@ -337,11 +343,13 @@ export function applyChanges(changes: readonly Change[], opts: ApplyOptions): Ap
 
   const knownTwin = new Map<number, string>();
   const knownRefusal = new Map<number, string>();
+  const knownForeign = new Map<number, string>();
   const deletions = changes.filter((c) => c.op === 'D').sort((a, b) => (a.path < b.path ? 1 : a.path > b.path ? -1 : 0));
   const others = changes.filter((c) => c.op !== 'D').sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   for (const c of [...deletions, ...others]) {
     const known: Known = { ...opts.known(c) };
     if (known.refused) knownRefusal.set(c.index, known.refused);
+    if (known.foreign !== undefined) knownForeign.set(c.index, known.foreign);
     try {
       const twin = known.refused === undefined && c.problem === undefined ? twinOf(c) : undefined;
       if (twin !== undefined) {

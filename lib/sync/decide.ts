@@ -27,6 +27,14 @@ export interface Known {
   settings?: boolean;
   /** On a disk here that folds case: the name here that differs from the change's only in case. */
   caseTwin?: string | undefined;
+  /**
+   * The worker's platform differs from this machine's, and the change's content is native code the worker made
+   * for itself that does not run here (lib/platform/native-code.ts keptOnWorker): the worker's platform, as
+   * people read it (`Linux x86-64`). Such a file stays on the worker.
+   */
+  foreign?: string | undefined;
+  /** The copy's ancestor records this path as kept on the worker (a foreign file of an earlier run). */
+  keptThere?: boolean;
 }
 
 export type ConflictKind =
@@ -45,7 +53,9 @@ export type Decision =
   | { act: 'fetch' }
   | { act: 'skip'; why: SkipWhy }
   /** `save`: the worker's version is kept where the user finds it. */
-  | { act: 'conflict'; kind: ConflictKind; save: boolean };
+  | { act: 'conflict'; kind: ConflictKind; save: boolean }
+  /** Native code of the worker's platform, which does not run here: it stays in the worker's copy (keptSentence). */
+  | { act: 'keep' };
 
 const write = (replace: boolean): Decision => ({ act: 'write', replace });
 const skip = (why: SkipWhy): Decision => ({ act: 'skip', why });
@@ -55,6 +65,10 @@ export function decide(c: Change, here: Here, known: Known): Decision {
   if (known.refused !== undefined) return conflict('refused', false);
   if (c.problem !== undefined) return conflict('not-applied', false);
   if (c.type === 's') return c.op === 'C' || c.op === 'M' ? conflict('special', false) : skip('untouched');
+  // Another platform's executable or library is never written here, over nothing or over a file (docs/run.md
+  // "Mac laptop, Linux worker"); one that was kept there and is now deleted or touched there is none of this machine's business.
+  if (known.foreign !== undefined && c.type === 'f' && c.op !== 'D') return { act: 'keep' };
+  if (known.keptThere && (c.op === 'D' || c.op === 'T')) return skip('kept');
   if (known.settings) return c.type === 'd' ? skip('kept') : conflict('settings', c.op !== 'D' && c.op !== 'T');
   if (here.kind === 'blocked') return c.op === 'D' ? skip('gone') : c.op === 'T' ? skip('untouched') : conflict('blocked', c.type !== 'd');
   const sameType = here.kind === c.type;
@@ -77,7 +91,8 @@ export function decide(c: Change, here: Here, known: Known): Decision {
       return write(here.kind !== 'absent');
     default: {
       if (known.caseTwin !== undefined) return conflict('case', true);
-      if (here.kind === 'absent') return c.op === 'C' || !known.sent ? write(false) : conflict('deleted-here', true);
+      // (Nothing here where the worker kept its own platform's file: nothing was ever written here to be deleted.)
+      if (here.kind === 'absent') return c.op === 'C' || !known.sent || known.keptThere ? write(false) : conflict('deleted-here', true);
       if (sameType && here.hash === c.hash) return skip('same');
       if ((sameType && c.op === 'M' && here.hash === c.base) || mine) return write(true);
       return conflict(c.op === 'C' ? 'exists-here' : 'changed-here', true);
@@ -125,6 +140,15 @@ export function conflictSentence(kind: ConflictKind, p: string, at: ConflictPlac
   }
 }
 
+/**
+ * The one line for what stayed on the worker because it does not run here: `12 Linux x86-64 binaries kept on the
+ * worker; \`sparehand worker fetch\` brings them`.
+ */
+export function keptSentence(count: number, platform: string): string {
+  const one = count === 1;
+  return `${count} ${platform} ${one ? 'binary' : 'binaries'} kept on the worker (${one ? 'it does' : 'they do'} not run here); \`sparehand worker fetch\` brings ${one ? 'it' : 'them'}`;
+}
+
 /** docs/run.md's table, row by row: the command did…, here…, what happens (generated: scripts/run-doc.js). */
 export const DECISION_TABLE: ReadonlyArray<readonly [string, string, string]> = [
   ['changed or deleted a file', 'the file holds the content the command started from (same md5)', 'applied (the new content, mode and mtime; or deleted)'],
@@ -145,4 +169,5 @@ export const DECISION_TABLE: ReadonlyArray<readonly [string, string, string]> = 
   ['made a FIFO, socket or device', '—', 'named in one line, never made here'],
   ['gave a file a setuid, setgid or sticky bit', '—', 'the file comes back without the bit, and one line says so'],
   ['changed a path that cannot be written here (permission, read-only, no space)', '—', '**conflict**: the worker\'s version is saved, or stays on the worker; every other change is still applied'],
+  ['created or changed an executable, a shared library, an object file or a static library for the worker\'s platform (ELF, Mach-O, PE: by its bytes), when that platform is not this machine\'s', '—', '**kept on the worker**: never written here (over nothing or over a file), kept there through the next runs; one line counts them, `sparehand worker fetch` brings them'],
 ];

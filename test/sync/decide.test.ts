@@ -2,7 +2,7 @@
 // for each kind, and the rules that must hold in every one of the combinations (they run in milliseconds).
 import { describe, expect, it } from 'vitest';
 import type { Change, ChangeOp, EntryType } from '../../lib/sync/change.js';
-import { DECISION_TABLE, type Here, type Known, conflictSentence, decide } from '../../lib/sync/decide.js';
+import { DECISION_TABLE, type Here, type Known, conflictSentence, decide, keptSentence } from '../../lib/sync/decide.js';
 
 const BASE = 'b'.repeat(32);
 const NEW = 'n'.repeat(32);
@@ -28,6 +28,8 @@ const heres: Record<string, Here> = {
 const knowns: Record<string, Known> = {
   sent: { sent: true, mine: [MINE] }, output: { sent: false, mine: [MINE] }, refused: { sent: true, mine: [], refused: 'a .git entry' },
   settings: { sent: true, mine: [], settings: true }, twin: { sent: true, mine: [], caseTwin: 'P' },
+  foreign: { sent: false, mine: [MINE], foreign: 'Linux x86-64' }, 'foreign-sent': { sent: true, mine: [], foreign: 'Linux x86-64' },
+  'kept-there': { sent: true, mine: [], keptThere: true }, 'kept-output': { sent: false, mine: [MINE], keptThere: true },
 };
 const ops: ChangeOp[] = ['C', 'M', 'T', 'D'];
 const types: EntryType[] = ['f', 'l', 'd', 's'];
@@ -71,6 +73,17 @@ describe('decide', () => {
     expect(row('M', 'f', 'file=base', 'settings')).toEqual({ act: 'conflict', kind: 'settings', save: true });
     expect(row('C', 's', 'absent', 'sent')).toEqual({ act: 'conflict', kind: 'special', save: false });
     expect(row('C', 'f', 'absent', 'sent', { problem: 'no space' })).toEqual({ act: 'conflict', kind: 'not-applied', save: false });
+    // Another platform's binary: kept on the worker, over nothing, over sparehand's own output, over yours.
+    expect(row('C', 'f', 'absent', 'foreign')).toEqual({ act: 'keep' });
+    expect(row('M', 'f', 'file=mine', 'foreign')).toEqual({ act: 'keep' });
+    expect(row('M', 'f', 'file=base', 'foreign-sent')).toEqual({ act: 'keep' });
+    expect(row('T', 'f', 'absent', 'foreign', { staged: '/fetched' })).toEqual({ act: 'keep' });
+    expect(row('C', 'f', 'absent', 'refused')).toEqual({ act: 'conflict', kind: 'refused', save: false });
+    // What the worker keeps, deleted or touched there: nothing to do here; changed into something that runs here: it comes.
+    expect(row('D', 'f', 'file=other', 'kept-there')).toEqual({ act: 'skip', why: 'kept' });
+    expect(row('T', 'f', 'absent', 'kept-output')).toEqual({ act: 'skip', why: 'kept' });
+    expect(row('M', 'f', 'absent', 'kept-there')).toEqual({ act: 'write', replace: false });
+    expect(row('M', 'f', 'file=other', 'kept-there')).toEqual({ act: 'conflict', kind: 'changed-here', save: true });
   });
 
   it('in every combination: nothing refused is ever written or saved, settings are never changed, yours is replaced only when it is the base or sparehand\'s', () => {
@@ -88,8 +101,17 @@ describe('decide', () => {
       if (replaces) expect(here.hash === BASE || (!known.sent && here.hash === MINE), label).toBe(true);
       if (d.act === 'write' && !d.replace) expect(here.kind, label).toBe('absent');
       if (d.act === 'conflict') expect(conflictSentence(d.kind, 'p', {}).length, label).toBeGreaterThan(10);
+      // Another platform's binary is never written here, nor anything else kept: only a file's content is.
+      if (known.foreign && type === 'f' && op !== 'D') expect(writes || d.act === 'fetch', label).toBe(false);
+      if (d.act === 'keep') expect([known.foreign !== undefined, type, op !== 'D'], label).toEqual([true, 'f', true]);
+      if (known.keptThere && (op === 'D' || op === 'T')) expect(writes || d.act === 'fetch' || d.act === 'conflict', label).toBe(false);
     }
-    expect(n).toBeGreaterThan(300);
+    expect(n).toBeGreaterThan(500);
+  });
+
+  it('the line for what stays on the worker counts them and names the platform and the command that brings them', () => {
+    expect(keptSentence(12, 'Linux x86-64')).toBe('12 Linux x86-64 binaries kept on the worker (they do not run here); `sparehand worker fetch` brings them');
+    expect(keptSentence(1, 'Linux x86-64 (musl)')).toBe('1 Linux x86-64 (musl) binary kept on the worker (it does not run here); `sparehand worker fetch` brings it');
   });
 
   it('docs/run.md holds the decision table as DECISION_TABLE says it', async () => {
