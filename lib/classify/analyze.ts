@@ -2,6 +2,7 @@
 import { SparehandError, isSparehandError } from '../errors.js';
 import type { Verdict } from './kinds.js';
 import { type ListItem, parse } from './parse.js';
+import type { Facts } from './built-outputs.js';
 import type { Classification, RuleChanges } from './types.js';
 import { split } from './split.js';
 import { verdictOf } from './verdict.js';
@@ -48,7 +49,7 @@ const sentence = (command: string, v: { rule: string; why: string }, tail: strin
 };
 
 /** Classifies a command string; throws SparehandError('PARSE') when it cannot be followed. */
-export function analyze(command: string, rules: RuleChanges): Classification {
+export function analyze(command: string, rules: RuleChanges, facts: Facts = {}): Classification {
   const items = parse(command);
   const verdicts: Verdicts = new Map();
   judgeAll(items, rules, 0, verdicts);
@@ -66,13 +67,15 @@ export function analyze(command: string, rules: RuleChanges): Classification {
     if (only && only.rule !== 'none') return { heavy: false, rule: only.rule, reason: sentence(command, only, LEFT_ALONE) };
     return { heavy: false, rule: 'none', reason: `no heavy-command rule matches any part of it: ${LEFT_ALONE}` };
   }
-  const s = split(command, items, verdicts);
+  const s = split(command, items, verdicts, facts);
   if ('verdict' in s) return { heavy: false, rule: s.verdict.rule, reason: sentence(command, s.verdict, LEFT_ALONE) };
   if ('problem' in s) {
     return { heavy: false, rule: s.problem.rule, reason: `${hv.rule.slice(hv.rule.indexOf(': ') + 2)} is heavy, but the command ${s.problem.why}: ${LEFT_ALONE}` };
   }
   const here = s.here.length === 0 ? '' : `; ${s.here.join(', ')} ${s.here.length === 1 ? 'runs' : 'run'} here`;
-  return { heavy: true, rule: hv.rule, reason: sentence(command, hv, `heavy, so it goes to a worker (or runs here when none is free)${here}.`), wrap: s.pieces };
+  const p = facts.otherPlatform;
+  const along = s.along && p ? `; ${s.along.join(', ')} ${s.along.length === 1 ? 'goes' : 'go'} with it, as ${s.along.length === 1 ? 'it runs' : 'they run'} what it builds and the worker's platform (${p.worker}) is not this machine's (${p.here})` : '';
+  return { heavy: true, rule: hv.rule, reason: sentence(command, hv, `heavy, so it goes to a worker (or runs here when none is free)${along}${here}.`), wrap: s.pieces };
 }
 
 const LEFT_ALONE = 'left alone, it runs here.';

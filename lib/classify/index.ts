@@ -3,22 +3,24 @@
 import { SparehandError } from '../errors.js';
 import { analyze, isParseError } from './analyze.js';
 import { alreadyWrapped, turnedOff } from './guard.js';
+import type { Facts } from './built-outputs.js';
 import type { Classification, RuleChanges } from './types.js';
 
 export type { Classification, RuleChanges } from './types.js';
+export type { Facts } from './built-outputs.js';
 export { alreadyWrapped } from './guard.js';
 
 /** Longer commands are left alone: the hook must stay fast, and no real test command is this long. */
 export const MAX_COMMAND = 64 * 1024;
 
-/** Heavy or not, the rule behind the decision, and (when heavy) where to cut the command. */
-export function classify(command: string, rules: RuleChanges = {}): Classification {
+/** Heavy or not, the rule behind the decision, and (when heavy) where to cut the command; `facts` from the caller (the workers' platforms). */
+export function classify(command: string, rules: RuleChanges = {}, facts: Facts = {}): Classification {
   try {
     if (typeof command !== 'string') return { heavy: false, rule: 'local: cannot parse (not a string)', reason: 'the command is not text: left alone.' };
     if (command.length > MAX_COMMAND) return { heavy: false, rule: 'local: cannot parse (too long)', reason: `the command is longer than ${MAX_COMMAND} characters: left alone.` };
     if (alreadyWrapped(command)) return { heavy: false, rule: 'guard: already runs through sparehand run', reason: 'the command already goes through `sparehand run`: left alone.' };
     if (turnedOff(command)) return { heavy: false, rule: 'off: SPAREHAND=off', reason: 'the command carries SPAREHAND=off: left alone.' };
-    return analyze(command, rules && typeof rules === 'object' ? rules : {});
+    return analyze(command, rules && typeof rules === 'object' ? rules : {}, facts && typeof facts === 'object' ? facts : {});
   } catch (e) {
     if (isParseError(e)) {
       return { heavy: false, rule: `local: cannot parse (${e.message})`, reason: `sparehand cannot follow this command reliably (${e.message}): left alone.` };

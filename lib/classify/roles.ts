@@ -11,8 +11,10 @@ import type { Verdicts } from './worker-safe.js';
  *   heavy command and everything else in it is light.
  * - `light`: quick and harmless: goes with a heavy neighbour, or runs here.
  * - `here`: must run here, or is not known: nothing after it is sent.
+ * - `output`: runs what a heavy part before it builds, on a worker of another platform (split.ts, built-outputs.ts):
+ *   goes with that heavy part, or the whole command stays here.
  */
-export type Role = 'cd' | 'shell' | 'heavy' | 'light' | 'here';
+export type Role = 'cd' | 'shell' | 'heavy' | 'light' | 'here' | 'output';
 
 const FOLDER = new Set(['cd', 'pushd', 'popd']);
 const SHELL_STATE = new Set([

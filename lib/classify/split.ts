@@ -4,6 +4,7 @@
 import type { Verdict } from './kinds.js';
 import type { Word } from './lex.js';
 import type { ListItem, Pipeline } from './parse.js';
+import { type Facts, runsBuilt } from './built-outputs.js';
 import { createsFiles, leavesForUnnamedFolder, type Role, roleOf } from './roles.js';
 import { BACKGROUND, commandProblem, hasHeavy, label, listProblem, type NoCut, simpleProblem, type Verdicts } from './worker-safe.js';
 import { wordsOutside } from './wrappers.js';
@@ -14,8 +15,11 @@ export interface Piece {
   send: boolean;
 }
 
-/** The pieces (with the names of the parts that stay here), or why nothing can go: a part's verdict, or a problem. */
-export type Split = { pieces: Piece[]; here: string[] } | { verdict: Verdict } | { problem: NoCut };
+/**
+ * The pieces (with the names of the parts that stay here, and of those that go with the heavy part because they
+ * run what it builds on a worker of another platform), or why nothing can go: a part's verdict, or a problem.
+ */
+export type Split = { pieces: Piece[]; here: string[]; along?: string[] } | { verdict: Verdict } | { problem: NoCut };
 
 /** A stretch of the command sent as one call: from `start` to `end` (offsets), items `from`..`to`. */
 interface Sent {
@@ -36,13 +40,14 @@ const joins = (operator: string, before: string, endsInBackground: boolean): boo
   operator !== '&' && (SEPARATORS.has(before) ? !(endsInBackground && SEPARATORS.has(operator)) : operator === before);
 
 /** Splits the command into pieces (see the file's first line), or says why no part can be sent. */
-export function split(src: string, items: readonly ListItem[], verdicts: Verdicts): Split {
+export function split(src: string, items: readonly ListItem[], judged: Verdicts, facts: Facts = {}): Split {
   const last = items.length - 1;
-  if (last === 0) return single(src, items[0] as ListItem, verdicts);
+  if (last === 0) return single(src, items[0] as ListItem, judged);
   // A job put in the background in the middle would run beside a part on the worker: not followed.
   if (items.some((item, i) => item.operator === '&' && i < last)) return { problem: BACKGROUND };
   const endsInBackground = (items[last] as ListItem).operator === '&';
-  const roles = items.map((item) => roleOf(item.pipeline, verdicts));
+  const roles = items.map((item) => roleOf(item.pipeline, judged));
+  const { verdicts, built } = runsAlong(items, roles, judged, facts);
   const sent: Sent[] = [];
   let stop: Split | undefined;
   for (let i = 0; i <= last && !stop; ) {
@@ -61,7 +66,8 @@ export function split(src: string, items: readonly ListItem[], verdicts: Verdict
       i = j + 1;
       continue;
     }
-    const to = j === last ? j : lastHeavy;
+    // A part that runs what the heavy part builds goes with it (`make && ./a.out && npm start`: both, or neither).
+    const to = j === last ? j : Math.max(lastHeavy, roles.lastIndexOf('output', j));
     const group = items.slice(i, to + 1);
     if (to > i && !listProblem(group, verdicts, endsInBackground)) {
       sent.push({ from: i, to, start: (group[0] as ListItem).pipeline.start, end: (group[group.length - 1] as ListItem).pipeline.end });
@@ -77,8 +83,44 @@ export function split(src: string, items: readonly ListItem[], verdicts: Verdict
     i = to + 1;
   }
   if (sent.length === 0) return stop ?? { problem: { rule: 'none', why: 'has no part that can go' } };
-  const problem = splitProblem(items, roles, sent);
-  return problem ? { problem } : { pieces: pieces(src, sent), here: hereLabels(items, roles, sent) };
+  const problem = splitProblem(items, roles, sent) ?? builtApart(roles, sent, built, facts);
+  if (problem) return { problem };
+  const along = [...built.values()];
+  return { pieces: pieces(src, sent), here: hereLabels(items, roles, sent), ...(along.length ? { along } : {}) };
+}
+
+/**
+ * With a worker of another platform: the parts after a heavy one that run what a build may have made get the role
+ * `output` (they go with the heavy part, or the command stays here), and a verdict that lets them go with it.
+ * Returns the verdicts to cut by, and those parts' programs by index.
+ */
+function runsAlong(items: readonly ListItem[], roles: Role[], judged: Verdicts, facts: Facts): { verdicts: Verdicts; built: Map<number, string> } {
+  const built = new Map<number, string>();
+  if (!facts.otherPlatform) return { verdicts: judged, built };
+  const verdicts: Verdicts = new Map(judged);
+  for (const [k, item] of items.entries()) {
+    if (!roles.slice(0, k).includes('heavy') || roles[k] === 'heavy' || roles[k] === 'cd') continue;
+    const run = runsBuilt(item.pipeline);
+    if (!run) continue;
+    built.set(k, run.program);
+    roles[k] = 'output';
+    verdicts.set(run.command, { kind: 'light', rule: `light: runs what the build made: ${run.program}`, why: 'runs what the heavy part before it builds' });
+  }
+  return { verdicts, built };
+}
+
+/** A part that runs what the heavy part builds, cut apart from it: on a worker of another platform, that is no split. */
+function builtApart(roles: readonly Role[], sent: readonly Sent[], built: ReadonlyMap<number, string>, facts: Facts): NoCut | undefined {
+  for (const [k, program] of built) {
+    const group = sent.find((s) => s.from <= k && k <= s.to);
+    if (group && roles.slice(group.from, k).includes('heavy')) continue;
+    const p = facts.otherPlatform as { here: string; worker: string };
+    return {
+      rule: `local: runs what the worker would build: ${program}`,
+      why: `runs ${program} after building it, and cannot go to the worker with the build, whose platform (${p.worker}) is not this machine's (${p.here}): what the worker builds stays there, so ${program} would not be the one just built`,
+    };
+  }
+  return undefined;
 }
 
 // One pipeline (the usual case): its heavy first command goes, or it stays here.
@@ -88,7 +130,7 @@ function single(src: string, item: ListItem, verdicts: Verdicts): Split {
   return 'rule' in c ? { problem: c } : { pieces: pieces(src, [{ from: 0, to: 0, ...c }]), here: [] };
 }
 
-const isSendable = (r: Role): boolean => r === 'heavy' || r === 'light' || r === 'shell';
+const isSendable = (r: Role): boolean => r === 'heavy' || r === 'light' || r === 'shell' || r === 'output';
 
 // Why a part that must stay here keeps everything after it here too.
 function hereReason(item: ListItem, verdicts: Verdicts): Split {

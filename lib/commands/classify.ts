@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { classify, rewriteCommand } from '../classify/index.js';
 import { loadConfig } from '../config.js';
+import { platformFacts } from '../remote/worker-facts.js';
 import { type Context, say } from '../context.js';
 import { commandString } from '../run/command-string.js';
 
@@ -15,7 +16,8 @@ export interface ClassifyReport {
 }
 
 export function report(ctx: Context, command: string): ClassifyReport {
-  const c = classify(command, loadConfig(ctx, (l) => say(ctx, l)).rules ?? {});
+  const config = loadConfig(ctx, (l) => say(ctx, l));
+  const c = classify(command, config.rules ?? {}, platformFacts(ctx, config.workers ?? []));
   return { command, heavy: c.heavy, rule: c.rule, reason: c.reason, rewrite: c.wrap ? rewriteCommand(c, 'sparehand') : null };
 }
 

@@ -3,6 +3,7 @@ import { agentEnvVar } from '../agents/index.js';
 import type { AgentSpec, HookAnswer, ShellCall } from '../agents/types.js';
 import { classify, rewriteCommand } from '../classify/index.js';
 import { loadConfig } from '../config.js';
+import { platformFacts } from '../remote/worker-facts.js';
 import type { Context } from '../context.js';
 import { type Self, self, sparehandInvocation } from '../self.js';
 import { which } from '../which.js';
@@ -38,8 +39,9 @@ export function decide(spec: AgentSpec<unknown>, call: ShellCall, ctx: DecideCon
   const leave: HookAnswer = { kind: 'leave' };
   const connection = effectiveConnection(spec, ctx.env);
   if (connection !== 'rewrite' && connection !== 'redirect') return leave;
-  const rules = loadConfig(ctx).rules ?? {};
-  const c = classify(call.command, rules);
+  const config = loadConfig(ctx);
+  // What the workers are (recorded by `worker add`, `worker check` and runs): a chain that runs what it builds stays whole.
+  const c = classify(call.command, config.rules ?? {}, platformFacts(ctx, config.workers ?? []));
   if (!c.heavy) return leave;
   const invocation = invocationFor(spec, ctx);
   if (invocation === null) return leave;
