@@ -12,9 +12,16 @@ import { lookForWorkerRsync } from '../remote/rsync-found.js';
 import { workerStatus } from '../remote/status.js';
 import { resetProject } from '../remote/reset.js';
 import { gitRoot } from '../project-root.js';
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, mkdirSync } from 'node:fs';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { fetchKept, keptOutputs } from '../run/kept.js';
+import { size } from '../run/report.js';
+import { printable } from '../safe-text.js';
 import { addWorker, findWorker, removeWorker, workerDir, workerSlots } from '../remote/workers.js';
+import { parsePlatform, platformLabel } from '../platform/platform.js';
+import { differenceNote } from '../platform/difference.js';
+import { platformHere } from '../platform/here.js';
+import { lookForWorkerPlatform } from '../remote/platform-found.js';
 
 /** A whole number; its range is the config schema's to check (and name). */
 const int = (v: string): number => {
@@ -28,7 +35,8 @@ export function formatReport(r: WorkerReport): string {
   if (!r.ok && r.connectMs === undefined) return `${r.name}: FAILED: ${r.problems.join('; ')}${r.hint ? `\n  fix: ${r.hint}` : ''}`;
   const gb = r.freeBytes == null ? '?' : `${(r.freeBytes / 1e9).toFixed(1)} GB`;
   const rsyncAt = r.rsyncPath && r.rsyncPath !== 'rsync' ? ` (${r.rsyncPath})` : '';
-  const head = `${r.name}: ${r.ok ? 'ok' : 'PROBLEM'}: latency ${r.latencyMs} ms (connect ${r.connectMs} ms), bash ${r.bash ?? 'MISSING'}, rsync ${r.rsync ?? 'MISSING'}${rsyncAt}, perl ${r.perl ?? 'MISSING'}, ${gb} free in ${r.dir}, ${r.freeSlots ?? '?'}/${r.slots} slots free`;
+  const platform = r.platform ? parsePlatform(r.platform) : undefined;
+  const head = `${r.name}: ${r.ok ? 'ok' : 'PROBLEM'}: ${platform ? `${platformLabel(platform, { libc: true })}, ` : ''}latency ${r.latencyMs} ms (connect ${r.connectMs} ms), bash ${r.bash ?? 'MISSING'}, rsync ${r.rsync ?? 'MISSING'}${rsyncAt}, perl ${r.perl ?? 'MISSING'}, ${gb} free in ${r.dir}, ${r.freeSlots ?? '?'}/${r.slots} slots free`;
   const notes = (r.notes ?? []).map((n) => `\n  note: ${n}`).join('');
   return r.ok ? `${head}${notes}` : `${head}\n  ${r.problems.join('; ')}${r.hint ? `\n  fix: ${r.hint}` : ''}${notes}`;
 }
@@ -60,6 +68,10 @@ export function register(program: Command, ctx: Context, setExit: (n: number) =>
       // Its rsync, when it can be reached already (runs use what is found; unreachable now: the first run looks).
       const rsync = unreachable ? undefined : await lookForWorkerRsync(ctx, w);
       if (rsync) for (const line of [`worker "${name}" has ${rsyncLabel(rsync)}${rsync.path === 'rsync' ? '' : ` (${rsync.path})`}`, ...rsyncNotes(rsync, 'on the worker')]) say(ctx, line);
+      // Its platform, so that the hook knows from the first command whether what it builds runs here.
+      const platform = unreachable ? undefined : await lookForWorkerPlatform(ctx, w);
+      const note = platform ? differenceNote(name, platformHere(ctx.env).platform, platform) : undefined;
+      if (note) say(ctx, note);
       // The slot count is the worker's own: every machine sharing it counts the same slots.
       if (o.slots !== undefined) {
         const s = unreachable ? { reachable: false, problem: unreachable.message } : await workerStatus(ctx, w, o.slots);
@@ -106,6 +118,43 @@ export function register(program: Command, ctx: Context, setExit: (n: number) =>
       if (!existsSync(dir)) throw new SparehandError('USAGE', `no folder ${dir}`, { hint: 'give --project the folder of a project' });
       const root = gitRoot(dir) ?? dir;
       for (const w of workers) say(ctx, `${w.name}: removed ${await resetProject(ctx, w, root)} (the copies of ${root})`);
+    });
+  worker
+    .command('fetch')
+    .description("bring here what the workers keep because it does not run here (another platform's executables, libraries and object files): all of this project's, or PATHs")
+    .argument('[paths...]', 'kept files, or folders holding them (relative to here); none: all of them')
+    .option('--worker <name>', 'only from this worker')
+    .option('--to <dir>', 'write them under DIR, at their paths in the project (default: at their own paths here)')
+    .option('--list', 'only say what the workers keep')
+    .option('--json', 'one JSON document')
+    .action(async (paths: string[], o: { worker?: string; to?: string; list?: boolean; json?: boolean }) => {
+      const config = loadConfig(ctx, (l) => say(ctx, l));
+      const workers = o.worker ? [findWorker(config, o.worker)] : (config.workers ?? []);
+      const root = gitRoot(ctx.cwd) ?? ctx.cwd;
+      const wanted = paths.map((p) => {
+        const rel = relative(root, resolve(ctx.cwd, p)).split(sep).join('/');
+        if (rel.startsWith('..') || isAbsolute(rel)) throw new SparehandError('USAGE', `${p} is not in the project (${root})`, { hint: 'name files or folders of the project you are in' });
+        return rel;
+      });
+      if (o.list) {
+        const kept = keptOutputs(ctx, workers, root).filter((k) => wanted.length === 0 || wanted.some((w) => w === '' || k.path === w || k.path.startsWith(`${w}/`)));
+        const rows = kept.map((k) => ({ path: k.path, worker: k.worker.name, copy: k.folder, md5: k.hash, keptAt: new Date(k.at).toISOString() }));
+        if (o.json) ctx.stdout.write(`${JSON.stringify({ kept: rows }, null, 2)}\n`);
+        else if (rows.length === 0) say(ctx, 'no worker keeps anything of this project (what a run keeps there because it does not run here is listed here)');
+        else for (const r of rows) ctx.stdout.write(`${printable(r.path)}\t${r.worker}\tcopy ${r.copy}\t${r.keptAt}\n`);
+        return setExit(0);
+      }
+      const to = o.to === undefined ? undefined : resolve(ctx.cwd, o.to);
+      if (to !== undefined) mkdirSync(to, { recursive: true });
+      const r = await fetchKept(ctx, { workers, root, wanted, ...(to ? { to } : {}) });
+      if (o.json) ctx.stdout.write(`${JSON.stringify({ ...r, to: to ?? root }, null, 2)}\n`);
+      else {
+        const where = (p: string) => printable(to ? relative(ctx.cwd, join(to, p)) || '.' : p);
+        for (const f of r.fetched) say(ctx, `fetched ${where(f.path)} from ${f.worker} (${f.what}, ${size(f.size)}${f.changed ? '; it changed in the worker\'s copy since the run that kept it' : ''})`);
+        for (const k of r.skipped) say(ctx, `not fetched: ${printable(k.path)}: ${k.why}`);
+        if (r.fetched.length === 0 && r.skipped.length === 0) say(ctx, 'no worker keeps anything of this project: nothing to fetch');
+      }
+      setExit(r.skipped.length > 0 ? 1 : 0);
     });
   worker
     .command('remove')

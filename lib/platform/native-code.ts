@@ -158,7 +158,7 @@ function pe(h: Buffer): NativeCode | undefined {
   return { format: 'PE', kind: characteristics & 0x2000 ? 'library' : 'executable', os: 'windows', arches: [PE_MACHINE[machine] ?? `pe-machine-${machine}`] };
 }
 
-// ---- static libraries (ar): what their first member that is not an index is.
+// ---- static libraries (ar): what their first object file is (a .deb is an ar archive too, of no objects).
 
 function archive(read: ReadAt, at: number): NativeCode | undefined {
   let offset = 8;
@@ -172,10 +172,8 @@ function archive(read: ReadAt, at: number): NativeCode | undefined {
     const nameLength = longName ? Number(longName[1]) : 0;
     const realName = longName ? read(at + offset + 60, nameLength).toString('latin1').replace(/\0+$/, '') : name;
     const index = realName === '/' || realName === '//' || realName === '/SYM64/' || realName.startsWith('__.SYMDEF');
-    if (!index) {
-      const member = detect(read, at + offset + 60 + nameLength, true);
-      return member && member.kind === 'object' ? { ...member, kind: 'archive' } : undefined;
-    }
+    const member = index ? undefined : detect(read, at + offset + 60 + nameLength, true);
+    if (member?.kind === 'object') return { ...member, kind: 'archive' };
     offset += 60 + size + (size % 2);
   }
   return undefined;
