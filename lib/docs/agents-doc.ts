@@ -9,6 +9,7 @@ import { agentEnvVar } from '../agents/index.js';
 import { answerFor } from '../hook/answer.js';
 import { hookCommand } from '../install/hook-command.js';
 import { noteBlock } from '../install/note-block.js';
+import { PLATFORM_VAR } from '../platform/here.js';
 import { renderTable } from '../install/toml-target.js';
 import { sparehandInvocation } from '../self.js';
 import { sandboxSection, sandboxTable } from './sandbox-doc.js';
@@ -156,6 +157,7 @@ export function renderEnvironmentDoc(agents: readonly AgentSpec[]): string {
     ),
     '| `SPAREHAND_RUN=1` | set by `sparehand run` for the command it runs (locally and on workers); a hook that sees it leaves everything alone |',
     '| `SPAREHAND_WORKER=NAME` | `sparehand run` uses this worker |',
+    `| \`${PLATFORM_VAR}=OS-ARCH[-LIBC]\` | what sparehand believes this machine to be (\`darwin-arm64\`, \`linux-x86_64-glibc\`) instead of what it detects: which of a worker's binaries run here (docs/run.md "Mac laptop, Linux worker"); for tests |`,
     '| `SPAREHAND_CONFIG` | the config file (default `${XDG_CONFIG_HOME:-~/.config}/sparehand/config.json`) |',
     '| `XDG_CONFIG_HOME`, `XDG_CACHE_HOME`, `XDG_STATE_HOME`, `HOME` | where sparehand\'s files live; all read at call time |',
     '',
