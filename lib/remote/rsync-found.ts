@@ -1,6 +1,8 @@
 // Each side's rsync, found once and remembered: here by the program's path and mtime (a run must not pay for
 // `rsync --version`), on a worker per worker until `worker check` or `worker add` looks again or a sync fails.
+import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
+import { join } from 'node:path';
 import { quote } from 'shell-quote';
 import type { Worker } from '../config.js';
 import type { Context } from '../context.js';
@@ -10,7 +12,7 @@ import { which } from '../which.js';
 import { connect, connectionFor } from './connection.js';
 import { WORKER_RSYNC_PROBE, type RsyncInfo, parseRsyncVersion, pickWorkerRsync } from './rsync-flavour.js';
 import { type Connection, sshArgs } from './ssh-args.js';
-import { cached, keep, workerFile } from './worker-facts.js';
+import { cached, keep } from './worker-facts.js';
 
 type Env = Pick<Context, 'home' | 'env'>;
 
@@ -39,14 +41,20 @@ export async function rsyncHere(c: Env): Promise<RsyncInfo> {
   return info;
 }
 
+/** One file per way of reaching a worker (relative to the cache folder). */
+function workerFile(worker: Worker): string {
+  const id = createHash('sha256').update(JSON.stringify([worker.destination, worker.port, worker.identity])).digest('hex').slice(0, 16);
+  return join('workers', `${id}.rsync.json`);
+}
+
 /** What was last found on the worker, if anything. */
 export function knownWorkerRsync(c: Env, worker: Worker): RsyncInfo | undefined {
-  return (cached(c, workerFile(worker, 'rsync')) as { rsync?: RsyncInfo } | undefined)?.rsync;
+  return (cached(c, workerFile(worker)) as { rsync?: RsyncInfo } | undefined)?.rsync;
 }
 
 /** Remembers the worker's rsync (undefined: forget it, so that the next run looks again). */
 export async function rememberWorkerRsync(c: Env, worker: Worker, info: RsyncInfo | undefined): Promise<void> {
-  await keep(c, workerFile(worker, 'rsync'), info === undefined ? undefined : `${JSON.stringify({ rsync: info })}\n`);
+  await keep(c, workerFile(worker), info === undefined ? undefined : `${JSON.stringify({ rsync: info })}\n`);
 }
 
 /** Looks for rsync on the worker over the shared connection (its PATH first, then where Homebrew and MacPorts put it). */

@@ -1,7 +1,7 @@
-// What sparehand has found out about each worker and keeps between runs, one small file per worker and fact in
-// sparehand's cache folder (else the temp folder a sandbox leaves writable): its rsync (rsync-found.ts) and its
-// platform (below), found by `worker add`, `worker check` and every run. Read on the hook's path too: node:fs only.
-import { createHash } from 'node:crypto';
+// What sparehand has found out about each worker and keeps between runs, in sparehand's cache folder (else the
+// temp folder a sandbox leaves writable): its rsync (rsync-found.ts, a file per worker) and its platform (below,
+// one file for all: `workers/platforms.json`), found by `worker add`, `worker check` and every run. The platforms
+// are read on the hook's path: node:fs only here (node:crypto alone costs the hook ~5 ms to load).
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Worker } from '../config.js';
@@ -41,29 +41,36 @@ export async function keep(c: Env, rel: string, text: string | undefined): Promi
   if (dir !== undefined) await writeFileAtomically(join(dir, rel), text).catch(() => undefined);
 }
 
-/** One file per way of reaching a worker and fact (relative to the cache folder). */
-export function workerFile(worker: Pick<Worker, 'destination' | 'port' | 'identity'>, fact: 'rsync' | 'platform'): string {
-  const id = createHash('sha256').update(JSON.stringify([worker.destination, worker.port, worker.identity])).digest('hex').slice(0, 16);
-  return join('workers', `${id}.${fact}.json`);
-}
+const PLATFORMS = join('workers', 'platforms.json');
+/** A way of reaching a worker, as the platforms file knows it. */
+const reach = (w: Pick<Worker, 'destination' | 'port' | 'identity'>): string => JSON.stringify([w.destination, w.port ?? null, w.identity ?? null]);
+type Platforms = Record<string, { platform: string; seen: string }>;
+const platforms = (c: Env): Platforms => {
+  const v = cached(c, PLATFORMS);
+  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Platforms) : {};
+};
 
 /** The worker's platform as last seen (by `worker check`, `worker add` or a run there), if ever. */
 export function knownWorkerPlatform(c: Env, worker: Worker): Platform | undefined {
-  const v = cached(c, workerFile(worker, 'platform')) as { platform?: unknown } | undefined;
-  return typeof v?.platform === 'string' ? parsePlatform(v.platform) : undefined;
+  const seen = platforms(c)[reach(worker)]?.platform;
+  return typeof seen === 'string' ? parsePlatform(seen) : undefined;
 }
 
 /** Records the worker's platform when it is not the one recorded (a worker reinstalled, a name moved to another machine). */
 export async function rememberWorkerPlatform(c: Env, worker: Worker, p: Platform): Promise<void> {
-  const known = knownWorkerPlatform(c, worker);
-  if (known && platformWords(known) === platformWords(p)) return;
-  await keep(c, workerFile(worker, 'platform'), `${JSON.stringify({ platform: platformWords(p), seen: new Date().toISOString() })}\n`);
+  const all = platforms(c);
+  if (all[reach(worker)]?.platform === platformWords(p)) return;
+  all[reach(worker)] = { platform: platformWords(p), seen: new Date().toISOString() };
+  await keep(c, PLATFORMS, `${JSON.stringify(all, null, 2)}\n`);
 }
 
 /** For the classifier (lib/classify/built-outputs.ts): a configured worker whose recorded platform is not this machine's. */
 export function platformFacts(c: Env, workers: readonly Worker[]): Facts {
+  if (workers.length === 0) return {};
+  const all = platforms(c);
   for (const w of workers) {
-    const there = knownWorkerPlatform(c, w);
+    const seen = all[reach(w)]?.platform;
+    const there = typeof seen === 'string' ? parsePlatform(seen) : undefined;
     if (there === undefined) continue;
     const here = platformHere(c.env).platform;
     if (samePlatform(here, there)) continue;

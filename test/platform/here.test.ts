@@ -44,3 +44,20 @@ describe('platforms', () => {
     expect(parsePlatform('linux x86_64 bionic')).toBeUndefined();
   });
 });
+
+describe("the C library of a program, from its file's first page", () => {
+  it('is what reading its ELF program headers says, for node, ls and a gcc program linked for musl', async () => {
+    const { execFileSync: run } = await import('node:child_process');
+    const { writeFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tempDir } = await import('../helpers/context.js');
+    const { nativeCodeOfFile } = await import('../../lib/platform/of-file.js');
+    const { interpreterLibc } = await import('../../lib/platform/here.js');
+    const dir = tempDir('sparehand-libc-');
+    writeFileSync(join(dir, 'a.c'), 'int main(void){return 0;}\n');
+    run('gcc', ['-Wl,--dynamic-linker=/lib/ld-musl-x86_64.so.1', 'a.c', '-o', 'for-musl'], { cwd: dir });
+    for (const file of [process.execPath, '/bin/ls', join(dir, 'for-musl')]) expect(interpreterLibc(file), file).toBe(nativeCodeOfFile(file)?.libc);
+    expect(interpreterLibc(join(dir, 'for-musl'))).toBe('musl');
+    expect(interpreterLibc(join(dir, 'a.c'))).toBeUndefined();
+  });
+});
