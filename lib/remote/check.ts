@@ -12,6 +12,7 @@ import { rememberWorkerRsync } from './rsync-found.js';
 import { type RsyncFlavour, WORKER_RSYNC_PROBE, pickWorkerRsync, rsyncLabel, rsyncNotes } from './rsync-flavour.js';
 import { remotePath, sshArgs } from './ssh-args.js';
 import { workerDir, workerSlots } from './workers.js';
+import { forgetNoAnswer } from './unreachable.js';
 
 export interface WorkerReport {
   name: string;
@@ -76,6 +77,8 @@ export async function checkWorker(ctx: Context, worker: Worker, opts: { versions
   let connectMs: number;
   try {
     connectMs = await connect(ctx, worker, conn, { verify: true });
+    // It answers: runs ask it again (a "no answer" remembered a moment ago is forgotten).
+    forgetNoAnswer(ctx, worker);
   } catch (e) {
     if (!isSparehandError(e)) throw e;
     return { ...base, ok: false, problems: [e.message], ...(e.hint ? { hint: e.hint } : {}) };

@@ -8,6 +8,7 @@ import { connect, connectionFor, sshEnv } from './connection.js';
 import { remotePath, sshArgs } from './ssh-args.js';
 import { SLOT_STATUS, type SlotRun, parseSlotStatus } from './worker-slots.js';
 import { workerDir, workerSlots } from './workers.js';
+import { REMEMBER_MS, rememberedNoAnswer } from './unreachable.js';
 
 export interface WorkerStatus {
   name: string;
@@ -24,6 +25,12 @@ export interface WorkerStatus {
 /** Asks one worker (a few ms over a shared connection); `setSlots` first writes its slot count (`worker add`). */
 export async function workerStatus(ctx: Context, worker: Worker, setSlots?: number): Promise<WorkerStatus> {
   const base = { name: worker.name, destination: worker.destination };
+  // One that did not answer a moment ago is shown as such, without waiting for it again (unreachable.ts).
+  const silent = setSlots === undefined ? rememberedNoAnswer(ctx, worker) : undefined;
+  if (silent) {
+    const ago = Math.round((Date.now() - silent.at) / 1000);
+    return { ...base, reachable: false, problem: `${silent.why} ${ago}s ago; runs skip it for ${Math.ceil((REMEMBER_MS - (Date.now() - silent.at)) / 1000)}s more (\`sparehand worker check ${worker.name}\` asks it now)`, slots: workerSlots(worker), free: 0, runs: [] };
+  }
   try {
     await connect(ctx, worker);
   } catch (e) {
