@@ -56,10 +56,24 @@ export function capture(cmd: string, args: readonly string[], opts: CaptureOptio
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     child.once('error', (e) => reject(new SparehandError('IO', `cannot start ${cmd}: ${e.message}`, { cause: e })));
-    child.once('close', (code, signal) => {
+    let done = false;
+    const finish = (code: number | null, signal: NodeJS.Signals | null) => {
+      if (done) return;
+      done = true;
       opts.signal?.removeEventListener('abort', abort);
       if (tied) child.stdin.destroy();
       resolve({ code: exitStatus(code, signal), stdout, stderr });
+    };
+    child.once('close', finish);
+    // Stopped on purpose: its end is enough. (An ssh that went through a shared connection handed its output to the
+    // master, which keeps those pipes open as long as the other side runs: waiting for them to close could be forever.)
+    child.once('exit', (code, signal) => {
+      if (!opts.signal?.aborted) return;
+      setTimeout(() => {
+        finish(code, signal);
+        child.stdout.destroy();
+        child.stderr.destroy();
+      }, 200).unref();
     });
     child.stdin.on('error', () => undefined);
     if (!tied) child.stdin.end(opts.input ?? '');

@@ -42,7 +42,7 @@ describe('the package', () => {
     expect(run(['help', 'config'])).toBe(readFileSync(join(ROOT, 'docs', 'config.md'), 'utf8'));
     const payload = readFileSync(`${FIXTURES}agents/claude-code/payload.json`, 'utf8');
     expect(JSON.parse(run(['agent', 'hook', '--for', 'claude-code'], payload)).hookSpecificOutput.updatedInput.command).toContain(
-      `${join(dir, 'package', 'bin', 'sparehand.js')} run --or-local -- 'npm test'`,
+      `${join(dir, 'package', 'bin', 'sparehand.js')} run --or-local --timeout 399s -- 'npm test'`,
     );
   });
 });

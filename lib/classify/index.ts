@@ -38,8 +38,12 @@ export function bashQuote(s: string): string {
   return `'${s.replaceAll("'", "'\\''")}'`;
 }
 
-/** The command with each heavy part sent through `<invocation> run --or-local -- '<part>'`, the rest as written. */
-export function rewriteCommand(c: Classification, invocation: string): string {
+/**
+ * The command with each heavy part sent through `<invocation> run --or-local [--timeout Ns] -- '<part>'`, the rest
+ * as written. `timeoutS`: the time each run has (the tool's own limit on the call, less a margin to report in).
+ */
+export function rewriteCommand(c: Classification, invocation: string, timeoutS?: number): string {
   if (!c.wrap) throw new SparehandError('INTERNAL', 'rewriteCommand: the command is not heavy');
-  return c.wrap.map((p) => (p.send ? `${invocation} run --or-local -- ${bashQuote(p.text)}` : p.text)).join('');
+  const run = `${invocation} run --or-local${timeoutS === undefined ? '' : ` --timeout ${timeoutS}s`} --`;
+  return c.wrap.map((p) => (p.send ? `${run} ${bashQuote(p.text)}` : p.text)).join('');
 }

@@ -10,6 +10,7 @@ import { commandString } from '../run/command-string.js';
 import { parseDuration } from '../run/duration.js';
 import { runHere, runLocal } from '../run/local.js';
 import { runOnWorker } from '../run/remote.js';
+import { runClock } from '../run/clock.js';
 
 export interface RunOptions {
   orLocal?: boolean;
@@ -74,7 +75,7 @@ export function register(program: Command, ctx: Context, setExit: (n: number) =>
     .option('--or-local', 'run here when no worker is configured, reachable or free')
     .option('--local', 'run here, never on a worker')
     .option('--worker <name>', 'use this worker (also: SPAREHAND_WORKER)')
-    .option('--timeout <dur>', 'stop the command after this long (e.g. 90s, 10m); exit status 124', timeoutOption)
+    .option('--timeout <dur>', 'end the whole run within this long (e.g. 90s, 10m): connecting, waiting, sending, installing and the command; exit status 124', timeoutOption)
     .option('--no-sync-back', 'do not bring changed files back')
     .option('--quiet', 'no summary line')
     .argument('<command...>', "after --: one shell string ('npm test && npm run build') or an argv")
@@ -123,6 +124,8 @@ async function runSomewhere(ctx: Context, command: string, opts: RunOptions, out
     orLocal: opts.orLocal,
     worker: opts.worker,
     timeoutMs,
+    // From sparehand's own start (the process's), not the command's: the whole run is bounded.
+    clock: runClock(timeoutMs, Boolean(opts.orLocal), Math.floor(performance.timeOrigin)),
     syncBack: opts.syncBack,
     quiet: opts.quiet,
     outcome,

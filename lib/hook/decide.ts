@@ -20,6 +20,16 @@ export function raiseTimeout(ms: number | undefined, max = TEN_MINUTES): number 
   return Math.max(ms, Math.min(ms + FIVE_MINUTES, max, TEN_MINUTES));
 }
 
+/**
+ * The time a rewritten run has, in whole seconds: the tool's limit on the call less a margin (a twentieth, at least
+ * 10 s), so that sparehand ends the run with its output and a reason before the tool kills it (docs/run.md "Time
+ * bounds"). Undefined when the tool puts no limit on the call.
+ */
+export function runTimeoutSeconds(toolTimeoutMs: number | undefined): number | undefined {
+  if (toolTimeoutMs === undefined) return undefined;
+  return Math.max(10, Math.floor((toolTimeoutMs - Math.max(10_000, toolTimeoutMs / 20)) / 1000));
+}
+
 /** How the rewrite names sparehand for this tool, or null when it cannot (bare name not on PATH). */
 export function invocationFor(spec: AgentSpec<unknown>, ctx: DecideContext): string | null {
   if (spec.sparehandName === 'bare' && which('sparehand', ctx.env.PATH) === undefined) return null;
@@ -47,17 +57,19 @@ export function decide(spec: AgentSpec<unknown>, call: ShellCall, ctx: DecideCon
   if (invocation === null) return leave;
   const approval = spec.approval?.(call, ctx) ?? 'unknown';
   if (approval === 'deny') return leave;
-  const replacement = rewriteCommand(c, invocation);
   if (connection === 'rewrite') {
     // A background call's timeout is its own or none: the default is not the limit it runs under.
     const timeoutMs = raiseTimeout(call.timeoutMs ?? (call.background ? undefined : spec.defaultTimeoutMs), spec.maxTimeoutMs);
     return {
       kind: 'rewrite',
-      command: replacement,
+      // The run keeps inside the tool's limit: it ends with output and a reason before the tool would kill it.
+      command: rewriteCommand(c, invocation, runTimeoutSeconds(timeoutMs)),
       ...(timeoutMs === undefined ? {} : { timeoutMs }),
       approve: spec.rewriteNeedsApproval === true || approval === 'allow',
     };
   }
   if (seenBefore(ctx, spec.id, call.sessionId ?? call.cwd ?? ctx.cwd, call.command)) return leave;
+  // (A refusal names a command the model runs later, under whatever limit that call has: no bound of this one's.)
+  const replacement = rewriteCommand(c, invocation);
   return { kind: 'refuse', reason: refusalReason(replacement), replacement };
 }

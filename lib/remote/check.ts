@@ -18,6 +18,7 @@ import { rememberWorkerPlatform } from './worker-facts.js';
 import { type Platform, parsePlatform, platformWords } from '../platform/platform.js';
 import { differenceNote } from '../platform/difference.js';
 import { platformHere } from '../platform/here.js';
+import { forgetNoAnswer } from './unreachable.js';
 
 export interface WorkerReport {
   name: string;
@@ -91,6 +92,8 @@ export async function checkWorker(ctx: Context, worker: Worker, opts: { versions
   let connectMs: number;
   try {
     connectMs = await connect(ctx, worker, conn, { verify: true });
+    // It answers: runs ask it again (a "no answer" remembered a moment ago is forgotten).
+    forgetNoAnswer(ctx, worker);
   } catch (e) {
     if (!isSparehandError(e)) throw e;
     return { ...base, ok: false, problems: [e.message], ...(e.hint ? { hint: e.hint } : {}) };

@@ -15,6 +15,7 @@ import { capture } from '../process.js';
 import { canWrite, tempOwnDir } from '../sandbox/own-dirs.js';
 import { proxyCommandFor } from '../sandbox/ssh-way.js';
 import { diagnoseSsh } from './ssh-errors.js';
+import { rememberNoAnswer } from './unreachable.js';
 import { type Connection, sshArgs, sshControlArgs, sshMasterArgs } from './ssh-args.js';
 
 type Env = Pick<Context, 'home' | 'env'>;
@@ -92,12 +93,17 @@ export function connectionFor(c: Env, worker: Worker): Connection {
   };
 }
 
+/** The error for a connection that failed; one that got no answer is remembered (unreachable.ts). */
+function failed(c: Env, worker: Worker, stderr: string): SparehandError {
+  const d = diagnoseSsh(stderr, worker);
+  if (d.kind === 'timeout' || d.kind === 'unreachable') rememberNoAnswer(c, worker, d.message);
+  return new SparehandError('SSH', d.message, { hint: d.hint, cause: new Error(stderr) });
+}
+
 /** Reaches the worker once without a shared connection, so that a failure is explained as with one. */
-async function checkPlain(worker: Worker, conn: Connection, env: NodeJS.ProcessEnv): Promise<void> {
+async function checkPlain(c: Env, worker: Worker, conn: Connection, env: NodeJS.ProcessEnv): Promise<void> {
   const r = await capture('ssh', sshArgs(worker, conn, 'true'), { env });
-  if (r.code === 0) return;
-  const d = diagnoseSsh(r.stderr, worker);
-  throw new SparehandError('SSH', d.message, { hint: d.hint, cause: new Error(r.stderr) });
+  if (r.code !== 0) throw failed(c, worker, r.stderr);
 }
 
 /** Runs the background master with its stderr in a file: a persisting master must not hold our pipes open. */
@@ -119,12 +125,13 @@ export async function connect(
   c: Env,
   worker: Worker,
   conn: Connection = connectionFor(c, worker),
-  opts: { verify?: boolean } = {},
+  opts: { verify?: boolean; timeoutS?: number | undefined } = {},
 ): Promise<number> {
   const started = performance.now();
+  if (opts.timeoutS !== undefined) conn.connectTimeout = opts.timeoutS;
   const env = sshEnv(c);
   if (conn.controlPath === NO_CONTROL) {
-    await checkPlain(worker, conn, env);
+    await checkPlain(c, worker, conn, env);
     return performance.now() - started;
   }
   const alive = async () => (await capture('ssh', sshControlArgs(worker, conn, 'check'), { env })).code === 0;
@@ -134,7 +141,7 @@ export async function connect(
   // Unix sockets refused here: no shared connection for this run (this conn and every one made after it).
   if (!(await socketsWork(dirname(conn.controlPath)))) {
     conn.controlPath = NO_CONTROL;
-    await checkPlain(worker, conn, env);
+    await checkPlain(c, worker, conn, env);
     return performance.now() - started;
   }
   // Two runs starting at once must not both start a master (the second would linger as a plain connection).
@@ -154,10 +161,7 @@ export async function connect(
   try {
     if (await alive()) return performance.now() - started;
     const r = await startMaster(worker, conn, env, `${conn.controlPath}.log`);
-    if (r.code !== 0) {
-      const d = diagnoseSsh(r.log, worker);
-      throw new SparehandError('SSH', d.message, { hint: d.hint, cause: new Error(r.log) });
-    }
+    if (r.code !== 0) throw failed(c, worker, r.log);
   } finally {
     rmSync(starting, { force: true });
   }

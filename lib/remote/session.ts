@@ -44,8 +44,15 @@ export interface ExecResult {
   report: ReportReader;
   /** Why the worker's frames could not be read (then nothing of the report is applied). */
   broken?: string;
-  /** Set when sparehand stopped the command (a signal it received, or the timeout). */
-  stoppedBy?: NodeJS.Signals | 'timeout';
+  /** What the worker was doing when the report ended or the run was stopped ('deps', 'run'). */
+  phase?: string;
+  /** Stopped by the deadline after the command had ended (its files were still coming back). */
+  endedBeforeDeadline?: boolean;
+  /**
+   * Set when sparehand stopped the run: a signal it received, the deadline (`timeout`), or `late` (the worker had
+   * not started the command by the time it had to: `startBy`).
+   */
+  stoppedBy?: NodeJS.Signals | 'timeout' | 'late';
 }
 
 /** ssh's exit status (128+N for a signal), once it has ended and its output is read. */
@@ -67,8 +74,11 @@ export interface Session {
   claimed: Promise<Claimed>;
   /** The project is on the worker: sparehand's own changes to the copy, then the command runs (pipe mode). */
   go(changes: readonly OwnChange[]): void;
-  /** Runs the command (after `go`) and reads the report, until it is whole or the session ended. */
-  run(opts: { timeoutMs?: number | undefined; signals: SignalSource }): Promise<ExecResult>;
+  /**
+   * Runs the command (after `go`) and reads the report, until it is whole or the session ended. `deadline`: when
+   * the run must end (Date.now() time); `startBy`: when the command must have started there.
+   */
+  run(opts: { deadline?: number | undefined; startBy?: number | undefined; signals: SignalSource }): Promise<ExecResult>;
   /** Asks for the content of changes the report carried none for; resolves when it came (or the session ended). */
   fetch(indices: readonly number[]): Promise<void>;
   /** Terminal mode: the job file the terminal session reads (after `go`), or undefined when the session ended. */
@@ -151,6 +161,9 @@ export function openSession(ctx: Context, opts: { args: string[]; env: NodeJS.Pr
         if (p) result.platform = p;
         return;
       }
+      case 'phase':
+        result.phase = f.payload.toString().slice(0, 16);
+        return;
       case 'ran': {
         const m = /^(\d{1,3}) ?(?:(\d+(?:\.\d+)?):(\d+(?:\.\d+)?))?$/.exec(f.payload.toString());
         if (!m || result.status !== undefined) {
@@ -227,7 +240,7 @@ export function openSession(ctx: Context, opts: { args: string[]; env: NodeJS.Pr
       parts.push(frame('start'));
       write(Buffer.concat(parts));
     },
-    run: async ({ timeoutMs, signals }) => {
+    run: async ({ deadline, startBy, signals }) => {
       let closing: NodeJS.Timeout | undefined;
       const stop = (sig: NodeJS.Signals) => {
         // Once the command has finished, nothing of a stopped run is wanted: end the session.
@@ -241,13 +254,30 @@ export function openSession(ctx: Context, opts: { args: string[]; env: NodeJS.Pr
         stop(sig);
         changed();
       });
-      const timer = timeoutMs === undefined ? undefined : setTimeout(() => ((stoppedBy ??= 'timeout'), stop('SIGTERM'), changed()), timeoutMs);
+      const after = (at: number | undefined, fn: () => void) => (at === undefined ? undefined : setTimeout(fn, Math.max(0, at - Date.now())));
+      const timer = after(deadline, () => {
+        // Whether the command had already ended (only its files were still coming) decides what the run says.
+        if (stoppedBy === undefined) result.endedBeforeDeadline = result.status !== undefined;
+        stoppedBy ??= 'timeout';
+        stop('SIGTERM');
+        changed();
+      });
+      // Not started by then (an install, a slow walk): stopped, so that the run can go on elsewhere in time.
+      const lateTimer = startBy === undefined || startBy === deadline ? undefined : after(startBy, () => {
+        if (result.phase === 'run' || result.status !== undefined) return;
+        // Nothing of it is wanted now, and nothing may start there: the session ends (its end stops the worker's).
+        stoppedBy ??= 'late';
+        child.stdin?.end();
+        hangUp();
+        changed();
+      });
       try {
         for (;;) {
           if (finished()) break;
-          if (stoppedBy !== undefined && result.status !== undefined) break;
+          if (stoppedBy !== undefined && (result.status !== undefined || stoppedBy === 'late')) break;
           await settled();
         }
+        if (stoppedBy === 'late') return outcome(-1);
         if (stoppedBy !== undefined) {
           hangUp();
           return outcome(await ended);
@@ -257,6 +287,7 @@ export function openSession(ctx: Context, opts: { args: string[]; env: NodeJS.Pr
       } finally {
         signals.react(undefined);
         clearTimeout(timer);
+        clearTimeout(lateTimer);
         clearTimeout(closing);
       }
     },
@@ -280,6 +311,11 @@ export function openSession(ctx: Context, opts: { args: string[]; env: NodeJS.Pr
       write(frame('bye'));
       child.stdin?.end();
       setTimeout(hangUp, AFTER_RESULTS_MS).unref();
+      // sparehand may end before this ssh does (its output went through a shared connection, whose master keeps
+      // those pipes open as long as the worker's side runs: a worker still busy must not hold this process).
+      child.unref();
+      (child.stdout as { unref?: () => void } | null)?.unref?.();
+      (child.stderr as { unref?: () => void } | null)?.unref?.();
       void pumped;
     },
   };
@@ -291,7 +327,7 @@ export function openSession(ctx: Context, opts: { args: string[]; env: NodeJS.Pr
  */
 export async function execTerminal(
   hold: Session,
-  opts: { args: (jobFile: string) => string[]; env: NodeJS.ProcessEnv; timeoutMs?: number | undefined; signals: SignalSource },
+  opts: { args: (jobFile: string) => string[]; env: NodeJS.ProcessEnv; deadline?: number | undefined; signals: SignalSource },
 ): Promise<ExecResult | undefined> {
   const jobFile = await hold.ready;
   if (jobFile === undefined) return undefined;
@@ -302,7 +338,7 @@ export async function execTerminal(
     stoppedBy ??= sig;
     stop(sig);
   });
-  const timer = opts.timeoutMs === undefined ? undefined : setTimeout(() => ((stoppedBy ??= 'timeout'), stop('SIGTERM')), opts.timeoutMs);
+  const timer = opts.deadline === undefined ? undefined : setTimeout(() => ((stoppedBy ??= 'timeout'), stop('SIGTERM')), Math.max(0, opts.deadline - Date.now()));
   try {
     const sshStatus = await sshEnded(child);
     if (stoppedBy !== undefined) return { sshStatus, report: new ReportReader({ dir: () => undefined }), stoppedBy };

@@ -10,6 +10,7 @@ import { SLOT_STATUS, type SlotRun, parseSlotStatus } from './worker-slots.js';
 import { workerDir, workerSlots } from './workers.js';
 import { knownWorkerPlatform } from './worker-facts.js';
 import { platformWords } from '../platform/platform.js';
+import { REMEMBER_MS, rememberedNoAnswer } from './unreachable.js';
 
 export interface WorkerStatus {
   name: string;
@@ -29,6 +30,12 @@ export interface WorkerStatus {
 export async function workerStatus(ctx: Context, worker: Worker, setSlots?: number): Promise<WorkerStatus> {
   const seen = knownWorkerPlatform(ctx, worker);
   const base = { name: worker.name, destination: worker.destination, ...(seen ? { platform: platformWords(seen) } : {}) };
+  // One that did not answer a moment ago is shown as such, without waiting for it again (unreachable.ts).
+  const silent = setSlots === undefined ? rememberedNoAnswer(ctx, worker) : undefined;
+  if (silent) {
+    const ago = Math.round((Date.now() - silent.at) / 1000);
+    return { ...base, reachable: false, problem: `${silent.why} ${ago}s ago; runs skip it for ${Math.ceil((REMEMBER_MS - (Date.now() - silent.at)) / 1000)}s more (\`sparehand worker check ${worker.name}\` asks it now)`, slots: workerSlots(worker), free: 0, runs: [] };
+  }
   try {
     await connect(ctx, worker);
   } catch (e) {

@@ -6,11 +6,24 @@ import { type Context, say } from '../context.js';
 import { SparehandError, isSparehandError } from '../errors.js';
 import { connect } from '../remote/connection.js';
 import type { Session } from '../remote/session.js';
+import { REMEMBER_MS, rememberedNoAnswer } from '../remote/unreachable.js';
+import { msLeft } from './clock.js';
 import { leastBusyFirst } from './runs-here.js';
 import type { RunSignals } from './signals.js';
 
 const WAIT_POLL_MS = 500;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** `p`, or undefined when it has not settled within `ms` (no bound when ms is undefined). */
+async function inTime<T>(p: Promise<T>, ms: number | undefined): Promise<T | undefined> {
+  if (ms === undefined) return p;
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([p, new Promise<undefined>((r) => (timer = setTimeout(() => r(undefined), ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /** One try at a worker: the session that claims a slot there, and whatever the caller started beside it. */
 export interface Attempt {
@@ -29,7 +42,9 @@ export type Claim<A extends Attempt> =
   /** No worker could be reached: why, for each. */
   | { failures: SparehandError[] }
   /** A signal came while waiting. */
-  | { stopped: true };
+  | { stopped: true }
+  /** No slot was had by `until`: why (waiting for one, or for a worker to answer). */
+  | { late: string };
 
 /**
  * Asks each reachable worker for a slot, least busy (by this machine's runs) first. `open(worker, waited)` starts
@@ -39,7 +54,7 @@ export type Claim<A extends Attempt> =
 export async function claimSlot<A extends Attempt>(
   ctx: Context,
   candidates: readonly Worker[],
-  opts: { orLocal: boolean; signals: RunSignals; open: (worker: Worker, waited: boolean) => A },
+  opts: { orLocal: boolean; signals: RunSignals; open: (worker: Worker, waited: boolean) => A; until?: number | undefined },
 ): Promise<Claim<A>> {
   const failures: SparehandError[] = [];
   let pool = [...candidates];
@@ -48,8 +63,19 @@ export async function claimSlot<A extends Attempt>(
     let busy = false;
     for (const worker of leastBusyFirst(ctx, pool)) {
       if (opts.signals.received) return { stopped: true };
+      // One that did not answer a moment ago is not waited for again (unreachable.ts).
+      const silent = rememberedNoAnswer(ctx, worker);
+      if (silent) {
+        const ago = Math.round((Date.now() - silent.at) / 1000);
+        failures.push(new SparehandError('SSH', `${silent.why} ${ago}s ago; not asked again for ${Math.ceil((REMEMBER_MS - (Date.now() - silent.at)) / 1000)}s`, { hint: `\`sparehand worker check ${worker.name}\` asks it now` }));
+        pool = pool.filter((w) => w !== worker);
+        continue;
+      }
+      const left = msLeft(opts.until);
+      if (left === 0) return { late: waiting ? `all slots on ${pool.map((w) => w.name).join(', ')} stayed busy` : 'no worker answered in time' };
       try {
-        await connect(ctx, worker);
+        // The connection waits at most 5 s, and never past the time the run has to start the command.
+        await connect(ctx, worker, undefined, { timeoutS: left === undefined ? undefined : Math.max(1, Math.min(5, Math.floor(left / 1000))) });
       } catch (e) {
         if (!isSparehandError(e)) throw e;
         failures.push(e);
@@ -67,8 +93,12 @@ export async function claimSlot<A extends Attempt>(
         continue;
       }
       opts.signals.react(() => attempt.abandon());
-      const answer = await attempt.session.claimed;
+      const answer = await inTime(attempt.session.claimed, msLeft(opts.until));
       opts.signals.react(undefined);
+      if (answer === undefined) {
+        attempt.abandon();
+        return { late: `${worker.name} gave no slot in time` };
+      }
       if ('slot' in answer && !opts.signals.received) return { worker, slot: answer.slot, attempt, waited: waiting };
       attempt.abandon();
       if (opts.signals.received) return { stopped: true };
@@ -82,9 +112,11 @@ export async function claimSlot<A extends Attempt>(
     }
     if (!busy) break;
     if (opts.orLocal) return { busy: true };
-    if (!waiting) say(ctx, `all slots on ${pool.map((w) => w.name).join(', ')} are busy; waiting for one`);
+    const left = msLeft(opts.until);
+    if (left === 0) return { late: `all slots on ${pool.map((w) => w.name).join(', ')} stayed busy` };
+    if (!waiting) say(ctx, `all slots on ${pool.map((w) => w.name).join(', ')} are busy; waiting for one${left === undefined ? '' : ` (at most ${Math.ceil(left / 1000)}s)`}`);
     waiting = true;
-    await sleep(WAIT_POLL_MS + Math.random() * WAIT_POLL_MS);
+    await sleep(Math.min(WAIT_POLL_MS + Math.random() * WAIT_POLL_MS, left ?? Infinity));
   }
   return { failures };
 }

@@ -1,6 +1,8 @@
 // Runs the command on this machine exactly as the shell would: bash -c, same folder, stdio passed through.
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { closeSync, existsSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { scratchFolder } from '../sync/own-folder.js';
 import { type Context, say } from '../context.js';
 import { SparehandError } from '../errors.js';
 import { exitStatus } from '../process.js';
@@ -17,11 +19,15 @@ export function localShell(): string {
 /** Runs `command` here; with `timeoutMs`, a command running longer gets SIGTERM (then SIGKILL) and 124, as timeout(1). */
 export async function runLocal(ctx: Context, command: string, opts: { cwd?: string; timeoutMs?: number | undefined } = {}): Promise<number> {
   const env = { ...ctx.env, SPAREHAND_RUN: '1' };
-  const child = spawn(localShell(), ['-c', command], {
-    cwd: opts.cwd ?? ctx.cwd,
+  const cwd = opts.cwd ?? ctx.cwd;
+  // A command too long for one argument (the kernel's limit: 128 KiB) is read by bash from fd 3, closed before it runs.
+  const long = Buffer.byteLength(command) >= 65536 ? longCommandFile(command, cwd) : undefined;
+  const child = spawn(localShell(), long ? ['-c', 'eval "$(cat <&3)" 3<&-'] : ['-c', command], {
+    cwd,
     env,
-    stdio: ['inherit', 'inherit', 'inherit'],
+    stdio: ['inherit', 'inherit', 'inherit', ...(long ? [long.fd] : [])],
   });
+  if (long) long.close();
   // The child shares our terminal's process group, so a Ctrl-C reaches it directly; for signals sent to
   // sparehand alone (kill, a tool's timeout) we pass them on and keep running until the child exits.
   const handlers = FORWARDED.map((sig) => {
@@ -53,6 +59,16 @@ export async function runLocal(ctx: Context, command: string, opts: { cwd?: stri
     clearTimeout(kill);
     for (const [sig, h] of handlers) process.off(sig, h);
   }
+}
+
+/** The command in a file already deleted, open for reading (what bash reads it from). */
+function longCommandFile(command: string, cwd: string): { fd: number; close: () => void } {
+  const dir = scratchFolder(cwd, 'sparehand-cmd-');
+  const file = join(dir, 'command');
+  writeFileSync(file, command, { mode: 0o600 });
+  const fd = openSync(file, 'r');
+  rmSync(dir, { recursive: true, force: true });
+  return { fd, close: () => closeSync(fd) };
 }
 
 /**

@@ -35,6 +35,7 @@ import { ignoredAmong } from '../sync/sent.js';
 import { which } from '../which.js';
 import { networkCutHere, sandboxRefused } from '../sandbox/run-checks.js';
 import { type Attempt, claimSlot } from './claim.js';
+import { type RunClock, msLeft, runClock, shownTimeout } from './clock.js';
 import { takeFolder } from './folders.js';
 import { type DepsInstall, depsPlan } from './deps.js';
 import { forwardedEnv } from './env.js';
@@ -52,6 +53,8 @@ export interface RemoteRunOptions {
   orLocal?: boolean | undefined;
   worker?: string | undefined;
   timeoutMs?: number | undefined;
+  /** The run's time bounds, from sparehand's start (clock.ts); made from timeoutMs when not given. */
+  clock?: RunClock;
   syncBack?: boolean | undefined;
   quiet?: boolean | undefined;
   /** Filled in as the run goes, for the log. */
@@ -65,8 +68,9 @@ function progress(ctx: Context, text: string | undefined): void {
 }
 
 /** Runs `command` on a worker (or here, with --or-local, when none can take it). Returns the exit status. */
-export async function runOnWorker(ctx: Context, config: Config, command: string, opts: RemoteRunOptions): Promise<number> {
-  const local = (why: string) => runHere(ctx, command, why, opts.timeoutMs, opts.outcome);
+export async function runOnWorker(ctx: Context, config: Config, command: string, given: RemoteRunOptions): Promise<number> {
+  const opts = { ...given, clock: given.clock ?? runClock(given.timeoutMs, Boolean(given.orLocal)) };
+  const local = (why: string) => runHere(ctx, command, why, msLeft(opts.clock.deadline), opts.outcome);
   const cannot = (why: string, hint: string): Promise<number> => {
     if (opts.orLocal) return local(why);
     throw new SparehandError('WORKER', why, { hint: `${hint}; or run with --or-local to run here when no worker can` });
@@ -92,8 +96,9 @@ export async function runOnWorker(ctx: Context, config: Config, command: string,
   const signals = new RunSignals();
   try {
     const run = prepare(ctx, config, command, opts, root);
-    const claim = await claimSlot(ctx, candidates, { orLocal: Boolean(opts.orLocal), signals, open: (w, waited) => attempt(ctx, w, run, !waited) });
+    const claim = await claimSlot(ctx, candidates, { orLocal: Boolean(opts.orLocal), signals, open: (w, waited) => attempt(ctx, w, run, !waited), until: opts.clock.startBy });
     if ('stopped' in claim) return exitStatus(null, signals.received ?? 'SIGTERM');
+    if ('late' in claim) return late(ctx, opts, command, claim.late);
     if ('busy' in claim) return local('all worker slots are busy');
     if ('refused' in claim) return cannot(`${claim.worker.name}: ${claim.refused}`, 'install it there');
     if ('failures' in claim) {
@@ -112,6 +117,16 @@ export async function runOnWorker(ctx: Context, config: Config, command: string,
   } finally {
     signals.dispose();
   }
+}
+
+/**
+ * The command could not start on a worker in time (`why`): with --or-local it runs here with the time left (at least
+ * half of --timeout); without, the run ends (124) saying where the time went.
+ */
+function late(ctx: Context, opts: RemoteRunOptions & { clock: RunClock }, command: string, why: string): Promise<number> | number {
+  if (opts.orLocal) return runHere(ctx, command, `${why} within half of --timeout ${shownTimeout(opts.clock)}`, msLeft(opts.clock.deadline), opts.outcome);
+  say(ctx, `stopped: --timeout ${shownTimeout(opts.clock)} was reached before the command started (${why}); nothing ran`);
+  return 124;
 }
 
 type Sent = { ms: number } | { error: unknown };
@@ -144,6 +159,8 @@ interface RunAttempt extends Attempt {
   job: Job;
   /** The sync started beside the claim (undefined: send once the slot is had). */
   synced?: Promise<Sent>;
+  /** Aborted when the sync must stop (the run's start-by time, or the attempt abandoned). */
+  sendSignal: AbortSignal;
 }
 
 /**
@@ -161,6 +178,9 @@ function attempt(ctx: Context, worker: Worker, run: Prepared, sendNow: boolean):
   const keep = keptPaths(run.root, run.watch ? ancestor : loadAncestor(run.root, copy));
   const target: SyncTarget = { worker, conn, config: run.config, localRoot: run.root, remoteRoot: remoteRoot(worker, run.key, folder.index), env: sshEnv(ctx), keep };
   const stop = new AbortController();
+  // The project must be there by the time the command has to start.
+  const lateSend = run.clock.startBy === undefined ? undefined : setTimeout(() => stop.abort(), Math.max(0, run.clock.startBy - Date.now()));
+  lateSend?.unref();
   const synced = sendNow ? send(ctx, target, stop.signal) : undefined;
   let done = false;
   return {
@@ -171,9 +191,11 @@ function attempt(ctx: Context, worker: Worker, run: Prepared, sendNow: boolean):
     job,
     session,
     ...(synced ? { synced } : {}),
+    sendSignal: stop.signal,
     abandon: () => {
       if (done) return;
       done = true;
+      clearTimeout(lateSend);
       stop.abort();
       session.close();
       void (synced ?? Promise.resolve()).finally(folder.release);
@@ -196,12 +218,13 @@ interface Prepared {
   programs: string[];
   deps: DepsInstall[];
   startedAt: Date;
+  clock: RunClock;
   staging: Staging;
   /** Whether staging was made (and must be removed). */
   staged: () => boolean;
 }
 
-function prepare(ctx: Context, config: Config, command: string, opts: RemoteRunOptions, root: string): Prepared {
+function prepare(ctx: Context, config: Config, command: string, opts: RemoteRunOptions & { clock: RunClock }, root: string): Prepared {
   const nonce = randomBytes(12).toString('hex');
   const st = lstatSync(root);
   let made: { dir: string } | { why: string } | undefined;
@@ -218,6 +241,7 @@ function prepare(ctx: Context, config: Config, command: string, opts: RemoteRunO
     programs: programsFoundHere(ctx, command),
     deps: config.sync?.copyDependencies ? [] : depsPlan(root, ctx.cwd),
     startedAt: new Date(),
+    clock: opts.clock,
     staging: {
       dir: () => {
         made ??= sameFolder(root, rootId) ? makeStaging(root, nonce) : { why: 'the project folder was moved or deleted during the run' };
@@ -227,6 +251,16 @@ function prepare(ctx: Context, config: Config, command: string, opts: RemoteRunO
     },
     staged: () => made !== undefined && 'dir' in made,
   };
+}
+
+/** An AbortSignal that aborts when any of `signals` does. */
+function anySignal(...signals: AbortSignal[]): AbortSignal {
+  const ac = new AbortController();
+  for (const s of signals) {
+    if (s.aborted) ac.abort();
+    else s.addEventListener('abort', () => ac.abort(), { once: true });
+  }
+  return ac.signal;
 }
 
 /** Whether `root` is still the folder the run started in. */
@@ -275,7 +309,7 @@ interface Claimed {
   signals: RunSignals;
 }
 
-async function runInSlot(ctx: Context, opts: RemoteRunOptions, run: Prepared, claimed: Claimed): Promise<number> {
+async function runInSlot(ctx: Context, opts: RemoteRunOptions & { clock: RunClock }, run: Prepared, claimed: Claimed): Promise<number> {
   const { worker, attempt: at, signals } = claimed;
   const { session, target: t } = at;
   const { root, command } = run;
@@ -283,14 +317,18 @@ async function runInSlot(ctx: Context, opts: RemoteRunOptions, run: Prepared, cl
   // Send (already under way beside the claim, unless the run waited for its slot).
   progress(ctx, `syncing to ${worker.name}…`);
   signals.react(() => at.abandon());
-  const sent = await (at.synced ?? send(ctx, t, signals.abortSignal()));
+  const sent = await (at.synced ?? send(ctx, t, anySignal(signals.abortSignal(), at.sendSignal)));
   progress(ctx, undefined);
   signals.react(undefined);
   if (signals.received) return exitStatus(null, signals.received);
+  if (at.sendSignal.aborted) {
+    at.abandon();
+    return late(ctx, opts, command, `sending the project to ${worker.name} did not finish`);
+  }
   if ('error' in sent) {
     if (opts.orLocal && isSparehandError(sent.error)) {
       at.abandon();
-      return runHere(ctx, command, sent.error.message, opts.timeoutMs, opts.outcome);
+      return runHere(ctx, command, sent.error.message, msLeft(opts.clock.deadline), opts.outcome);
     }
     throw sent.error;
   }
@@ -309,23 +347,35 @@ async function runInSlot(ctx: Context, opts: RemoteRunOptions, run: Prepared, cl
       ? await execTerminal(session, {
           args: (jobFile) => sshArgs(worker, t.conn, bootCommand(jobFile), { tty: true }),
           env: sshEnv(ctx),
-          timeoutMs: opts.timeoutMs,
+          deadline: opts.clock.deadline,
           signals,
         })
-      : await session.run({ timeoutMs: opts.timeoutMs, signals });
+      : await session.run({ deadline: opts.clock.deadline, startBy: opts.clock.startBy, signals });
     const execEnd = performance.now();
     if (result === undefined) {
       say(ctx, `the connection to ${worker.name} was lost before the command started; nothing ran there`);
       return 255;
     }
     const runEnd = result.seenAt ?? execEnd;
+    if (result.stoppedBy === 'late') {
+      session.close();
+      return late(ctx, opts, command, `${worker.name} had not started the command${result.phase === 'deps' ? ' (it was installing dependencies)' : ''}`);
+    }
     if (result.stoppedBy === 'timeout') {
-      say(ctx, 'stopped: the command ran longer than --timeout; nothing was brought back');
+      const limit = `--timeout ${shownTimeout(opts.clock)}`;
+      if (result.status !== undefined && result.endedBeforeDeadline) {
+        // The command had ended: its status stands; its files did not come back in time.
+        say(ctx, `the command ended (exit ${result.status}), but its files did not come back within ${limit}; nothing was brought back, they stay in the worker's copy (${worker.name}:${t.remoteRoot})`);
+        return result.status;
+      }
+      say(ctx, result.phase === 'run' || result.status !== undefined
+        ? `stopped: the command ran past ${limit}; nothing was brought back`
+        : `stopped: ${limit} was reached before the command started on ${worker.name}${result.phase === 'deps' ? ' (it was installing dependencies)' : ''}; nothing ran`);
       return 124;
     }
     if (result.stoppedBy !== undefined) return exitStatus(null, result.stoppedBy);
     if (result.refused !== undefined) {
-      if (opts.orLocal) return runHere(ctx, command, `${worker.name}: ${result.refused}`, opts.timeoutMs, opts.outcome);
+      if (opts.orLocal) return runHere(ctx, command, `${worker.name}: ${result.refused}`, msLeft(opts.clock.deadline), opts.outcome);
       throw new SparehandError('WORKER', `${worker.name}: ${result.refused}`, { hint: 'or run with --or-local to run here when the worker cannot' });
     }
     if (result.status === undefined) {

@@ -22,7 +22,7 @@ describe('sparehand agent hook (process)', () => {
       hookSpecificOutput: {
         hookEventName: 'PreToolUse',
         updatedInput: {
-          command: `${invocation} run --or-local -- 'npm test'`,
+          command: `${invocation} run --or-local --timeout 399s -- 'npm test'`,
           description: 'Run test suite',
           timeout: 420000,
           run_in_background: false,
@@ -73,7 +73,7 @@ describe('sparehand agent hook reads stdin as the tools write it', () => {
 
   it('answers as soon as it has one whole JSON document, though the pipe stays open', async () => {
     const r = await keptOpen(payload);
-    expect([r.exitCode, JSON.parse(r.stdout).hookSpecificOutput.updatedInput.command]).toEqual([0, expect.stringContaining("run --or-local -- 'npm test'")]);
+    expect([r.exitCode, JSON.parse(r.stdout).hookSpecificOutput.updatedInput.command]).toEqual([0, expect.stringContaining("run --or-local --timeout 399s -- 'npm test'")]);
     expect(r.ms).toBeLessThan(3000);
   });
 

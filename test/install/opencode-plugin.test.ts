@@ -48,7 +48,7 @@ describe('OpenCode plugin', () => {
     )) as { a: { command: string; description: string; timeout: number }; b: { command: string }; v2: { command: string } };
     expect(out.b).toEqual({ command: 'ls' });
     if (heavy) {
-      expect(out.a.command).toMatch(/ run --or-local -- 'npm test'$/);
+      expect(out.a.command).toMatch(/ run --or-local --timeout \d+s -- 'npm test'$/);
       expect(out.a.description).toBe('d');
       expect(out.a.timeout).toBeGreaterThan(120000);
       expect(out.v2.command).toMatch(/ run --or-local -- 'npm test'$/);

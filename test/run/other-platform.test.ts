@@ -223,3 +223,25 @@ describe('chains that run what they build', () => {
     await h.close();
   });
 });
+
+describe("each side's platform, shown", () => {
+  it('worker add asks the worker and says what follows; status and doctor show both sides; a bad override is named', async () => {
+    const h = workerHome([sshd]);
+    const env = { ...h.env, ...MAC };
+    const add = await sparehand(['worker', 'add', 'box', 'root@127.0.0.1', '--port', String(sshd.port), '--identity', sshd.identity, '--dir', sshd.remoteDir], { env });
+    expect(add.exitCode, add.stderr).toBe(0);
+    expect(add.stderr).toContain(`sparehand: box is ${LINUX}, this machine macOS arm64: the executables, libraries and object files its commands build stay there (\`sparehand worker fetch\` brings them), a chain that runs what it just built (\`make && ./app\`) runs whole there or whole here`);
+    const status = await sparehand(['status'], { env });
+    expect(status.stdout).toContain(`box (root@127.0.0.1, ${LINUX} (glibc); this machine: macOS arm64): 0 of 2 slots busy\n`);
+    expect(JSON.parse((await sparehand(['status', '--json'], { env })).stdout).here).toEqual({ platform: 'darwin arm64' });
+    // On one platform, status names the worker's only.
+    expect((await sparehand(['status'], { env: h.env })).stdout).toContain(`box (root@127.0.0.1, ${LINUX} (glibc)): 0 of 2 slots busy\n`);
+    const doctor = await sparehand(['doctor'], { env });
+    expect(doctor.stdout).toContain('ok  platform: this machine is macOS arm64 (from SPAREHAND_PLATFORM_HERE, not detected)\n');
+    expect(doctor.stdout).toContain(`  note: box is ${LINUX}, this machine macOS arm64: `);
+    const bad = await sparehand(['doctor'], { env: { ...h.env, SPAREHAND_PLATFORM_HERE: 'amiga' } });
+    expect(bad.exitCode).toBe(1);
+    expect(bad.stdout).toMatch(/^BAD platform: this machine is Linux \S+ \(glibc\) \(detected\); SPAREHAND_PLATFORM_HERE=amiga names no platform/m);
+    await h.close();
+  });
+});

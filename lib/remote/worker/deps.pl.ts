@@ -42,6 +42,7 @@ sub install_deps {
       next if !length $target || fingerprint($target, $depth || 2) eq $fp;
       print STDERR "sparehand: the dependencies installed on the worker$where changed since their install ($target); installing them again\n";
     }
+    put('phase', 'deps');
     print STDERR "sparehand: installing dependencies on the worker$where: $install\n";
     $deps_start //= Time::HiRes::time();
     -d $ddir or refuse("cannot enter $ddir on the worker");

@@ -5,7 +5,7 @@
 // running in its group is killed; its output is read for a moment more (a process that left the group with
 // setsid may keep the pipe open: it is not waited for).
 export const GROUP_PL = String.raw`
-our $shell;
+our ($shell, $root_dir);
 our $gone = 0;
 sub status_of { my ($w) = @_; return ($w & 127) ? 128 + ($w & 127) : $w >> 8 }
 
@@ -18,6 +18,21 @@ sub signals_in {
     kill($1, -$pid) if $f[0] eq 'sig' && $f[1] =~ /^(INT|TERM|HUP|QUIT)$/;
   }
   $gone = 1 if $@ || $in_eof;
+}
+
+# The words that run a command: bash -c CMD, or for a command too long for one argument (the kernel's limit is
+# 128 KiB an argument), bash -c 'eval "$(cat)"' reading it from a file that is its stdin (at its end, as
+# /dev/null would be, when the command starts). Call in the child.
+sub command_argv {
+  my ($cmd) = @_;
+  return ($shell, '-c', $cmd) if length($cmd) < 65536;
+  my $file = "$root_dir/../$folder.cmd.$$";
+  open(my $fh, '>:raw', $file) or exit 126;
+  print $fh $cmd;
+  close $fh;
+  open(STDIN, '<', $file) or exit 126;
+  unlink $file;
+  return ($shell, '-c', 'eval "$(cat)"');
 }
 
 sub run_group {
@@ -33,8 +48,9 @@ sub run_group {
     open(STDIN, '<', '/dev/null');
     open(STDOUT, '>&', $w ? $w : \*STDERR);
     close $r if $r;
+    my @argv = command_argv($cmd);
     chdir $cwd or exit 125;
-    exec { $shell } $shell, '-c', $cmd;
+    exec { $argv[0] } @argv;
     exit 127;
   }
   close $w if $w;
@@ -75,17 +91,27 @@ sub run_group {
 # Terminal mode: the command runs in the foreground of the worker's terminal (ssh -tt), where Ctrl-C reaches it.
 sub run_foreground {
   my ($cmd, $cwd) = @_;
+  my $long = "$root_dir/../$folder.cmd.$$";
+  if (length($cmd) >= 65536) {
+    open(my $fh, '>:raw', $long) or refuse("cannot write the command on the worker: $!");
+    print $fh $cmd;
+    close $fh;
+  }
   my $pid = fork;
   refuse("cannot start a process on the worker: $!") unless defined $pid;
   if (!$pid) {
     $SIG{PIPE} = 'DEFAULT';
+    # Too long for one argument, and the terminal stays stdin: read from a file named in $0 (removed after).
+    my @argv = length($cmd) < 65536 ? ($shell, '-c', $cmd) : ($shell, '-c', 'eval "$(cat -- "$0")"', $long);
     chdir $cwd or exit 125;
-    exec { $shell } $shell, '-c', $cmd;
+    exec { $argv[0] } @argv;
     exit 127;
   }
   local $SIG{INT} = 'IGNORE';
   local $SIG{QUIT} = 'IGNORE';
   waitpid($pid, 0);
-  return status_of($?);
+  my $st = status_of($?);
+  unlink $long;
+  return $st;
 }
 `;

@@ -17,6 +17,7 @@ unless (eval { require Time::HiRes; require Digest::MD5; require Cwd; 1 }) {
 $shell = on_path('bash') ? 'bash' : 'sh';
 my $key = $job{key};
 my $root = "$dir/$key/$folder";
+$root_dir = $root;
 claim() unless $mode eq 'tty';
 login_env() unless $mode eq 'hold';
 
@@ -120,6 +121,7 @@ if ($watch) {
   ($before, $maxc, $unlike) = walk(load_tree($tree));
   tick_past("$tree.tick", $maxc);
 }
+put('phase', 'run');
 my $status = $mode eq 'tty' ? run_foreground($job{command}, $rel) : run_group($job{command}, $rel, 'frames');
 exit 0 unless defined $status;
 my $deps = defined $deps_start ? sprintf('%.3f:%.3f', $deps_start, $deps_end // $deps_start) : '';

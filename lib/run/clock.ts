@@ -1,0 +1,30 @@
+// A run's time bounds, from sparehand's start (docs/run.md "Time bounds"): `--timeout` covers the whole run —
+// connecting, waiting for a slot, sending, installing dependencies, the command, its files coming back. With
+// --or-local, a worker has half of it to start the command; after that the command runs here with what is left,
+// so a worker that does not answer costs the run at most half its time, never all of it.
+
+export interface RunClock {
+  /** When sparehand started (Date.now()). */
+  start: number;
+  /** When the whole run must have ended, or undefined without --timeout. */
+  deadline: number | undefined;
+  /** When the command must have started on a worker (deadline, or halfway there with --or-local). */
+  startBy: number | undefined;
+}
+
+export function runClock(timeoutMs: number | undefined, orLocal: boolean, start = Date.now()): RunClock {
+  if (timeoutMs === undefined) return { start, deadline: undefined, startBy: undefined };
+  return { start, deadline: start + timeoutMs, startBy: start + (orLocal ? Math.floor(timeoutMs / 2) : timeoutMs) };
+}
+
+/** Milliseconds left until `at` (never negative); undefined when there is no bound. */
+export function msLeft(at: number | undefined, now = Date.now()): number | undefined {
+  return at === undefined ? undefined : Math.max(0, at - now);
+}
+
+/** `--timeout 2m` as the user gave it (for lines). */
+export function shownTimeout(clock: RunClock): string {
+  if (clock.deadline === undefined) return 'none';
+  const s = Math.round((clock.deadline - clock.start) / 1000);
+  return s % 60 === 0 && s >= 60 ? `${s / 60}m` : `${s}s`;
+}
