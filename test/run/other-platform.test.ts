@@ -191,16 +191,16 @@ describe('chains that run what they build', () => {
       'src/main.rs': 'fn main() { println!("hello from {}", std::env::var("WHERE").unwrap_or("here".into())); }\n',
     });
     const cargo = await hookRewrite('cargo build --offline -q && ./target/debug/hello', env);
-    expect(cargo).toMatch(/ run --or-local -- 'cargo build --offline -q && \.\/target\/debug\/hello'$/);
+    expect(cargo).toMatch(/ run --or-local (--timeout \S+ )?-- 'cargo build --offline -q && \.\/target\/debug\/hello'$/);
     const r = await bash(crate, cargo as string, env);
     expect([r.exitCode, r.stdout], r.stderr).toEqual([0, 'hello from worker']);
     const c = cProject();
     const make = await hookRewrite('make -s && ./build/app', env);
-    expect(make).toMatch(/ run --or-local -- 'make -s && \.\/build\/app'$/);
+    expect(make).toMatch(/ run --or-local (--timeout \S+ )?-- 'make -s && \.\/build\/app'$/);
     const m = await bash(c, make as string, env);
     expect([m.exitCode, m.stdout], m.stderr).toEqual([0, 'v1 42']);
     // One platform: split as ever (the program runs here, and here it is what came back).
-    expect(await hookRewrite('make && ./build/app', h.env)).toMatch(/ run --or-local -- 'make' && \.\/build\/app$/);
+    expect(await hookRewrite('make && ./build/app', h.env)).toMatch(/ run --or-local (--timeout \S+ )?-- 'make' && \.\/build\/app$/);
     await h.close();
   });
 
