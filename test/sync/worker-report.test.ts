@@ -126,3 +126,35 @@ function coarseFileSystem(): { path: string; remove: () => void } | string {
 function md5(s: string): string {
   return execFileSync('md5sum', { input: s, encoding: 'utf8' }).split(' ')[0] as string;
 }
+
+describe('the report looks only at what changed (find since a marker), and misses nothing', () => {
+  it('a change made in the copy outside a run, even with its mtime set back, is not the command\'s, and is the next base', async () => {
+    const w = project();
+    await watch(w, 'true');
+    writeFileSync(join(w.root, 'keep.txt'), 'edited outside\n');
+    execFileSync('touch', ['-d', '2020-01-01', join(w.root, 'keep.txt')]);
+    expect((await watch(w, 'true')).changes).toEqual([]);
+    const r = await watch(w, 'echo by-command > keep.txt');
+    expect(r.changes).toEqual(['M f keep.txt']);
+    expect(r.raw[0]?.base).toBe(md5('edited outside\n'));
+  });
+
+  it('deletions and moves the command makes are found from the folders that changed, at any depth', async () => {
+    const w = project();
+    mkdirSync(join(w.root, 'deep', 'er'), { recursive: true });
+    writeFileSync(join(w.root, 'deep', 'er', 'x.txt'), 'x\n');
+    await watch(w, 'true');
+    const r = await watch(w, 'rm -rf deep && mv gone.txt moved.txt && rm src/a.ts');
+    expect(r.changes).toEqual(['D f src/a.ts', 'D f gone.txt', 'D f deep/er/x.txt', 'D d deep/er', 'D d deep', 'C f moved.txt']);
+  });
+
+  it('without find on the worker, the whole tree is walked and the report is the same', async () => {
+    const w = project();
+    const bin = tempDir();
+    for (const t of ['perl', 'bash', 'sh', 'cat', 'rm', 'mv', 'touch']) execFileSync('ln', ['-s', execFileSync('sh', ['-c', `command -v ${t}`], { encoding: 'utf8' }).trim(), join(bin, t)]);
+    const env = { PATH: bin, HOME: w.dir };
+    await watch(w, 'true', { env });
+    const r = await watch(w, 'echo b > src/a.ts; rm gone.txt', { env });
+    expect(r.changes).toEqual(['D f gone.txt', 'M f src/a.ts']);
+  });
+});
