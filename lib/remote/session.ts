@@ -153,6 +153,10 @@ export function openSession(ctx: Context, opts: { args: string[]; env: NodeJS.Pr
       case 'anc':
         result.ancestor = f.payload.toString() === 'same' ? 'same' : 'lost';
         return;
+      case 'gone':
+        // A file asked for (fetch) is not there any more: nothing comes for it.
+        if (fetching > 0) fetching--;
+        return;
       case 'phase':
         result.phase = f.payload.toString().slice(0, 16);
         return;

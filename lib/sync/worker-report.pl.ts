@@ -14,8 +14,8 @@
 // earlier change with the same inode (a hard link: no content), else -1. For a file's content (SIZE > 0): `dat`
 // frames, `hole N` for N zero bytes (a sparse file stays sparse), then `sum MD5` ('short' when the file shrank
 // while it was read). After the last change, `end COUNT`. Then sparehand may ask `want INDEX` for the content
-// of a file it has no copy of (a rebuilt output that is missing here), answered with `got INDEX` and content
-// frames, and ends with `bye`.
+// of a file it has no copy of (a rebuilt output that is missing here), answered with `got INDEX SIZE` and content
+// frames (or `gone INDEX` when it is no file any more), and ends with `bye`.
 export const REPORT_PL = String.raw`
 my ($namere, $lastre, $pathre) = map { length($_) ? qr/$_/ : undef } (split(/\n/, $job{skip} // '', -1), '', '', '')[0 .. 2];
 
@@ -312,11 +312,13 @@ sub answer_wants {
   my ($sent) = @_;
   while (my ($type, $payload) = frame()) {
     last if $type eq 'bye';
-    next unless $type eq 'want' && $payload =~ /^(\d+)$/ && $1 < @$sent;
-    my $p = $sent->[$1];
-    my @st = lstat($p);
-    next unless @st && -f _;
-    put('got', $1 . ' ' . $st[7]);
+    next unless $type eq 'want' && $payload =~ /^(\d+)$/;
+    my $i = $1;
+    my $p = $i < @$sent ? $sent->[$i] : undef;
+    my @st = defined $p ? lstat($p) : ();
+    # Not a file any more (a process the command left changed it): said, so that sparehand does not wait for it.
+    if (!@st || !-f _) { put('gone', $i); next }
+    put('got', $i . ' ' . $st[7]);
     put('sum', send_content($p, $st[7]));
   }
 }

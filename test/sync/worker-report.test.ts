@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Change } from '../../lib/sync/change.js';
 import { tempDir } from '../helpers/context.js';
+import { frame } from '../../lib/remote/frames.js';
 import { runWorker, workerFolder } from '../helpers/local-worker.js';
 
 const brief = (c: Change) => `${c.op} ${c.type} ${c.path}${c.type === 'l' ? ` -> ${c.target}` : ''}`;
@@ -156,5 +157,21 @@ describe('the report looks only at what changed (find since a marker), and misse
     await watch(w, 'true', { env });
     const r = await watch(w, 'echo b > src/a.ts; rm gone.txt', { env });
     expect(r.changes).toEqual(['D f gone.txt', 'M f src/a.ts']);
+  });
+});
+
+describe('content asked for after the report', () => {
+  it('a want is answered with the file, or with gone when it is no file any more (never left unanswered)', async () => {
+    const w = project();
+    const r = await runWorker(w, { command: 'touch keep.txt && mkdir -p out && echo o > out/o.txt' }, {
+      input: (f, write) => {
+        if (f.type !== 'end') return;
+        // keep.txt (a file), out (a folder), and an index past the end.
+        write(Buffer.concat([frame('want', '1'), frame('want', '0'), frame('want', '99'), frame('bye')]));
+      },
+    });
+    const after = r.frames.slice(r.frames.findIndex((f) => f.type === 'end') + 1).map((f) => `${f.type} ${f.payload.toString().slice(0, 8)}`);
+    expect(r.report.changes.map((c) => `${c.op} ${c.path}`)).toEqual(['T keep.txt', 'C out', 'C out/o.txt']);
+    expect(after).toEqual(['gone 1', 'got 0 2', expect.stringMatching(/^dat /), expect.stringMatching(/^sum /), 'gone 99']);
   });
 });
