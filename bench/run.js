@@ -6,12 +6,11 @@
 //   3. a no-change sync of a 20,000-file tree: sparehand's sync step  vs  plain `rsync -a --delete`
 //   4. warm `sparehand run -- true` on that 20,000-file tree  vs  the same three steps by hand
 //   5. the worker program's two walks around `true` on a 50,000-file tree  vs  `find` listing it twice
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { createServer, connect } from 'node:net';
-import { tmpdir } from 'node:os';
+import { spawn } from 'node:child_process';
+import { mkdirSync, renameSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { RUNS, benchHome, median, must, sshd, time, tmp, tree } from './setup.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = join(root, 'bin', 'sparehand.js');
@@ -25,65 +24,9 @@ const { frame } = await import(join(root, 'dist/remote/frames.js'));
 const { remoteRoot } = await import(join(root, 'dist/run/project.js'));
 const { syncUp } = await import(join(root, 'dist/remote/sync.js'));
 const { rsyncHere, rsyncThere } = await import(join(root, 'dist/remote/rsync-found.js'));
-const RUNS = Number(process.env.BENCH_RUNS || 11);
-
-const tmp = (p) => mkdtempSync(join(tmpdir(), p));
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const time = (fn) => {
-  const t = performance.now();
-  fn();
-  return performance.now() - t;
-};
-const must = (cmd, args, opts = {}) => {
-  const r = spawnSync(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'], ...opts });
-  if (r.status !== 0) throw new Error(`${cmd} failed (${r.status}): ${r.stderr}`);
-};
-
-// A throwaway sshd (the same set-up as test/helpers/sshd.ts, kept short here: bench/ is plain JS).
-async function sshd() {
-  const dir = tmp('sparehand-bench-sshd-');
-  mkdirSync('/run/sshd', { recursive: true });
-  for (const k of ['host_key', 'user_key']) execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', join(dir, k)]);
-  writeFileSync(join(dir, 'authorized_keys'), readFileSync(join(dir, 'user_key.pub')));
-  const port = await new Promise((res) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const p = s.address().port;
-      s.close(() => res(p));
-    });
-  });
-  const cfg = [`Port ${port}`, 'ListenAddress 127.0.0.1', `HostKey ${dir}/host_key`, `AuthorizedKeysFile ${dir}/authorized_keys`,
-    `PidFile ${dir}/pid`, 'StrictModes no', 'UsePAM no', 'PasswordAuthentication no', 'LogLevel ERROR'].join('\n');
-  writeFileSync(join(dir, 'cfg'), `${cfg}\n`);
-  const proc = spawn('/usr/sbin/sshd', ['-D', '-e', '-f', join(dir, 'cfg')], { stdio: 'ignore' });
-  for (let i = 0; i < 200; i++) {
-    const up = await new Promise((res) => connect(port, '127.0.0.1').once('connect', function () { this.destroy(); res(true); }).once('error', () => res(false)));
-    if (up) break;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  const hostKey = readFileSync(join(dir, 'host_key.pub'), 'utf8').split(' ').slice(0, 2).join(' ');
-  return { dir, port, proc, identity: join(dir, 'user_key'), hostKey };
-}
-
-function tree(files) {
-  const dir = tmp('sparehand-bench-proj-');
-  for (let i = 0; i < files; i++) {
-    const sub = join(dir, 'src', `d${Math.floor(i / 100)}`);
-    if (i % 100 === 0) mkdirSync(sub, { recursive: true });
-    writeFileSync(join(sub, `f${i}.js`), `export const v${i} = ${i};\n`);
-  }
-  writeFileSync(join(dir, '.gitignore'), 'dist/\n');
-  execFileSync('git', ['init', '-q'], { cwd: dir });
-  return dir;
-}
 
 const s = await sshd();
-const home = tmp('sparehand-bench-home-');
-mkdirSync(join(home, '.ssh'), { recursive: true });
-appendFileSync(join(home, '.ssh', 'known_hosts'), `[127.0.0.1]:${s.port} ${s.hostKey}\n`);
-const worker = { name: 'bench', destination: 'root@127.0.0.1', port: s.port, identity: s.identity, dir: join(s.dir, 'remote'), slots: 1 };
-mkdirSync(join(home, '.config', 'sparehand'), { recursive: true });
-writeFileSync(join(home, '.config', 'sparehand', 'config.json'), JSON.stringify({ workers: [worker] }));
-const env = { PATH: process.env.PATH, HOME: home };
+const { home, worker, env } = benchHome(s);
 const c = { home, env };
 const conn = connectionFor(c, worker);
 

@@ -20,6 +20,8 @@ export interface Job {
   command: string;
   /** What the tree watch skips (sync-rules.ts skipArgument). */
   skip: string;
+  /** Folder names (globs) find never walks into: the simple ones among what is skipped (sync-rules.ts pruneNames). */
+  prune?: readonly string[];
   /** Whether to find what the command changed (false: --no-sync-back). */
   watch: boolean;
   /** Dependency installs (lib/run/deps.ts), in order. */
@@ -44,5 +46,6 @@ export function jobFrame(job: Job): Buffer {
   const deps = job.deps.map((d): [string, string] => ['dep', [d.dir, d.dir.replaceAll('/', '%'), d.hash, d.folder ? `${d.folder}:${d.depth ?? 2}` : '', d.command].join('\t')]);
   const env = Object.entries(job.env).map(([k, v]): [string, string] => ['env', `${k}=${v}`]);
   const programs = job.programs.map((p): [string, string] => ['program', p]);
-  return frame('job', fields([...one, ...deps, ...env, ...programs]));
+  const prune = (job.prune ?? []).map((p): [string, string] => ['prune', p]);
+  return frame('job', fields([...one, ...deps, ...env, ...programs, ...prune]));
 }

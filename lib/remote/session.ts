@@ -161,6 +161,10 @@ export function openSession(ctx: Context, opts: { args: string[]; env: NodeJS.Pr
         if (p) result.platform = p;
         return;
       }
+      case 'gone':
+        // A file asked for (fetch) is not there any more: nothing comes for it.
+        if (fetching > 0) fetching--;
+        return;
       case 'phase':
         result.phase = f.payload.toString().slice(0, 16);
         return;

@@ -126,6 +126,14 @@ export function skipRules(patterns: readonly string[]): SkipRules {
   };
 }
 
+/**
+ * The folder names among `patterns` that need no path to match (`node_modules/`, `.git`, `.[sS][sS][hH]/`): `find`
+ * prunes them on the worker, so its walk never enters them (the rest is filtered after, by skipRules).
+ */
+export function pruneNames(patterns: readonly string[]): string[] {
+  return patterns.filter((p) => !p.startsWith('/') && !p.slice(0, -1).includes('/') && !p.includes('**') && (p.endsWith('/') || p === '.git')).map((p) => p.replace(/\/$/, ''));
+}
+
 /** The rules as one argument for the tree watch: the three parts on three lines. */
 export const skipArgument = (rules: SkipRules): string => `${rules.names}\n${rules.lasts}\n${rules.paths}`;
 

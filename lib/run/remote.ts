@@ -18,7 +18,7 @@ import type { Job } from '../remote/job.js';
 import { rememberWorkerRsync, rsyncHere, rsyncThere } from '../remote/rsync-found.js';
 import { type ExecResult, execTerminal, openSession } from '../remote/session.js';
 import { remotePath, sshArgs } from '../remote/ssh-args.js';
-import { notBroughtBack, skipArgument, skipMatcher, skipRules } from '../remote/sync-rules.js';
+import { notBroughtBack, pruneNames, skipArgument, skipMatcher, skipRules } from '../remote/sync-rules.js';
 import { type SyncTarget, syncUp } from '../remote/sync.js';
 import { bootCommand } from '../remote/worker/program.js';
 import { findWorker, workerDir, workerSlots } from '../remote/workers.js';
@@ -285,6 +285,7 @@ function jobFor(ctx: Context, worker: Worker, run: Prepared, how: { mode: Job['m
     rel: relativeCwd(run.root, ctx.cwd),
     command: run.command,
     skip: skipArgument(skipRules(notBroughtBack(run.config))),
+    prune: pruneNames(notBroughtBack(run.config)),
     watch: run.watch,
     deps: run.deps.map((d) => ({ ...d, ...dependencyFolder(d) })),
     venv: activeVenv(ctx, run.root),

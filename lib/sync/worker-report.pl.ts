@@ -14,8 +14,8 @@
 // earlier change with the same inode (a hard link: no content), else -1. For a file's content (SIZE > 0): `dat`
 // frames, `hole N` for N zero bytes (a sparse file stays sparse), then `sum MD5` ('short' when the file shrank
 // while it was read). After the last change, `end COUNT`. Then sparehand may ask `want INDEX` for the content
-// of a file it has no copy of (a rebuilt output that is missing here), answered with `got INDEX` and content
-// frames, and ends with `bye`.
+// of a file it has no copy of (a rebuilt output that is missing here), answered with `got INDEX SIZE` and content
+// frames (or `gone INDEX` when it is no file any more), and ends with `bye`.
 export const REPORT_PL = String.raw`
 my ($namere, $lastre, $pathre) = map { length($_) ? qr/$_/ : undef } (split(/\n/, $job{skip} // '', -1), '', '', '')[0 .. 2];
 
@@ -142,26 +142,139 @@ sub send_content {
   return $md5->hexdigest;
 }
 
-sub report {
-  my ($before, $after) = @_;
+# What changed from $before to $after: every path of both, or only those in $keys (an incremental pass: $after then
+# holds just those, undef for a path that is gone).
+sub differences {
+  my ($before, $after, $keys) = @_;
   my (@made, @gone);
   my $kept = 0;
-  while (my ($p, $a) = each %$after) {
+  my @paths = $keys ? @$keys : keys %$after;
+  for my $p (@paths) {
+    my $a = $after->{$p};
     my $b = $before->{$p};
+    if (!defined $a) { push @gone, $p if defined $b; next }
     if (defined $b && $a eq $b) { $kept++; next }
-    if (!defined $b || substr($a, 0, 1) ne substr($b, 0, 1)) { push @made, ['C', $p]; next }
+    if (!defined $b || substr($a, 0, 1) ne substr($b, 0, 1)) {
+      push @made, ['C', $p];
+      push @gone, $p if $keys && defined $b;
+      next;
+    }
     $kept++;
     if (substr($a, 37) ne substr($b, 37)) { push @made, ['M', $p]; next }
     my (undef, undef, undef, $am, undef, $amode) = unpack('a1 Q Q d d L', $a);
     my (undef, undef, undef, $bm, undef, $bmode) = unpack('a1 Q Q d d L', $b);
     push @made, ['T', $p] if $am != $bm || $amode != $bmode;
   }
-  if ($kept != keys %$before) {
+  if (!$keys && $kept != keys %$before) {
     while (my ($p, $b) = each %$before) {
       my $a = $after->{$p};
       push @gone, $p if !defined $a || substr($a, 0, 1) ne substr($b, 0, 1);
     }
   }
+  return (\@made, \@gone);
+}
+
+# --- The incremental pass: instead of walking the whole tree in Perl twice, find (in C) lists what changed since a
+# marker file (ctime newer than its mtime: the kernel sets ctime on every change, and nobody can set it back), and
+# only those paths are looked at. A folder among them is listed to see what was deleted in it. Undef when find
+# cannot be used here (then the whole tree is walked, as on a first run).
+
+# Whether a path (a folder's ending in '/') or a folder above it is skipped (the walk's rules, for one path).
+sub skipped_path {
+  my ($p, $is_dir) = @_;
+  my @parts = split m{/}, $p;
+  for my $i (0 .. $#parts) {
+    my $dir = $i < $#parts || $is_dir;
+    my $name = $parts[$i] . ($dir ? '/' : '');
+    my $path = join('/', @parts[0 .. $i]) . ($dir ? '/' : '');
+    return 1 if ($namere && $name =~ $namere) || ($lastre && $name =~ $lastre && $path =~ $pathre);
+  }
+  return 0;
+}
+
+sub newer_than {
+  my ($ref) = @_;
+  return undef unless -e $ref;
+  my @prune;
+  for my $g (@{$many{prune}}) { push @prune, '-o' if @prune; push @prune, '-name', $g }
+  my @args = ('find', '.', (@prune ? ('(', @prune, ')', '-prune', '-o') : ()), '-cnewer', $ref, '-print0');
+  my $pid = open(my $fh, '-|');
+  return undef unless defined $pid;
+  if (!$pid) { open(STDERR, '>', '/dev/null'); exec { 'find' } @args; exit 127 }
+  local $/ = "\0";
+  my @out;
+  while (my $p = <$fh>) {
+    chomp $p;
+    next if $p eq '';
+    push @out, $p eq '.' ? '' : substr($p, 2);
+  }
+  close $fh;
+  # 1: some folder could not be read (its entries stay as recorded); anything more: find did not run.
+  return (($? >> 8) <= 1 && !($? & 127)) ? \@out : undef;
+}
+
+# What the paths find listed hold now, against the record: path => new entry, or undef for one gone.
+sub changed_entries {
+  my ($tree, $cands) = @_;
+  my (%delta, @dirs, $children);
+  for my $p (@$cands) {
+    if ($p eq '') { push @dirs, ''; next }
+    my @st = Time::HiRes::lstat($p);
+    next unless @st;
+    my $fmt = $st[2] & 0170000;
+    my $type = $fmt == 0100000 ? 'f' : $fmt == 0040000 ? 'd' : $fmt == 0120000 ? 'l' : 's';
+    next if skipped_path($p, $type eq 'd');
+    if ($type eq 'd') {
+      $delta{$p} = 'd' unless ($tree->{$p} // '') eq 'd';
+      push @dirs, $p;
+      next;
+    }
+    my $s = pack('a1 Q Q d d L', $type, $st[1], $st[7], $st[9], $st[10], $st[2] & 07777);
+    my $o = $tree->{$p};
+    next if defined $o && substr($o, 0, 37) eq $s;
+    $delta{$p} = $s . ($type eq 'f' ? md5_file($p) : $type eq 'l' ? Digest::MD5::md5_hex(readlink($p) // '') : 'special');
+  }
+  # What a listed folder no longer holds: deleted, with all the record had under it.
+  for my $d (@dirs) {
+    opendir(my $dh, length($d) ? $d : '.') or next;
+    my %here = map { $_ => 1 } readdir $dh;
+    closedir $dh;
+    if (!$children) {
+      $children = {};
+      for my $k (keys %$tree) { my $i = rindex($k, '/'); push @{$children->{$i < 0 ? '' : substr($k, 0, $i)}}, $k }
+    }
+    my @gone = grep { !$here{substr($_, length($d) ? length($d) + 1 : 0)} } @{$children->{$d} // []};
+    while (my $g = shift @gone) {
+      next if exists $delta{$g};
+      $delta{$g} = undef;
+      push @gone, @{$children->{$g} // []};
+    }
+  }
+  return \%delta;
+}
+
+# Applies what changed to the record.
+sub apply_delta {
+  my ($tree, $delta) = @_;
+  while (my ($p, $e) = each %$delta) { if (defined $e) { $tree->{$p} = $e } else { delete $tree->{$p} } }
+}
+
+# A marker file made now, and the clock waited past it: anything written after has a newer ctime.
+sub fresh_marker {
+  my ($file) = @_;
+  unlink $file;
+  open(my $fh, '>', $file) or return 0;
+  close $fh;
+  my @m = Time::HiRes::lstat($file);
+  tick_past("$file.tick", @m ? $m[10] : 0);
+  return 1;
+}
+
+sub report {
+  my ($before, $after, $keys) = @_;
+  my ($made, $gone) = differences($before, $after, $keys);
+  my @made = @$made;
+  my @gone = @$gone;
   my $n = 0;
   my @sent;
   # Deletions deepest first; then creations and changes, parents before children.
@@ -199,11 +312,13 @@ sub answer_wants {
   my ($sent) = @_;
   while (my ($type, $payload) = frame()) {
     last if $type eq 'bye';
-    next unless $type eq 'want' && $payload =~ /^(\d+)$/ && $1 < @$sent;
-    my $p = $sent->[$1];
-    my @st = lstat($p);
-    next unless @st && -f _;
-    put('got', $1 . ' ' . $st[7]);
+    next unless $type eq 'want' && $payload =~ /^(\d+)$/;
+    my $i = $1;
+    my $p = $i < @$sent ? $sent->[$i] : undef;
+    my @st = defined $p ? lstat($p) : ();
+    # Not a file any more (a process the command left changed it): said, so that sparehand does not wait for it.
+    if (!@st || !-f _) { put('gone', $i); next }
+    put('got', $i . ' ' . $st[7]);
     put('sum', send_content($p, $st[7]));
   }
 }

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Change } from '../../lib/sync/change.js';
 import { tempDir } from '../helpers/context.js';
+import { frame } from '../../lib/remote/frames.js';
 import { runWorker, workerFolder } from '../helpers/local-worker.js';
 
 const brief = (c: Change) => `${c.op} ${c.type} ${c.path}${c.type === 'l' ? ` -> ${c.target}` : ''}`;
@@ -126,3 +127,51 @@ function coarseFileSystem(): { path: string; remove: () => void } | string {
 function md5(s: string): string {
   return execFileSync('md5sum', { input: s, encoding: 'utf8' }).split(' ')[0] as string;
 }
+
+describe('the report looks only at what changed (find since a marker), and misses nothing', () => {
+  it('a change made in the copy outside a run, even with its mtime set back, is not the command\'s, and is the next base', async () => {
+    const w = project();
+    await watch(w, 'true');
+    writeFileSync(join(w.root, 'keep.txt'), 'edited outside\n');
+    execFileSync('touch', ['-d', '2020-01-01', join(w.root, 'keep.txt')]);
+    expect((await watch(w, 'true')).changes).toEqual([]);
+    const r = await watch(w, 'echo by-command > keep.txt');
+    expect(r.changes).toEqual(['M f keep.txt']);
+    expect(r.raw[0]?.base).toBe(md5('edited outside\n'));
+  });
+
+  it('deletions and moves the command makes are found from the folders that changed, at any depth', async () => {
+    const w = project();
+    mkdirSync(join(w.root, 'deep', 'er'), { recursive: true });
+    writeFileSync(join(w.root, 'deep', 'er', 'x.txt'), 'x\n');
+    await watch(w, 'true');
+    const r = await watch(w, 'rm -rf deep && mv gone.txt moved.txt && rm src/a.ts');
+    expect(r.changes).toEqual(['D f src/a.ts', 'D f gone.txt', 'D f deep/er/x.txt', 'D d deep/er', 'D d deep', 'C f moved.txt']);
+  });
+
+  it('without find on the worker, the whole tree is walked and the report is the same', async () => {
+    const w = project();
+    const bin = tempDir();
+    for (const t of ['perl', 'bash', 'sh', 'cat', 'rm', 'mv', 'touch']) execFileSync('ln', ['-s', execFileSync('sh', ['-c', `command -v ${t}`], { encoding: 'utf8' }).trim(), join(bin, t)]);
+    const env = { PATH: bin, HOME: w.dir };
+    await watch(w, 'true', { env });
+    const r = await watch(w, 'echo b > src/a.ts; rm gone.txt', { env });
+    expect(r.changes).toEqual(['D f gone.txt', 'M f src/a.ts']);
+  });
+});
+
+describe('content asked for after the report', () => {
+  it('a want is answered with the file, or with gone when it is no file any more (never left unanswered)', async () => {
+    const w = project();
+    const r = await runWorker(w, { command: 'touch keep.txt && mkdir -p out && echo o > out/o.txt' }, {
+      input: (f, write) => {
+        if (f.type !== 'end') return;
+        // keep.txt (a file), out (a folder), and an index past the end.
+        write(Buffer.concat([frame('want', '1'), frame('want', '0'), frame('want', '99'), frame('bye')]));
+      },
+    });
+    const after = r.frames.slice(r.frames.findIndex((f) => f.type === 'end') + 1).map((f) => `${f.type} ${f.payload.toString().slice(0, 8)}`);
+    expect(r.report.changes.map((c) => `${c.op} ${c.path}`)).toEqual(['T keep.txt', 'C out', 'C out/o.txt']);
+    expect(after).toEqual(['gone 1', 'got 0 2', expect.stringMatching(/^dat /), expect.stringMatching(/^sum /), 'gone 99']);
+  });
+});

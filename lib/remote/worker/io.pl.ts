@@ -74,7 +74,7 @@ sub frame {
 
 # The job: NUL-separated names and values; env, dep and program may come many times.
 our %job;
-our %many = (env => [], dep => [], program => []);
+our %many = (env => [], dep => [], program => [], prune => []);
 {
   my ($type, $payload) = frame();
   die "sparehand: the worker got no job from sparehand\n" unless defined $type && $type eq 'job';

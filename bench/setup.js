@@ -1,0 +1,68 @@
+// What the benchmarks share: a throwaway sshd on 127.0.0.1 (the same set-up as test/helpers/sshd.ts, kept short:
+// bench/ is plain JS), a HOME that uses it as the worker, project trees of a given size, and medians.
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export const RUNS = Number(process.env.BENCH_RUNS || 11);
+export const tmp = (p) => mkdtempSync(join(tmpdir(), p));
+export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+export const time = (fn) => {
+  const t = performance.now();
+  fn();
+  return performance.now() - t;
+};
+export const must = (cmd, args, opts = {}) => {
+  const r = spawnSync(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'], ...opts });
+  if (r.status !== 0) throw new Error(`${cmd} failed (${r.status}): ${r.stderr}`);
+};
+
+export async function sshd() {
+  const dir = tmp('sparehand-bench-sshd-');
+  mkdirSync('/run/sshd', { recursive: true });
+  for (const k of ['host_key', 'user_key']) execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', join(dir, k)]);
+  writeFileSync(join(dir, 'authorized_keys'), readFileSync(join(dir, 'user_key.pub')));
+  const port = await new Promise((res) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const p = s.address().port;
+      s.close(() => res(p));
+    });
+  });
+  const cfg = [`Port ${port}`, 'ListenAddress 127.0.0.1', `HostKey ${dir}/host_key`, `AuthorizedKeysFile ${dir}/authorized_keys`,
+    `PidFile ${dir}/pid`, 'StrictModes no', 'UsePAM no', 'PasswordAuthentication no', 'LogLevel ERROR'].join('\n');
+  writeFileSync(join(dir, 'cfg'), `${cfg}\n`);
+  const proc = spawn('/usr/sbin/sshd', ['-D', '-e', '-f', join(dir, 'cfg')], { stdio: 'ignore' });
+  for (let i = 0; i < 200; i++) {
+    const up = await new Promise((res) => connect(port, '127.0.0.1').once('connect', function () { this.destroy(); res(true); }).once('error', () => res(false)));
+    if (up) break;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  const hostKey = readFileSync(join(dir, 'host_key.pub'), 'utf8').split(' ').slice(0, 2).join(' ');
+  return { dir, port, proc, identity: join(dir, 'user_key'), hostKey };
+}
+
+/** A git project with `files` small files in folders of 100, and a `.gitignore` for dist/. */
+export function tree(files) {
+  const dir = tmp('sparehand-bench-proj-');
+  for (let i = 0; i < files; i++) {
+    const sub = join(dir, 'src', `d${Math.floor(i / 100)}`);
+    if (i % 100 === 0) mkdirSync(sub, { recursive: true });
+    writeFileSync(join(sub, `f${i}.js`), `export const v${i} = ${i};\n`);
+  }
+  writeFileSync(join(dir, '.gitignore'), 'dist/\n');
+  execFileSync('git', ['init', '-q'], { cwd: dir });
+  return dir;
+}
+
+/** A HOME whose config names the sshd as worker `bench`. */
+export function benchHome(s, slots = 1) {
+  const home = tmp('sparehand-bench-home-');
+  mkdirSync(join(home, '.ssh'), { recursive: true });
+  appendFileSync(join(home, '.ssh', 'known_hosts'), `[127.0.0.1]:${s.port} ${s.hostKey}\n`);
+  const worker = { name: 'bench', destination: 'root@127.0.0.1', port: s.port, identity: s.identity, dir: join(s.dir, 'remote'), slots };
+  mkdirSync(join(home, '.config', 'sparehand'), { recursive: true });
+  writeFileSync(join(home, '.config', 'sparehand', 'config.json'), JSON.stringify({ workers: [worker] }));
+  return { home, worker, env: { PATH: process.env.PATH, HOME: home } };
+}
