@@ -59,6 +59,7 @@ export async function claimSlot<A extends Attempt>(
   const failures: SparehandError[] = [];
   let pool = [...candidates];
   let waiting = false;
+  const stayedBusy = (): string => `all slots on ${pool.map((w) => w.name).join(', ')} stayed busy`;
   while (pool.length > 0) {
     let busy = false;
     for (const worker of leastBusyFirst(ctx, pool)) {
@@ -72,7 +73,7 @@ export async function claimSlot<A extends Attempt>(
         continue;
       }
       const left = msLeft(opts.until);
-      if (left === 0) return { late: waiting ? `all slots on ${pool.map((w) => w.name).join(', ')} stayed busy` : 'no worker answered in time' };
+      if (left === 0) return { late: waiting ? stayedBusy() : 'no worker answered in time' };
       try {
         // The connection waits at most 5 s, and never past the time the run has to start the command.
         await connect(ctx, worker, undefined, { timeoutS: left === undefined ? undefined : Math.max(1, Math.min(5, Math.floor(left / 1000))) });
@@ -97,7 +98,8 @@ export async function claimSlot<A extends Attempt>(
       opts.signals.react(undefined);
       if (answer === undefined) {
         attempt.abandon();
-        return { late: `${worker.name} gave no slot in time` };
+        // Asked again while waiting: the time ran out because its slots stayed busy.
+        return { late: waiting ? stayedBusy() : `${worker.name} gave no slot in time` };
       }
       if ('slot' in answer && !opts.signals.received) return { worker, slot: answer.slot, attempt, waited: waiting };
       attempt.abandon();
@@ -113,7 +115,7 @@ export async function claimSlot<A extends Attempt>(
     if (!busy) break;
     if (opts.orLocal) return { busy: true };
     const left = msLeft(opts.until);
-    if (left === 0) return { late: `all slots on ${pool.map((w) => w.name).join(', ')} stayed busy` };
+    if (left === 0) return { late: stayedBusy() };
     if (!waiting) say(ctx, `all slots on ${pool.map((w) => w.name).join(', ')} are busy; waiting for one${left === undefined ? '' : ` (at most ${Math.ceil(left / 1000)}s)`}`);
     waiting = true;
     await sleep(Math.min(WAIT_POLL_MS + Math.random() * WAIT_POLL_MS, left ?? Infinity));
