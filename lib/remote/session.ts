@@ -95,7 +95,10 @@ export interface Session {
  * Starts the session: ssh (args from the caller: the bootstrap as the remote command) in its own process group
  * (a Ctrl-C reaches sparehand, not ssh), the program and the job on its input at once.
  */
-export function openSession(ctx: Context, opts: { args: string[]; env: NodeJS.ProcessEnv; job: Job; staging: Staging }): Session {
+export function openSession(
+  ctx: Context,
+  opts: { args: string[]; env: NodeJS.ProcessEnv; job: Job; staging: Staging; onOutput?: (chunk: Buffer) => void },
+): Session {
   const child = spawn('ssh', opts.args, { env: opts.env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
   // What the worker's shell says before the program's first frame is held back: when perl is missing there it is
   // only "perl: command not found", which the run says better.
@@ -134,6 +137,7 @@ export function openSession(ctx: Context, opts: { args: string[]; env: NodeJS.Pr
   const onFrame = async (f: Frame): Promise<void> => {
     switch (f.type) {
       case 'out':
+        opts.onOutput?.(f.payload);
         if (!ctx.stdout.write(f.payload)) await new Promise((r) => ctx.stdout.once('drain', r));
         return;
       case 'claim': {
