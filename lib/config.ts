@@ -35,7 +35,7 @@ export const ServiceSchema = z.union([
   intRange(1, 65535),
   z.string().check(
     z.refine((s) => {
-      const m = /^(?:[A-Za-z0-9.-]+:|\[[0-9A-Fa-f:.]+\]:)?(\d{1,5})$/.exec(s);
+      const m = /^(?:[A-Za-z0-9][A-Za-z0-9.-]*:|\[[0-9A-Fa-f:.]+\]:)?(\d{1,5})$/.exec(s);
       return m !== null && Number(m[1]) >= 1 && Number(m[1]) <= 65535;
     }, 'a port (5432), or "HOST:PORT" ("localhost:8080")'),
   ),

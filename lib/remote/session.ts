@@ -97,6 +97,7 @@ export interface Session {
  */
 export function openSession(
   ctx: Context,
+  /** `onOutput`: sees what the command prints (both streams), as it comes. */
   opts: { args: string[]; env: NodeJS.ProcessEnv; job: Job; staging: Staging; onOutput?: (chunk: Buffer) => void },
 ): Session {
   const child = spawn('ssh', opts.args, { env: opts.env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
@@ -107,7 +108,11 @@ export function openSession(
     if (heldErr) for (const b of heldErr) ctx.stderr.write(b);
     heldErr = undefined;
   };
-  child.stderr?.on('data', (d: Buffer) => (heldErr ? heldErr.push(d) : ctx.stderr.write(d)));
+  child.stderr?.on('data', (d: Buffer) => {
+    opts.onOutput?.(d);
+    if (heldErr) heldErr.push(d);
+    else ctx.stderr.write(d);
+  });
   child.stdin?.on('error', () => undefined);
   child.stdin?.write(Buffer.concat([programPreamble(), jobFrame(opts.job)]));
   const ended = sshEnded(child);
