@@ -47,7 +47,8 @@ import { conflictLines, keptLines, summaryLines } from './report.js';
 import { foreignCheck } from './foreign.js';
 import { whyNotSendable } from './sendable.js';
 import { toolchainNote } from './toolchain-note.js';
-import type { RunOutcome } from './run-log.js';
+import { type RunOutcome, hasRunOf } from './run-log.js';
+import { serviceSignsLine } from './service-signs.js';
 import { RunSignals } from './signals.js';
 import { RefusedPorts, refusedLine } from './refused-ports.js';
 import { type Forward, servicesFor } from './services.js';
@@ -82,6 +83,11 @@ export async function runOnWorker(ctx: Context, config: Config, command: string,
   const root = git ?? ctx.cwd;
   const refusal = whyNotSendable(root, { home: ctx.home, git: git !== undefined, config });
   if (refusal) return cannot(`refusing to send ${root} to a worker: ${refusal}`, 'run it inside a project (a git repository), or with --local');
+  // A project's first run names the services on this machine it seems to need (service-signs.ts).
+  if (!hasRunOf(ctx, root)) {
+    const signs = serviceSignsLine(ctx, config, root);
+    if (signs) say(ctx, signs);
+  }
   const name = opts.worker ?? ctx.env.SPAREHAND_WORKER;
   let candidates = config.workers ?? [];
   if (name) {

@@ -7,8 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigSchema } from '../../lib/config.js';
 import { sshForwardArgs, sshOwnSessionArgs } from '../../lib/remote/ssh-args.js';
 import { refusedPortsIn } from '../../lib/run/refused-ports.js';
+import { composePorts, envPorts } from '../../lib/run/service-signs.js';
 import { remoteForwardArgs, servicesFor } from '../../lib/run/services.js';
 import { sparehand } from '../helpers/cli.js';
+import { homeWith } from '../helpers/context.js';
 import { gitProject, until } from '../helpers/project.js';
 import { type Sshd, freePort, startSshd } from '../helpers/sshd.js';
 import { type WorkerHome, workerHome } from '../helpers/worker-env.js';
@@ -164,5 +166,39 @@ describe('services: config, forwards and the refused-port reader', () => {
       ['listening on 127.0.0.1:5432', []],
     ];
     for (const [line, ports] of lines) expect([...new Set(refusedPortsIn(line))], line).toEqual(ports);
+  });
+});
+
+describe('signs that a project needs services on this machine', () => {
+  const compose = 'services:\n  db:\n    image: postgres:16\n    ports:\n      - "5432:5432"\n    volumes:\n      - ./data:/var/lib/postgresql/data\n  cache:\n    ports:\n      - 127.0.0.1:6379:6379/tcp\n      - target: 80\n        published: "8080"\n      - "9000"\n';
+  const env = 'DATABASE_URL="postgres://app:s3cret@localhost/app_test"\nREDIS_URL=redis://127.0.0.1:6380/0\nAPI_URL=https://api.example.com\nexport SEARCH_HOST=localhost\nSEARCH_PORT=9200\n';
+
+  it('compose files\' published ports, and .env URLs and HOST/PORT pairs at localhost', () => {
+    expect(composePorts(compose)).toEqual([5432, 6379, 8080]);
+    expect(envPorts(env)).toEqual([
+      { port: 5432, name: 'DATABASE_URL' },
+      { port: 6380, name: 'REDIS_URL' },
+      { port: 9200, name: 'SEARCH_HOST, SEARCH_PORT' },
+    ]);
+  });
+
+  it('doctor and the first run of a project print the config line; a later run does not, nor one whose config forwards them', async () => {
+    const proj = gitProject({ 'compose.yaml': compose, '.env.test': env });
+    const line = `add "projects": ${JSON.stringify({ [proj]: { services: [5432, 6379, 6380, 8080, 9200] } })} to the config`;
+    const h = homeWith({});
+    const d = await sparehand(['doctor'], { env: h.env, cwd: proj });
+    expect(d.stdout).toContain('ok  services: this project looks like it uses services on this machine (compose.yaml: 5432, compose.yaml: 6379, compose.yaml: 8080, .env.test (DATABASE_URL): 5432, .env.test (REDIS_URL): 6380');
+    expect(d.stdout).toContain(line);
+    expect(d.stdout).not.toContain('s3cret');
+    const wh = home();
+    const first = await sparehand(['run', '--quiet', '--', 'true'], { env: wh.env, cwd: proj });
+    expect(first.exitCode).toBe(0);
+    expect(first.stderr).toContain(`sparehand: this project looks like it uses services on this machine`);
+    expect(first.stderr).toContain(line);
+    const second = await sparehand(['run', '--quiet', '--', 'true'], { env: wh.env, cwd: proj });
+    expect(second.stderr).toBe('');
+    const configured = homeWith({ services: [5432, 6379, 6380, 8080, 9200] });
+    const none = await sparehand(['doctor'], { env: configured.env, cwd: proj });
+    expect(none.stdout).toContain('ok  services: forwarded to the worker for each run: 5432, 6379, 6380, 8080, 9200');
   });
 });
