@@ -4,7 +4,7 @@
 // project's tests would use localhost on the worker. No namespace or second machine is needed for that.
 import { type Server, createServer, connect as tcpConnect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigSchema } from '../../lib/config.js';
+import { ConfigSchema, readConfig } from '../../lib/config.js';
 import { sshForwardArgs, sshOwnSessionArgs } from '../../lib/remote/ssh-args.js';
 import { refusedPortsIn } from '../../lib/run/refused-ports.js';
 import { composePorts, envPorts } from '../../lib/run/service-signs.js';
@@ -141,6 +141,11 @@ describe('services: config, forwards and the refused-port reader', () => {
     ]);
     expect(servicesFor({ home: '/h' }, config, '/h/other').map((f) => f.host)).toEqual(['localhost', 'localhost', 'localhost']);
     for (const bad of [0, 70000, '99999', 'db', '-R:1', 'a b:1']) expect(ConfigSchema.safeParse({ services: [bad] }).success).toBe(false);
+  });
+
+  it('a misspelt field in a project\'s entry is named like any unknown field', () => {
+    const h = homeWith({ projects: { '~/app': { servces: [5432] } } });
+    expect(readConfig({ home: h.home, env: h.env }).unknown).toEqual(['projects.~/app.servces']);
   });
 
   it('forwards bind the worker\'s loopback only; the run\'s own session is a master that does not persist and clears ~/.ssh/config forwards', () => {
