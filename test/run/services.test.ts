@@ -129,6 +129,20 @@ describe('a command on the worker that needs a service on this machine', () => {
       blocker.server.close();
     }
   });
+
+  it('a worker whose sshd allows no forwarding is named as such', async () => {
+    const strict = await startSshd({ identity: sshd.identity, extra: ['AllowTcpForwarding no'] });
+    try {
+      const wh = workerHome([strict], { services: [`127.0.0.2:${service.port}`] });
+      homes.push(wh);
+      const r = await sparehand(['run', '--', 'echo ran'], { env: wh.env, cwd: gitProject({ 'a.txt': 'a\n' }) });
+      expect(r.exitCode).toBe(125);
+      expect(r.stderr).toContain(`sparehand: w0 refused to forward port ${service.port} (this machine's 127.0.0.2:${service.port})`);
+      expect(r.stderr).toContain('AllowTcpForwarding yes');
+    } finally {
+      await strict.stop();
+    }
+  });
 });
 
 describe('services: config, forwards and the refused-port reader', () => {
