@@ -2,7 +2,7 @@
 // copy (the ancestor's) → run the command there (its changes come back in the same session) → check and apply
 // them here → remember what both sides hold → report. Or run here, with --or-local, when no worker can.
 import { randomBytes } from 'node:crypto';
-import { existsSync, lstatSync } from 'node:fs';
+import { existsSync, lstatSync, rmSync } from 'node:fs';
 import { hostname, userInfo } from 'node:os';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { projectSettingsPaths } from '../agents/project-settings.js';
@@ -129,7 +129,11 @@ export async function runOnWorker(ctx: Context, config: Config, command: string,
       claim.attempt.abandon();
       forget();
       // The forwards end with the run's own connection: the run ends when it has.
-      if (claim.attempt.socket !== undefined) await endedWithin(claim.attempt.session.ended, 3000);
+      if (claim.attempt.socket !== undefined) {
+        await endedWithin(claim.attempt.session.ended, 3000);
+        // ssh removes it as it ends; not when it was killed.
+        rmSync(claim.attempt.socket, { force: true });
+      }
     }
   } finally {
     signals.dispose();
