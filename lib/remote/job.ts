@@ -34,6 +34,8 @@ export interface Job {
   /** The copy's generation as this machine's ancestor knows it ('' when it has none), and the one it gets now. */
   gen: string;
   newgen: string;
+  /** Whether to say if the copy is untouched since the last run (a `copy` frame after the claim: warm-send.ts). */
+  warm?: boolean;
 }
 
 /** The job as the worker program reads it. */
@@ -41,7 +43,7 @@ export function jobFrame(job: Job): Buffer {
   const one: Array<[string, string]> = [
     ['mode', job.mode], ['dir', job.dir], ['key', job.key], ['slots', String(job.slots)], ['folder', String(job.folder)],
     ['record', job.record], ['rel', job.rel], ['command', job.command], ['skip', job.skip], ['watch', job.watch ? '1' : ''],
-    ['venv', job.venv], ['gen', job.gen], ['newgen', job.newgen],
+    ['venv', job.venv], ['gen', job.gen], ['newgen', job.newgen], ['warm', job.warm ? '1' : ''],
   ];
   const deps = job.deps.map((d): [string, string] => ['dep', [d.dir, d.dir.replaceAll('/', '%'), d.hash, d.folder ? `${d.folder}:${d.depth ?? 2}` : '', d.command].join('\t')]);
   const env = Object.entries(job.env).map(([k, v]): [string, string] => ['env', `${k}=${v}`]);

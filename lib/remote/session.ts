@@ -70,8 +70,16 @@ const GRACE_MS = 5000;
 /** After the report, how long ssh may take to end before it is stopped. */
 const AFTER_RESULTS_MS = 1500;
 
+/** What the worker said of the copy after the claim, when asked (job.warm): untouched since the last run, and its generation. */
+export interface CopyState {
+  same: boolean;
+  gen: string;
+}
+
 export interface Session {
   claimed: Promise<Claimed>;
+  /** The worker's `copy` frame; undefined when it sent none (not asked, no slot, the session ended). */
+  copy: Promise<CopyState | undefined>;
   /** The project is on the worker: sparehand's own changes to the copy, then the command runs (pipe mode). */
   go(changes: readonly OwnChange[]): void;
   /**
@@ -124,6 +132,8 @@ export function openSession(
   let stoppedBy: ExecResult['stoppedBy'];
   let claimed!: (c: Claimed) => void;
   const claim = new Promise<Claimed>((r) => (claimed = r));
+  let copyState!: (c: CopyState | undefined) => void;
+  const copy = new Promise<CopyState | undefined>((r) => (copyState = r));
   let readyFile!: (f: string | undefined) => void;
   const ready = new Promise<string | undefined>((r) => (readyFile = r));
   let wake: () => void = () => undefined;
@@ -156,6 +166,11 @@ export function openSession(
       case 'ready':
         readyFile(f.payload.toString());
         return;
+      case 'copy': {
+        const m = /^(same|changed) ([0-9a-f]{0,64})$/.exec(f.payload.toString('latin1'));
+        copyState(m ? { same: m[1] === 'same', gen: m[2] as string } : undefined);
+        return;
+      }
       case 'done':
         relayed = true;
         return;
@@ -215,6 +230,7 @@ export function openSession(
       }
       releaseErr();
       claimed({ lost: true });
+      copyState(undefined);
       readyFile(undefined);
       changed();
     }
@@ -239,6 +255,7 @@ export function openSession(
 
   return {
     claimed: claim,
+    copy,
     ended,
     ready,
     go: (changes) => {

@@ -32,15 +32,16 @@ export interface Rsyncs {
 /**
  * Sends the project: changed files only, deletions mirrored, ignored and excluded files on the worker kept
  * (secrets there deleted), and so are the files the copy keeps for itself (`keep`). What is sent is git's reading of the project: tracked files always, untracked ones
- * unless ignored. rsync stops when `signal` aborts, and when sparehand dies.
+ * unless ignored. rsync stops when `signal` aborts, and when sparehand dies. `ignored`: git's list, when the caller has it
+ * already (warm-send.ts fingerprint).
  */
-export async function syncUp(t: SyncTarget, rsyncs: Rsyncs, signal?: AbortSignal): Promise<void> {
+export async function syncUp(t: SyncTarget, rsyncs: Rsyncs, signal?: AbortSignal, ignored?: string): Promise<void> {
   const plan = upPlan(rsyncs.here, rsyncs.there);
   const scratch = scratchFolder(t.localRoot, 'sparehand-up-');
   try {
     const ignoredFile = join(scratch, 'ignored');
     const kept = (t.keep ?? []).map((p) => `${p}\0`).join('');
-    writeFileSync(ignoredFile, ignoredPatterns(`${await gitIgnored(t.localRoot, t.env, scratch)}${kept}`), { mode: 0o600 });
+    writeFileSync(ignoredFile, ignoredPatterns(`${ignored ?? (await gitIgnored(t.localRoot, t.env, scratch))}${kept}`), { mode: 0o600 });
     const hidden = t.config.sync?.sendSecrets ? [] : secretsByContent(t.localRoot);
     const up = rsyncUpArgs(t.worker, t.conn, t.config, t.localRoot, t.remoteRoot, { plan, there: rsyncs.there.path, ignoredFile, hidden });
     const r = await capture(rsyncs.here.path, up.args, { env: { ...t.env, ...up.env }, tied: true, ...(signal ? { signal } : {}) });
@@ -72,7 +73,7 @@ export function secretsByContent(root: string): string[] {
  * `git ls-files -z --others --ignored --exclude-standard --directory` prints it. Outside a repository, an empty
  * one made in `scratch` lends git its rules.
  */
-async function gitIgnored(root: string, env: NodeJS.ProcessEnv, scratch: string): Promise<string> {
+export async function gitIgnored(root: string, env: NodeJS.ProcessEnv, scratch: string): Promise<string> {
   const list = ['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory'];
   let args = ['-C', root, ...list];
   if (gitRoot(root) !== root) {

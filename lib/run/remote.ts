@@ -16,11 +16,12 @@ import { gitRoot } from '../project-root.js';
 import { connectionFor, sshEnv } from '../remote/connection.js';
 import type { Job } from '../remote/job.js';
 import { rememberWorkerRsync, rsyncHere, rsyncThere } from '../remote/rsync-found.js';
-import { type ExecResult, execTerminal, openSession } from '../remote/session.js';
+import { type ExecResult, type Session, execTerminal, openSession } from '../remote/session.js';
 import { addForwards, ownSocket } from '../remote/forward.js';
 import { remotePath, sshArgs, sshOwnSessionArgs } from '../remote/ssh-args.js';
 import { notBroughtBack, pruneNames, skipArgument, skipMatcher, skipRules } from '../remote/sync-rules.js';
 import { type SyncTarget, syncUp } from '../remote/sync.js';
+import { type Fingerprint, type Warm, ctimeNow, fingerprint, keepWarm, takeWarm } from '../remote/warm-send.js';
 import { bootCommand } from '../remote/worker/program.js';
 import { findWorker, workerDir, workerSlots } from '../remote/workers.js';
 import { rememberWorkerPlatform } from '../remote/worker-facts.js';
@@ -157,21 +158,37 @@ async function endedWithin(ended: Promise<unknown>, ms: number): Promise<void> {
   clearTimeout(timer);
 }
 
-type Sent = { ms: number } | { error: unknown };
+/** How long the send took (`skipped`: nothing had changed), and the fingerprint taken before it (warm-send.ts); or what failed. */
+type Sent = { ms: number; skipped?: boolean; before?: Fingerprint | undefined } | { error: unknown };
+
+/** For a warm run: the session that says whether the copy is untouched, and the fingerprint kept after the last run. */
+interface WarmPlan {
+  session: Session;
+  kept: Warm | undefined;
+  /** Whether to take a fingerprint at all (runs that bring files back). */
+  wanted: boolean;
+}
 
 /**
  * Sends the project with the rsync each side has: how long it took, or what failed (after a failure the next run
- * looks at the worker's rsync again).
+ * looks at the worker's rsync again). Nothing is sent when the fingerprint is the one kept after the last run and
+ * the worker says its copy is untouched since.
  */
-async function send(ctx: Context, t: SyncTarget, signal: AbortSignal): Promise<Sent> {
+async function send(ctx: Context, t: SyncTarget, signal: AbortSignal, warm: WarmPlan): Promise<Sent> {
   const t0 = performance.now();
   try {
+    const before = warm.wanted ? await fingerprint(t.localRoot, t.env, t.config, t.keep ?? []) : undefined;
+    if (before && warm.kept && before.hash === warm.kept.hash) {
+      const there = await Promise.race([warm.session.copy, new Promise<undefined>((r) => signal.addEventListener('abort', () => r(undefined), { once: true }))]);
+      if (signal.aborted) return { ms: performance.now() - t0 };
+      if (there?.same && there.gen === warm.kept.gen) return { ms: performance.now() - t0, skipped: true, before };
+    }
     const rsyncs = { here: await rsyncHere(ctx), there: await rsyncThere(ctx, t.worker, t.conn) };
-    await syncUp(t, rsyncs, signal).catch(async (e: unknown) => {
+    await syncUp(t, rsyncs, signal, before?.ignored).catch(async (e: unknown) => {
       await rememberWorkerRsync(ctx, t.worker, undefined);
       throw e;
     });
-    return { ms: performance.now() - t0 };
+    return { ms: performance.now() - t0, before };
   } catch (error) {
     return { error };
   }
@@ -187,6 +204,7 @@ interface RunAttempt extends Attempt {
   job: Job;
   /** The sync started beside the claim (undefined: send once the slot is had). */
   synced?: Promise<Sent>;
+  warm: WarmPlan;
   /** Aborted when the sync must stop (the run's start-by time, or the attempt abandoned). */
   sendSignal: AbortSignal;
   /** The socket of the run's own connection, when it forwards services (lib/remote/forward.ts). */
@@ -211,7 +229,9 @@ function attempt(ctx: Context, worker: Worker, run: Prepared, sendNow: boolean):
   const folder = takeFolder(ctx, worker, run.key, run.root);
   const copy = copyId(worker, folder.index, run.key);
   const ancestor = run.watch ? loadAncestor(run.root, copy) : emptyAncestor();
-  const job = jobFor(ctx, worker, run, { mode: run.tty ? 'hold' : 'pipe', folder: folder.index, gen: ancestor.gen });
+  // Taken in any case: a run without the sync back leaves the copy as its command made it.
+  const kept = takeWarm(run.root, copy);
+  const job = { ...jobFor(ctx, worker, run, { mode: run.tty ? 'hold' : 'pipe', folder: folder.index, gen: ancestor.gen }), warm: run.watch && kept !== undefined };
   const refused = new RefusedPorts();
   const args = socket === undefined ? sshArgs(worker, conn, bootCommand()) : sshOwnSessionArgs(worker, conn, socket, bootCommand());
   const session = openSession(ctx, { args, env: sshEnv(ctx), job, staging: run.staging, onOutput: (b) => refused.push(b) });
@@ -222,9 +242,11 @@ function attempt(ctx: Context, worker: Worker, run: Prepared, sendNow: boolean):
   // The project must be there by the time the command has to start.
   const lateSend = run.clock.startBy === undefined ? undefined : setTimeout(() => stop.abort(), Math.max(0, run.clock.startBy - Date.now()));
   lateSend?.unref();
-  const synced = sendNow ? send(ctx, target, stop.signal) : undefined;
+  const warm: WarmPlan = { session, kept: run.watch ? kept : undefined, wanted: run.watch };
+  const synced = sendNow ? send(ctx, target, stop.signal, warm) : undefined;
   let done = false;
   return {
+    warm,
     folder: folder.index,
     target,
     copy,
@@ -364,7 +386,7 @@ async function runInSlot(ctx: Context, opts: RemoteRunOptions & { clock: RunCloc
   // Send (already under way beside the claim, unless the run waited for its slot).
   progress(ctx, `syncing to ${worker.name}…`);
   signals.react(() => at.abandon());
-  const sent = await (at.synced ?? send(ctx, t, anySignal(signals.abortSignal(), at.sendSignal)));
+  const sent = await (at.synced ?? send(ctx, t, anySignal(signals.abortSignal(), at.sendSignal), at.warm));
   progress(ctx, undefined);
   signals.react(undefined);
   if (signals.received) return exitStatus(null, signals.received);
@@ -380,6 +402,7 @@ async function runInSlot(ctx: Context, opts: RemoteRunOptions & { clock: RunCloc
     throw sent.error;
   }
   const upMs = sent.ms;
+  if (sent.skipped && opts.outcome) opts.outcome.sent = 'skipped';
 
   // sparehand's own changes to the copy: what was deleted or changed here in outputs since the last run there.
   const own = run.watch ? ownChanges(root, at.ancestor) : { changes: [], after: at.ancestor };
@@ -448,6 +471,7 @@ async function runInSlot(ctx: Context, opts: RemoteRunOptions & { clock: RunCloc
     const t2 = performance.now();
     const back = opts.syncBack === false ? undefined : await bringBack(ctx, run, at, own.after, result, there);
     session.close();
+    if (back && sent.before && !signals.received) await keepFingerprint(run, at, sent.before, result, back);
     for (const line of [...conflictLines(back?.conflicts ?? [], printable), ...keptLines(back?.kept ?? []), ...(back?.notes ?? [])]) say(ctx, line);
     const syncMs = upMs + (execEnd - runEnd) + (performance.now() - t2);
     const depsMs = (result.depsSeconds ?? 0) * 1000;
@@ -517,6 +541,20 @@ async function bringBack(ctx: Context, run: Prepared, at: RunAttempt, base: Ance
   });
   saveAncestor(root, at.copy, afterRun(ancestor, root, changes, applied.outcomes, notSent, at.job.newgen));
   return applied;
+}
+
+/**
+ * Keeps the fingerprint for the next run (warm-send.ts) when every change the command made was applied here: then
+ * the copy holds what this project holds. A conflict, a refusal, a file kept there or not written here: nothing kept.
+ */
+async function keepFingerprint(run: Prepared, at: RunAttempt, before: Fingerprint, result: ExecResult, back: Applied): Promise<void> {
+  const changes = result.report.changes;
+  const whole = back.conflicts.length === 0 && back.kept.length === 0 && changes.every((c) => ['applied', 'same'].includes(back.outcomes.get(c.index) ?? ''));
+  if (!whole) return;
+  const own = ownFolder(run.root, 'sync');
+  if ('why' in own) return;
+  const by = changes.length === 0 ? 0 : await ctimeNow(own.dir);
+  keepWarm(run.root, at.copy, at.job.newgen, before, changes, by);
 }
 
 function foldsCaseHere(run: Prepared): boolean {

@@ -20,6 +20,8 @@ export interface RunOutcome {
   files?: number;
   bytes?: number;
   conflicts?: number;
+  /** 'skipped': nothing had changed, nothing was sent (lib/remote/warm-send.ts). */
+  sent?: 'skipped';
 }
 
 export interface LogEntry extends RunOutcome {

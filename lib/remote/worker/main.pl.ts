@@ -19,6 +19,7 @@ my $key = $job{key};
 my $root = "$dir/$key/$folder";
 $root_dir = $root;
 claim() unless $mode eq 'tty';
+put('copy', copy_state($root, $folder)) if $job{warm} && $mode ne 'tty';
 login_env() unless $mode eq 'hold';
 
 sub safe_rel { my ($p) = @_; return length($p) && $p !~ m{^/} && !grep { $_ eq '' || $_ eq '.' || $_ eq '..' } split m{/}, $p, -1 }

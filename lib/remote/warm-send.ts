@@ -1,0 +1,180 @@
+// A warm run sends nothing when nothing changed (docs/performance.md "A warm run"). The send's own inputs are
+// fingerprinted here before it starts: what git ignores (the list rsync is given: .gitignore files, info/exclude,
+// the user's excludes file and what is tracked all show in it), the sync settings, and the stat of every path rsync
+// would walk (type, mode, size, mtime, ctime, inode: ctime is set by the kernel on every change and cannot be set
+// back, so an edit with its mtime put back still shows). After a run whose report came whole and whose changes
+// were all applied, the copy holds what this machine holds: the fingerprint is kept with the copy's generation.
+// The next run skips rsync when its fingerprint is the same and the worker says its copy is untouched since
+// (lib/remote/worker/claim.pl.ts copy_state). Any doubt (no git work tree, an error, a path changed here during
+// the run that the sync back did not write) keeps nothing, and the next run sends as always.
+import { createHash } from 'node:crypto';
+import { type Stats, lstatSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Config } from '../config.js';
+import { capture } from '../process.js';
+import { gitRoot } from '../project-root.js';
+import { localHash } from '../sync/apply.js';
+import type { Change } from '../sync/change.js';
+import { OWN_FOLDER, ownFolder } from '../sync/own-folder.js';
+import { gitIgnored, secretsByContent } from './sync.js';
+import { notBroughtBack, skipMatcher, skipRules, upFilterArgs } from './sync-rules.js';
+
+export interface Fingerprint {
+  /** What git ignores, as syncUp gives it to rsync. */
+  ignored: string;
+  /** The settings that shape the send, and HEAD. */
+  rules: string;
+  /** path (a folder's ending in '/') → its stat. */
+  paths: Map<string, string>;
+  /** Whether a path (a folder's ending in '/') is out of what is sent. */
+  out: (key: string) => boolean;
+  hash: string;
+}
+
+/** What is kept per copy: the generation the worker wrote at the end of that run, and the fingerprint then. */
+export interface Warm {
+  gen: string;
+  hash: string;
+}
+
+const FILE = (copy: string) => join(OWN_FOLDER, 'sync', `${copy}.warm.json`);
+
+const statLine = (st: Stats): string => {
+  const type = st.isDirectory() ? 'd' : st.isSymbolicLink() ? 'l' : st.isFile() ? 'f' : 's';
+  return `${type}:${st.mode}:${st.size}:${st.mtimeMs}:${st.ctimeMs}:${st.ino}`;
+};
+
+/** The fingerprint of what a send of `root` would read now; undefined when it cannot be trusted (not a git work tree, an error). */
+export async function fingerprint(root: string, env: NodeJS.ProcessEnv, config: Config, keep: readonly string[]): Promise<Fingerprint | undefined> {
+  if (gitRoot(root) !== root) return undefined;
+  try {
+    const [ignored, head] = await Promise.all([gitIgnored(root, env, root), capture('git', ['-C', root, 'rev-parse', '-q', '--verify', 'HEAD'], { env })]);
+    const hidden = config.sync?.sendSecrets ? [] : secretsByContent(root);
+    const rules = JSON.stringify([head.stdout.trim(), upFilterArgs(config, '', hidden), keep, config.sync ?? {}]);
+    const out = (key: string) => outOfScope(config, ignored, keep)(key);
+    const paths = walk(root, out);
+    return { ignored, rules, paths, out, hash: hashOf(ignored, rules, paths) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** What rsync does not send: what git ignores, the sync rules' exclusions, what the copy keeps, sparehand's own folder. */
+function outOfScope(config: Config, ignoredList: string, keep: readonly string[]): (key: string) => boolean {
+  const ignored = new Set(ignoredList.split('\0').filter(Boolean));
+  for (const k of keep) ignored.add(k);
+  const skipped = skipMatcher(skipRules(notBroughtBack(config)));
+  return (key) => ignored.has(key) || ignored.has(key.replace(/\/$/, '')) || skipped(key) || key === `${OWN_FOLDER}/`;
+}
+
+/** Every path rsync would walk, with its stat. */
+function walk(root: string, out: (key: string) => boolean): Map<string, string> {
+  const paths = new Map<string, string>();
+  const dirs = [''];
+  while (dirs.length > 0) {
+    const d = dirs.pop() as string;
+    for (const name of readdirSync(d ? join(root, d) : root)) {
+      const p = d ? `${d}/${name}` : name;
+      const st = lstatSync(join(root, p));
+      const key = st.isDirectory() ? `${p}/` : p;
+      if (out(key)) continue;
+      paths.set(key, statLine(st));
+      if (st.isDirectory()) dirs.push(p);
+    }
+  }
+  return paths;
+}
+
+function hashOf(ignored: string, rules: string, paths: Map<string, string>): string {
+  const h = createHash('sha256').update(ignored).update('\0').update(rules).update('\0');
+  for (const p of [...paths.keys()].sort()) h.update(`${p}\0${paths.get(p) as string}\0`);
+  return h.digest('hex');
+}
+
+/** The copy's kept fingerprint, taken: it is removed at once, so a run that ends before keeping a new one leaves none. */
+export function takeWarm(root: string, copy: string): Warm | undefined {
+  const file = join(root, FILE(copy));
+  try {
+    const w = JSON.parse(readFileSync(file, 'utf8')) as Warm;
+    rmSync(file, { force: true });
+    return typeof w.gen === 'string' && w.gen.length > 0 && typeof w.hash === 'string' ? { gen: w.gen, hash: w.hash } : undefined;
+  } catch {
+    rmSync(file, { force: true });
+    return undefined;
+  }
+}
+
+/**
+ * After a run whose changes were all applied here: the fingerprint taken before the send (`before`), with what the
+ * sync back wrote (`applied`: each must hold what the worker reported, with a ctime older than `appliedBy`, so not
+ * edited here since) and the folders holding those (their mode unchanged) brought up to date, is kept for the next
+ * run. Whatever else changed here since `before` was taken is not in it: the next run sees a difference and sends.
+ */
+export function keepWarm(root: string, copy: string, gen: string, before: Fingerprint, applied: readonly Change[], appliedBy: number): boolean {
+  if (!applied.every((c) => holdsReported(root, c, appliedBy))) return false;
+  const paths = new Map(before.paths);
+  const holders = new Set<string>();
+  for (const c of [...applied].sort((a, b) => (a.path < b.path ? -1 : 1))) {
+    const parts = c.path.split('/');
+    for (let i = 1; i < parts.length; i++) holders.add(`${parts.slice(0, i).join('/')}/`);
+    const key = c.type === 'd' ? `${c.path}/` : c.path;
+    const parent = parts.length > 1 ? `${parts.slice(0, -1).join('/')}/` : '';
+    if (c.op === 'D') {
+      paths.delete(c.path);
+      paths.delete(`${c.path}/`);
+    } else if ((parent === '' || paths.has(parent)) && !before.out(key)) paths.set(key, statLine(lstatSync(join(root, c.path))));
+  }
+  for (const h of holders) {
+    const was = paths.get(h);
+    if (was === undefined) continue;
+    let st: Stats;
+    try {
+      st = lstatSync(join(root, h));
+    } catch {
+      return false;
+    }
+    const is = statLine(st);
+    if (is.split(':').slice(0, 2).join(':') !== was.split(':').slice(0, 2).join(':')) return false;
+    paths.set(h, is);
+  }
+  const dir = ownFolder(root, 'sync');
+  if ('why' in dir) return false;
+  const file = join(root, FILE(copy));
+  try {
+    writeFileSync(`${file}.${process.pid}`, JSON.stringify({ gen, hash: hashOf(before.ignored, before.rules, paths) } satisfies Warm), { mode: 0o600 });
+    renameSync(`${file}.${process.pid}`, file);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether the path of change `c` holds here what the worker reported (content, and a file's mtime), untouched since `by` (a ctime). */
+function holdsReported(root: string, c: Change, by: number): boolean {
+  const abs = join(root, c.path);
+  let st: Stats;
+  try {
+    st = lstatSync(abs);
+  } catch {
+    return c.op === 'D';
+  }
+  if (c.op === 'D' || st.ctimeMs >= by) return false;
+  if (c.type === 'd') return st.isDirectory();
+  if (c.type === 'l' ? !st.isSymbolicLink() : c.type === 'f' ? !st.isFile() : true) return false;
+  const want = c.hash ?? c.base;
+  return want !== undefined && localHash(abs, st) === want;
+}
+
+/** A ctime newer than every write so far and not newer than any write from now on (a marker file written until the clock has moved on). */
+export async function ctimeNow(dir: string): Promise<number> {
+  const file = join(dir, 'warm-mark');
+  writeFileSync(file, '');
+  const first = lstatSync(file).ctimeMs;
+  for (let i = 0; i < 400; i++) {
+    await new Promise((r) => setTimeout(r, 1));
+    writeFileSync(file, 'x');
+    const now = lstatSync(file).ctimeMs;
+    if (now > first) return now;
+  }
+  return first;
+}
