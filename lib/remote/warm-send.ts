@@ -15,6 +15,7 @@ import { capture } from '../process.js';
 import { gitRoot } from '../project-root.js';
 import { localHash } from '../sync/apply.js';
 import type { Change } from '../sync/change.js';
+import type { OwnChange } from './session.js';
 import { OWN_FOLDER, ownFolder } from '../sync/own-folder.js';
 import { gitIgnored, secretsByContent } from './sync.js';
 import { notBroughtBack, skipMatcher, skipRules, upFilterArgs } from './sync-rules.js';
@@ -35,9 +36,11 @@ export interface Fingerprint {
 export interface Warm {
   gen: string;
   hash: string;
+  /** The paths and their stat then (read only when the fingerprint now differs: warm-send.ts quickCheckBlind). */
+  paths: () => Map<string, string>;
 }
 
-const FILE = (copy: string) => join(OWN_FOLDER, 'sync', `${copy}.warm.json`);
+const FILE = (copy: string) => join(OWN_FOLDER, 'sync', `${copy}.warm`);
 
 const statLine = (st: Stats): string => {
   const type = st.isDirectory() ? 'd' : st.isSymbolicLink() ? 'l' : st.isFile() ? 'f' : 's';
@@ -86,7 +89,9 @@ function walk(root: string, out: (key: string) => boolean): Map<string, string> 
 }
 
 function hashOf(ignored: string, rules: string, paths: Map<string, string>): string {
-  const h = createHash('sha256').update(ignored).update('\0').update(rules).update('\0');
+  // sparehand's own folder comes and goes in git's list (its staging, its records): rsync never sends it anyway.
+  const listed = ignored.split('\0').filter((p) => p !== '' && !p.startsWith(`${OWN_FOLDER}/`));
+  const h = createHash('sha256').update(listed.join('\0')).update('\0').update(rules).update('\0');
   for (const p of [...paths.keys()].sort()) h.update(`${p}\0${paths.get(p) as string}\0`);
   return h.digest('hex');
 }
@@ -95,13 +100,53 @@ function hashOf(ignored: string, rules: string, paths: Map<string, string>): str
 export function takeWarm(root: string, copy: string): Warm | undefined {
   const file = join(root, FILE(copy));
   try {
-    const w = JSON.parse(readFileSync(file, 'utf8')) as Warm;
+    // A line of JSON ({gen, hash}), then "path\0stat\0" for each path.
+    const text = readFileSync(file, 'utf8');
     rmSync(file, { force: true });
-    return typeof w.gen === 'string' && w.gen.length > 0 && typeof w.hash === 'string' ? { gen: w.gen, hash: w.hash } : undefined;
+    const nl = text.indexOf('\n');
+    const w = JSON.parse(text.slice(0, nl)) as { gen: unknown; hash: unknown };
+    if (typeof w.gen !== 'string' || w.gen.length === 0 || typeof w.hash !== 'string') return undefined;
+    const paths = () => {
+      const parts = text.slice(nl + 1).split('\0');
+      const m = new Map<string, string>();
+      for (let i = 0; i + 1 < parts.length; i += 2) m.set(parts[i] as string, parts[i + 1] as string);
+      return m;
+    };
+    return { gen: w.gen, hash: w.hash, paths };
   } catch {
     rmSync(file, { force: true });
     return undefined;
   }
+}
+
+/**
+ * The files rsync's quick check (size and mtime) would take as unchanged although they changed since the kept
+ * fingerprint (their ctime or inode differ: an edit that put the mtime back): sent with --checksum.
+ */
+export function quickCheckBlind(kept: Warm, now: Fingerprint): string[] {
+  const then = kept.paths();
+  const out: string[] = [];
+  for (const [p, s] of now.paths) {
+    const was = then.get(p);
+    if (was === undefined || was === s || !s.startsWith('f:')) continue;
+    const [, , size, mtime] = s.split(':');
+    const [, , wsize, wmtime] = was.split(':');
+    if (size === wsize && mtime === wmtime) out.push(p);
+  }
+  return out;
+}
+
+/** `paths` (files) as sparehand's own changes to the copy, content and all (one that cannot be read is left to rsync). */
+export function filePuts(root: string, paths: readonly string[]): OwnChange[] {
+  return paths.flatMap((p): OwnChange[] => {
+    try {
+      const abs = join(root, p);
+      const st = lstatSync(abs);
+      return st.isFile() ? [{ op: 'put', path: p, mode: st.mode, mtime: st.mtimeMs / 1000, content: readFileSync(abs) }] : [];
+    } catch {
+      return [];
+    }
+  });
 }
 
 /**
@@ -141,7 +186,9 @@ export function keepWarm(root: string, copy: string, gen: string, before: Finger
   if ('why' in dir) return false;
   const file = join(root, FILE(copy));
   try {
-    writeFileSync(`${file}.${process.pid}`, JSON.stringify({ gen, hash: hashOf(before.ignored, before.rules, paths) } satisfies Warm), { mode: 0o600 });
+    const lines = [`${JSON.stringify({ gen, hash: hashOf(before.ignored, before.rules, paths) })}\n`];
+    for (const [p, st] of paths) lines.push(`${p}\0${st}\0`);
+    writeFileSync(`${file}.${process.pid}`, lines.join(''), { mode: 0o600 });
     renameSync(`${file}.${process.pid}`, file);
     return true;
   } catch {

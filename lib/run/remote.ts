@@ -21,7 +21,7 @@ import { addForwards, ownSocket } from '../remote/forward.js';
 import { remotePath, sshArgs, sshOwnSessionArgs } from '../remote/ssh-args.js';
 import { notBroughtBack, pruneNames, skipArgument, skipMatcher, skipRules } from '../remote/sync-rules.js';
 import { type SyncTarget, syncUp } from '../remote/sync.js';
-import { type Fingerprint, type Warm, ctimeNow, fingerprint, keepWarm, takeWarm } from '../remote/warm-send.js';
+import { type Fingerprint, type Warm, ctimeNow, filePuts, fingerprint, keepWarm, quickCheckBlind, takeWarm } from '../remote/warm-send.js';
 import { bootCommand } from '../remote/worker/program.js';
 import { findWorker, workerDir, workerSlots } from '../remote/workers.js';
 import { rememberWorkerPlatform } from '../remote/worker-facts.js';
@@ -159,7 +159,7 @@ async function endedWithin(ended: Promise<unknown>, ms: number): Promise<void> {
 }
 
 /** How long the send took (`skipped`: nothing had changed), and the fingerprint taken before it (warm-send.ts); or what failed. */
-type Sent = { ms: number; skipped?: boolean; before?: Fingerprint | undefined } | { error: unknown };
+type Sent = { ms: number; skipped?: boolean; before?: Fingerprint | undefined; blind?: string[] } | { error: unknown };
 
 /** For a warm run: the session that says whether the copy is untouched, and the fingerprint kept after the last run. */
 interface WarmPlan {
@@ -183,12 +183,14 @@ async function send(ctx: Context, t: SyncTarget, signal: AbortSignal, warm: Warm
       if (signal.aborted) return { ms: performance.now() - t0 };
       if (there?.same && there.gen === warm.kept.gen) return { ms: performance.now() - t0, skipped: true, before };
     }
+    // Files rsync's quick check cannot see changed (their mtime put back) go up as sparehand's own changes.
+    const blind = before && warm.kept ? quickCheckBlind(warm.kept, before) : [];
     const rsyncs = { here: await rsyncHere(ctx), there: await rsyncThere(ctx, t.worker, t.conn) };
     await syncUp(t, rsyncs, signal, before?.ignored).catch(async (e: unknown) => {
       await rememberWorkerRsync(ctx, t.worker, undefined);
       throw e;
     });
-    return { ms: performance.now() - t0, before };
+    return { ms: performance.now() - t0, before, blind };
   } catch (error) {
     return { error };
   }
@@ -406,7 +408,7 @@ async function runInSlot(ctx: Context, opts: RemoteRunOptions & { clock: RunCloc
 
   // sparehand's own changes to the copy: what was deleted or changed here in outputs since the last run there.
   const own = run.watch ? ownChanges(root, at.ancestor) : { changes: [], after: at.ancestor };
-  session.go(own.changes);
+  session.go([...own.changes, ...filePuts(root, sent.blind ?? [])]);
 
   // Run there; what the command changed comes back at the end of the same session.
   const note = toolchainNote(ctx, worker, run.programs);

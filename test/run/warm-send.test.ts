@@ -1,0 +1,125 @@
+// A warm run sends nothing when nothing changed (issue 28, lib/remote/warm-send.ts), and never misses a change:
+// each test edits behind the mechanism's back, here or in the worker's copy, and the next run must see it.
+// A real sshd, the real CLI.
+import { execFileSync } from 'node:child_process';
+import { appendFileSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readLog } from '../../lib/run/run-log.js';
+import { sparehand } from '../helpers/cli.js';
+import { gitProject, startMarker, until, write } from '../helpers/project.js';
+import { copyPath, sharedWorker } from '../helpers/worker-env.js';
+
+const shared = sharedWorker();
+const run = (proj: string, cmd: string) => sparehand(['run', '--', cmd], { env: shared.wh.env, cwd: proj });
+/** Whether the last run logged skipped its send. */
+const skipped = () => readLog({ home: shared.wh.home, env: shared.wh.env }).at(-1)?.sent === 'skipped';
+const git = (proj: string, ...args: string[]) => execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { cwd: proj, stdio: 'ignore' });
+
+/** A committed project, run twice so that its fingerprint is kept. */
+async function warmProject(files: Record<string, string>): Promise<string> {
+  const proj = gitProject(files);
+  git(proj, 'add', '-A');
+  git(proj, 'commit', '-qm', 'start');
+  for (let i = 0; i < 2; i++) expect((await run(proj, 'true')).exitCode).toBe(0);
+  return proj;
+}
+
+describe('a warm run', () => {
+  it('sends nothing when nothing changed, and the command sees the project', async () => {
+    const proj = await warmProject({ 'a.txt': 'one\n', 'src/b.txt': 'two\n', 'new.txt': 'untracked\n' });
+    const r = await run(proj, 'cat a.txt src/b.txt new.txt');
+    expect(r.stdout).toBe('one\ntwo\nuntracked\n');
+    expect(skipped()).toBe(true);
+    // A command that writes brings it back; the run after still sends nothing, and sees what it wrote.
+    expect((await run(proj, 'echo built > out.txt && echo changed > a.txt')).exitCode).toBe(0);
+    expect(readFileSync(join(proj, 'out.txt'), 'utf8')).toBe('built\n');
+    const again = await run(proj, 'cat a.txt out.txt');
+    expect(again.stdout).toBe('changed\nbuilt\n');
+    expect(skipped()).toBe(true);
+  });
+
+  it('sends a file edited with its mtime set back (same size)', async () => {
+    const proj = await warmProject({ 'a.txt': 'one\n' });
+    const { mtime } = statSync(join(proj, 'a.txt'));
+    writeFileSync(join(proj, 'a.txt'), 'two\n');
+    utimesSync(join(proj, 'a.txt'), mtime, mtime);
+    const r = await run(proj, 'cat a.txt');
+    expect(r.stdout).toBe('two\n');
+    expect(skipped()).toBe(false);
+  });
+
+  it('sends what was created, deleted and renamed between runs, and a new empty folder', async () => {
+    const proj = await warmProject({ 'a.txt': 'a\n', 'b.txt': 'b\n', 'c.txt': 'c\n' });
+    write(proj, 'made.txt', 'made\n');
+    rmSync(join(proj, 'b.txt'));
+    renameSync(join(proj, 'c.txt'), join(proj, 'd.txt'));
+    const r = await run(proj, 'ls; mkdir -p never');
+    expect(r.stdout.split('\n').filter((l) => l.endsWith('.txt'))).toEqual(['a.txt', 'd.txt', 'made.txt']);
+    execFileSync('mkdir', [join(proj, 'empty')]);
+    rmSync(join(proj, 'never'), { recursive: true, force: true });
+    expect((await run(proj, 'test -d empty && echo there')).stdout).toBe('there\n');
+  });
+
+  it("restores the worker's copy when it was changed outside a run", async () => {
+    const proj = await warmProject({ 'a.txt': 'here\n', 'src/b.txt': 'b\n' });
+    const copy = copyPath(shared.wh, shared.sshd.remoteDir, proj);
+    writeFileSync(join(copy, 'a.txt'), 'worker\n');
+    expect((await run(proj, 'cat a.txt')).stdout).toBe('here\n');
+    expect(skipped()).toBe(false);
+    // A file deleted there, with nothing else touched (its folder's ctime says so).
+    expect((await run(proj, 'true')).exitCode).toBe(0);
+    rmSync(join(copy, 'src', 'b.txt'));
+    expect((await run(proj, 'cat src/b.txt')).stdout).toBe('b\n');
+  });
+
+  it('sends what .git/info/exclude stops hiding', async () => {
+    const proj = gitProject({ 'a.txt': 'a\n', 'local.cfg': 'x=1\n' });
+    appendFileSync(join(proj, '.git', 'info', 'exclude'), 'local.cfg\n');
+    git(proj, 'add', '-A');
+    git(proj, 'commit', '-qm', 'start');
+    for (let i = 0; i < 2; i++) await run(proj, 'true');
+    expect((await run(proj, 'test -e local.cfg || echo absent')).stdout).toBe('absent\n');
+    expect(skipped()).toBe(true);
+    writeFileSync(join(proj, '.git', 'info', 'exclude'), '');
+    expect((await run(proj, 'cat local.cfg')).stdout).toBe('x=1\n');
+  });
+
+  it('sends again once HEAD moved (a commit, a checkout)', async () => {
+    const proj = await warmProject({ 'a.txt': 'main\n' });
+    git(proj, 'commit', '-q', '--allow-empty', '-m', 'empty');
+    await run(proj, 'true');
+    expect(skipped()).toBe(false);
+    git(proj, 'checkout', '-q', '-b', 'other');
+    writeFileSync(join(proj, 'a.txt'), 'other\n');
+    git(proj, 'commit', '-qam', 'other');
+    await run(proj, 'true');
+    git(proj, 'checkout', '-q', '-');
+    expect((await run(proj, 'cat a.txt')).stdout).toBe('main\n');
+    expect(skipped()).toBe(false);
+  });
+
+  it('sends again after a run whose sync back had a conflict', async () => {
+    const proj = await warmProject({ 'a.txt': 'start\n' });
+    const mark = startMarker();
+    const p = run(proj, `echo worker > a.txt; ${mark.touch}; sleep 1`);
+    expect(await until(mark.started)).toBe(true);
+    writeFileSync(join(proj, 'a.txt'), 'here\n');
+    const r = await p;
+    expect(r.stderr).toMatch(/conflict/);
+    expect((await run(proj, 'cat a.txt')).stdout).toBe('here\n');
+    expect(skipped()).toBe(false);
+  });
+
+  it('sends again after a run that left a change there it did not bring back (a link out of the project)', async () => {
+    const proj = await warmProject({ 'a.txt': 'a\n' });
+    await run(proj, 'ln -s /etc/hostname out-link');
+    expect((await run(proj, 'test -L out-link && echo there || echo gone')).stdout).toBe('gone\n');
+  });
+
+  it('sends again after a run without the sync back', async () => {
+    const proj = await warmProject({ 'a.txt': 'a\n' });
+    await sparehand(['run', '--no-sync-back', '--', 'echo worker > a.txt'], { env: shared.wh.env, cwd: proj });
+    expect((await run(proj, 'cat a.txt')).stdout).toBe('a\n');
+  });
+});
