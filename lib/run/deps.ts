@@ -73,3 +73,8 @@ export function depsPlan(root: string, cwd: string = root): DepsInstall[] {
   return [...found.values()];
 }
 
+
+/** The files the installs read, relative to the project root: always sent (sync.ts), whatever .gitignore says. */
+export function depsInputs(deps: readonly DepsInstall[]): string[] {
+  return deps.flatMap((d) => d.files.map((f) => (d.dir === '.' ? f : `${d.dir}/${f}`)));
+}

@@ -37,7 +37,7 @@ import { networkCutHere, sandboxRefused } from '../sandbox/run-checks.js';
 import { type Attempt, claimSlot } from './claim.js';
 import { type RunClock, msLeft, runClock, shownTimeout } from './clock.js';
 import { takeFolder } from './folders.js';
-import { type DepsInstall, depsPlan } from './deps.js';
+import { type DepsInstall, depsInputs, depsPlan } from './deps.js';
 import { forwardedEnv } from './env.js';
 import { runHere } from './local.js';
 import { clientId, projectKey, relativeCwd, remoteRoot } from './project.js';
@@ -176,7 +176,7 @@ function attempt(ctx: Context, worker: Worker, run: Prepared, sendNow: boolean):
   const session = openSession(ctx, { args: sshArgs(worker, conn, bootCommand()), env: sshEnv(ctx), job, staging: run.staging });
   // What the copy keeps for itself (another platform's binaries, never brought here) stays there through the sync.
   const keep = keptPaths(run.root, run.watch ? ancestor : loadAncestor(run.root, copy));
-  const target: SyncTarget = { worker, conn, config: run.config, localRoot: run.root, remoteRoot: remoteRoot(worker, run.key, folder.index), env: sshEnv(ctx), keep };
+  const target: SyncTarget = { worker, conn, config: run.config, localRoot: run.root, remoteRoot: remoteRoot(worker, run.key, folder.index), env: sshEnv(ctx), keep, inputs: depsInputs(run.deps) };
   const stop = new AbortController();
   // The project must be there by the time the command has to start.
   const lateSend = run.clock.startBy === undefined ? undefined : setTimeout(() => stop.abort(), Math.max(0, run.clock.startBy - Date.now()));
