@@ -298,7 +298,7 @@ function jobFor(ctx: Context, worker: Worker, run: Prepared, how: { mode: Job['m
 
 /** The folder an install fills, and how deep its names are compared (worker/deps.pl.ts fingerprint). */
 function dependencyFolder(d: DepsInstall): { folder?: string; depth?: number } {
-  if (d.files.some((f) => /^(package-lock\.json|npm-shrinkwrap\.json|pnpm-lock\.yaml|yarn\.lock|bun\.lockb?)$/.test(f))) return { folder: 'node_modules', depth: 2 };
+  if (d.files.some((f) => /^(package-lock\.json|npm-shrinkwrap\.json|pnpm-lock\.yaml|yarn\.lock|bun\.lockb?|package\.json)$/.test(f))) return { folder: 'node_modules', depth: 2 };
   if (d.files.some((f) => /^(uv\.lock|poetry\.lock|pdm\.lock|Pipfile\.lock|requirements.*\.txt)$/.test(f))) return { folder: '.venv', depth: 4 };
   if (d.files.includes('composer.lock')) return { folder: 'vendor', depth: 2 };
   return {};

@@ -60,4 +60,21 @@ describe('dependencies on the worker as here', () => {
     expect(r.stdout).toMatch(/# pass 1/);
     expect(existsSync(join(copyPath(wh, sshd.remoteDir, proj), 'package-lock.json'))).toBe(true);
   });
+
+  it('no lock file: the worker installs from package.json (writing no lock file), says so once, and npm test passes as here', async () => {
+    const proj = await msProject('node_modules/\n', ['--no-package-lock']);
+    expect(existsSync(join(proj, 'package-lock.json'))).toBe(false);
+    const r = await sparehand(['run', '--', 'npm test'], { env, cwd: proj });
+    expect(r.stdout).toMatch(/# pass 1/);
+    expect(r.exitCode).toBe(0);
+    const said = r.stderr.split('\n').filter((l) => l.includes('no lock file'));
+    expect(said).toEqual(['sparehand: installing dependencies on the worker (no lock file: from package.json, so versions may differ from those here): npm install --no-package-lock --no-audit --no-fund']);
+    expect(existsSync(join(copyPath(wh, sshd.remoteDir, proj), 'node_modules', 'ms', 'package.json'))).toBe(true);
+    expect(existsSync(join(copyPath(wh, sshd.remoteDir, proj), 'package-lock.json'))).toBe(false);
+    expect(existsSync(join(proj, 'package-lock.json'))).toBe(false);
+    // Said the first time only: package.json has not changed, nothing is installed again.
+    const again = await sparehand(['run', '--', 'npm test'], { env, cwd: proj });
+    expect(again.exitCode).toBe(0);
+    expect(again.stderr).not.toContain('installing dependencies');
+  });
 });

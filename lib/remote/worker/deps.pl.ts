@@ -29,7 +29,7 @@ sub fingerprint {
 sub install_deps {
   my ($top) = @_;
   for my $entry (@{$many{dep}}) {
-    my ($ddir, $stamp, $hash, $folder_spec, $install) = split /\t/, $entry, 5;
+    my ($ddir, $stamp, $hash, $folder_spec, $note, $install) = split /\t/, $entry, 6;
     next unless defined $install;
     my ($depdir, $depth) = split /:/, $folder_spec;
     my $where = $ddir eq '.' ? '' : " in $ddir";
@@ -43,7 +43,8 @@ sub install_deps {
       print STDERR "sparehand: the dependencies installed on the worker$where changed since their install ($target); installing them again\n";
     }
     put('phase', 'deps');
-    print STDERR "sparehand: installing dependencies on the worker$where: $install\n";
+    my $why = length($note // '') ? " ($note)" : '';
+    print STDERR "sparehand: installing dependencies on the worker$where$why: $install\n";
     $deps_start //= Time::HiRes::time();
     -d $ddir or refuse("cannot enter $ddir on the worker");
     my $st = run_group($install, $ddir, 'stderr');
