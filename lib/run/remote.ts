@@ -39,6 +39,7 @@ import { type RunClock, msLeft, runClock, shownTimeout } from './clock.js';
 import { takeFolder } from './folders.js';
 import { type DepsInstall, depsInputs, depsPlan } from './deps.js';
 import { forwardedEnv } from './env.js';
+import { failedInstall, failedInstallLine, rememberFailure } from './failed-installs.js';
 import { runHere } from './local.js';
 import { clientId, projectKey, relativeCwd, remoteRoot } from './project.js';
 import { recordRun } from './runs-here.js';
@@ -96,6 +97,13 @@ export async function runOnWorker(ctx: Context, config: Config, command: string,
   const signals = new RunSignals();
   try {
     const run = prepare(ctx, config, command, opts, root);
+    // A worker whose install of these very files failed before is not asked again (failed-installs.ts).
+    const failed = candidates.map((w) => ({ w, f: failedInstall(ctx, w, run.key, run.deps) }));
+    const first = failed.find((c) => c.f !== undefined);
+    if (first?.f && failed.every((c) => c.f !== undefined)) {
+      return cannot(failedInstallLine(first.w, first.f), `fix the install there (a changed lock file is tried again), or \`sparehand worker reset ${first.w.name}\` to forget it`);
+    }
+    candidates = failed.filter((c) => c.f === undefined).map((c) => c.w);
     const claim = await claimSlot(ctx, candidates, { orLocal: Boolean(opts.orLocal), signals, open: (w, waited) => attempt(ctx, w, run, !waited), until: opts.clock.startBy });
     if ('stopped' in claim) return exitStatus(null, signals.received ?? 'SIGTERM');
     if ('late' in claim) return late(ctx, opts, command, claim.late);
@@ -376,6 +384,7 @@ async function runInSlot(ctx: Context, opts: RemoteRunOptions & { clock: RunCloc
     }
     if (result.stoppedBy !== undefined) return exitStatus(null, result.stoppedBy);
     if (result.refused !== undefined) {
+      rememberFailure(ctx, worker, run.key, run.deps, result);
       if (opts.orLocal) return runHere(ctx, command, `${worker.name}: ${result.refused}`, msLeft(opts.clock.deadline), opts.outcome);
       throw new SparehandError('WORKER', `${worker.name}: ${result.refused}`, { hint: 'or run with --or-local to run here when the worker cannot' });
     }

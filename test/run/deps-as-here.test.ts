@@ -2,7 +2,7 @@
 // file installs from the manifest and says so. Real npm, real packages (test/fixtures/npm/) from a registry on
 // 127.0.0.1, a real sshd.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -77,4 +77,37 @@ describe('dependencies on the worker as here', () => {
     expect(again.exitCode).toBe(0);
     expect(again.stderr).not.toContain('installing dependencies');
   });
+
+  it('a failed install is remembered by what it was made from: not tried again, one line with what the installer said, here at once with --or-local; worker reset forgets it', async () => {
+    const proj = await msProject('node_modules/\n', ['--ignore-scripts']);
+    // An install step that works here (its scripts skipped) and fails on the worker, as a missing system library does.
+    const pkg = JSON.parse(readFileSync(join(proj, 'package.json'), 'utf8'));
+    pkg.scripts.preinstall = 'echo "gyp ERR! libfoo-dev is not installed" >&2; exit 3';
+    writeFileSync(join(proj, 'package.json'), JSON.stringify(pkg));
+    const first = await sparehand(['run', '--or-local', '--', 'npm test'], { env, cwd: proj });
+    expect(first.stderr).toContain('sparehand: installing dependencies on the worker: npm ci');
+    expect(first.stderr).toMatch(/running locally: w0: installing dependencies failed on the worker \(exit \d+\): npm ci --no-audit --no-fund; it said: .*libfoo-dev is not installed/);
+    expect(first.exitCode).toBe(0);
+    expect(first.stdout).toMatch(/# pass 1/);
+
+    const again = await sparehand(['run', '--or-local', '--', 'npm test'], { env, cwd: proj });
+    expect(again.exitCode).toBe(0);
+    expect(again.stdout).toMatch(/# pass 1/);
+    const lines = again.stderr.split('\n').filter((l) => l.startsWith('sparehand:'));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^sparehand: running locally: w0 cannot install this project's dependencies \(remembered from an earlier run: .*libfoo-dev is not installed.*\)$/);
+
+    const without = await sparehand(['run', '--', 'npm test'], { env, cwd: proj });
+    expect(without.exitCode).toBe(125);
+    expect(without.stderr).toContain("w0 cannot install this project's dependencies");
+    expect(without.stderr).toContain('sparehand worker reset w0');
+    expect(without.stderr).not.toContain('installing dependencies on the worker');
+
+    const reset = await sparehand(['worker', 'reset'], { env, cwd: proj });
+    expect(reset.exitCode).toBe(0);
+    const after = await sparehand(['run', '--or-local', '--', 'npm test'], { env, cwd: proj });
+    expect(after.stderr).toContain('sparehand: installing dependencies on the worker: npm ci');
+    expect(after.exitCode).toBe(0);
+  });
 });
+
