@@ -48,6 +48,8 @@ export interface DepsInstall {
   command: string;
   /** Hash of the files and the command: the worker installs again only when it changes. */
   hash: string;
+  /** The folder the install fills, when the files do not say (a venv made from what is installed here). */
+  fills?: string;
   /** Said with the install on the worker when it is not made from a lock file (why its versions may differ). */
   note?: string;
 }

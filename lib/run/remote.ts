@@ -47,6 +47,7 @@ import { conflictLines, keptLines, summaryLines } from './report.js';
 import { foreignCheck } from './foreign.js';
 import { whyNotSendable } from './sendable.js';
 import { toolchainNote } from './toolchain-note.js';
+import { type VenvHere, projectDeps } from './venv-here.js';
 import type { RunOutcome } from './run-log.js';
 import { RunSignals } from './signals.js';
 
@@ -97,6 +98,9 @@ export async function runOnWorker(ctx: Context, config: Config, command: string,
   const signals = new RunSignals();
   try {
     const run = prepare(ctx, config, command, opts, root);
+    // A venv the command uses that no worker can make: said, not run there with another Python's packages.
+    const venvCannot = venvUnmade(ctx, run);
+    if (venvCannot) return cannot(venvCannot, 'add a requirements or lock file that names what it holds, or run it here');
     // A worker whose install of these very files failed before is not asked again (failed-installs.ts).
     const failed = candidates.map((w) => ({ w, f: failedInstall(ctx, w, run.key, run.deps) }));
     const first = failed.find((c) => c.f !== undefined);
@@ -225,6 +229,8 @@ interface Prepared {
   watch: boolean;
   programs: string[];
   deps: DepsInstall[];
+  /** The project's venv when no lock or requirements file makes it (venv-here.ts). */
+  venv?: VenvHere;
   startedAt: Date;
   clock: RunClock;
   staging: Staging;
@@ -247,7 +253,7 @@ function prepare(ctx: Context, config: Config, command: string, opts: RemoteRunO
     tty: ctx.stdinIsTTY && Boolean((ctx.stdout as { isTTY?: boolean }).isTTY),
     watch: opts.syncBack !== false,
     programs: programsFoundHere(ctx, command),
-    deps: config.sync?.copyDependencies ? [] : depsPlan(root, ctx.cwd),
+    ...(config.sync?.copyDependencies ? { deps: [] } : projectDeps(root, ctx.cwd, ctx.env.VIRTUAL_ENV, depsPlan(root, ctx.cwd))),
     startedAt: new Date(),
     clock: opts.clock,
     staging: {
@@ -304,8 +310,18 @@ function jobFor(ctx: Context, worker: Worker, run: Prepared, how: { mode: Job['m
   };
 }
 
+/** Why the venv the command would use (active here, or named in it) cannot be made on a worker; else undefined. */
+function venvUnmade(ctx: Context, run: Prepared): string | undefined {
+  const v = run.venv;
+  if (!v?.cannot) return undefined;
+  const path = v.dir === '.' ? v.name : `${v.dir}/${v.name}`;
+  if (activeVenv(ctx, run.root) !== path && !run.command.includes(v.name)) return undefined;
+  return `the project's virtual environment ${path} cannot be made on a worker from what is installed in it here: ${v.cannot}`;
+}
+
 /** The folder an install fills, and how deep its names are compared (worker/deps.pl.ts fingerprint). */
 function dependencyFolder(d: DepsInstall): { folder?: string; depth?: number } {
+  if (d.fills) return { folder: d.fills, depth: 4 };
   if (d.files.some((f) => /^(package-lock\.json|npm-shrinkwrap\.json|pnpm-lock\.yaml|yarn\.lock|bun\.lockb?|package\.json)$/.test(f))) return { folder: 'node_modules', depth: 2 };
   if (d.files.some((f) => /^(uv\.lock|poetry\.lock|pdm\.lock|Pipfile\.lock|requirements.*\.txt)$/.test(f))) return { folder: '.venv', depth: 4 };
   if (d.files.includes('composer.lock')) return { folder: 'vendor', depth: 2 };

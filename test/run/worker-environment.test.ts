@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sparehand } from '../helpers/cli.js';
 import { tempDir, tool } from '../helpers/context.js';
 import { gitProject, write } from '../helpers/project.js';
+import { wheel } from '../helpers/python.js';
 import { type Sshd, startSshd } from '../helpers/sshd.js';
 import { type WorkerHome, workerHome } from '../helpers/worker-env.js';
 import { workerOwnerHome } from '../helpers/worker-home.js';
@@ -106,21 +107,6 @@ describe('Python dependencies and the caller\'s .venv', () => {
     expect(direct.stderr).not.toMatch(/deps \d/);
   });
 });
-
-/** A pure-Python wheel holding one module, made with Python's zipfile (there is no PyPI here). */
-function wheel(dir: string, name: string, source: string): void {
-  const script = `
-import sys, zipfile
-d, name, src = sys.argv[1:4]
-info = f"{name}-1.0.dist-info"
-with zipfile.ZipFile(f"{d}/{name}-1.0-py3-none-any.whl", "w") as z:
-    z.writestr(f"{name}.py", src)
-    z.writestr(f"{info}/METADATA", f"Metadata-Version: 2.1\\nName: {name}\\nVersion: 1.0\\n")
-    z.writestr(f"{info}/WHEEL", "Wheel-Version: 1.0\\nGenerator: sparehand-test\\nRoot-Is-Purelib: true\\nTag: py3-none-any\\n")
-    z.writestr(f"{info}/RECORD", f"{name}.py,,\\n{info}/METADATA,,\\n{info}/WHEEL,,\\n{info}/RECORD,,\\n")
-`;
-  execFileSync('python3', ['-c', script, dir, name, source]);
-}
 
 describe('toolchain parity', () => {
   let other: Sshd;
