@@ -7,7 +7,6 @@ import { join } from 'node:path';
 import type { Worker } from '../config.js';
 import type { Context } from '../context.js';
 import type { ExecResult } from '../remote/session.js';
-import { printable } from '../safe-text.js';
 import { stateDir } from '../paths.js';
 import { readDirs, writableDir } from '../sandbox/own-dirs.js';
 import type { DepsInstall } from './deps.js';
@@ -66,8 +65,11 @@ export function rememberFailedInstall(c: Env, worker: Worker, key: string, hash:
 /** A failed install the worker named (one of the run's own, by its hash: the worker's word is not taken for more). */
 export function rememberFailure(c: Env, worker: Worker, key: string, deps: readonly DepsInstall[], result: ExecResult): void {
   const d = deps.find((x) => x.hash === result.depFailed?.hash);
-  if (d && result.refused) rememberFailedInstall(c, worker, key, d.hash, { command: d.command, dir: d.dir, why: printable(result.refused), at: Date.now() });
+  if (d && result.refused) rememberFailedInstall(c, worker, key, d.hash, { command: d.command, dir: d.dir, why: oneLine(result.refused), at: Date.now() });
 }
+
+/** The worker's words as one line of plain text: controls and the Unicode characters that reorder text made `?`. */
+const oneLine = (text: string): string => text.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/gu, '?').slice(0, 1000);
 
 /** Forgets the failed installs of the project `key` on `worker` (worker reset). */
 export function forgetFailedInstalls(c: Env, worker: Worker, key: string): void {

@@ -64,6 +64,9 @@ describe('dependencies on the worker as here', () => {
   it('no lock file: the worker installs from package.json (writing no lock file), says so once, and npm test passes as here', async () => {
     const proj = await msProject('node_modules/\n', ['--no-package-lock']);
     expect(existsSync(join(proj, 'package-lock.json'))).toBe(false);
+    // doctor, in the project, names it before any run.
+    const doc = await sparehand(['doctor'], { env, cwd: proj });
+    expect(doc.stdout).toMatch(/^ok  dependencies: no lock file in the project root: the worker installs from package\.json \(npm install --no-package-lock --no-audit --no-fund\), so its versions may differ from those here/m);
     const r = await sparehand(['run', '--', 'npm test'], { env, cwd: proj });
     expect(r.stdout).toMatch(/# pass 1/);
     expect(r.exitCode).toBe(0);
@@ -103,8 +106,11 @@ describe('dependencies on the worker as here', () => {
     expect(without.stderr).toContain('sparehand worker reset w0');
     expect(without.stderr).not.toContain('installing dependencies on the worker');
 
+    const doc = await sparehand(['doctor'], { env, cwd: proj });
+    expect(doc.stdout).toMatch(/^BAD dependencies: w0 cannot install this project's dependencies \(remembered .*libfoo-dev is not installed.*`sparehand worker reset w0` to try again$/m);
     const reset = await sparehand(['worker', 'reset'], { env, cwd: proj });
     expect(reset.exitCode).toBe(0);
+    expect((await sparehand(['doctor'], { env, cwd: proj })).stdout).not.toMatch(/dependencies: w0 cannot install/);
     const after = await sparehand(['run', '--or-local', '--', 'npm test'], { env, cwd: proj });
     expect(after.stderr).toContain('sparehand: installing dependencies on the worker: npm ci');
     expect(after.exitCode).toBe(0);

@@ -50,6 +50,8 @@ const PROBE = `python -c 'import os, sys, demo, tinyhelper; print(demo.hello(), 
 describe('a local .venv with no requirements file', () => {
   it('is made on the worker from what is installed in it here: same packages and versions, the project editable there too', async () => {
     const proj = demoProject();
+    const doc = await sparehand(['doctor'], { env: activated(proj), cwd: proj });
+    expect(doc.stdout).toMatch(/^ok  dependencies: \.venv in the project root has no requirements or lock file: the worker makes it from what is installed in it here \(the 2 packages installed in it here; it needs python3\.\d+ and the same wheels\)$/m);
     const here = execFileSync('bash', ['-c', PROBE], { cwd: proj, env: activated(proj), encoding: 'utf8' });
     expect(here).toBe('hello 42 True True\n');
     const r = await sparehand(['run', '--', PROBE], { env: activated(proj), cwd: proj });
@@ -90,6 +92,8 @@ describe('a local .venv with no requirements file', () => {
     const r = await sparehand(['run', '--or-local', '--', probe], { env: activated(proj), cwd: proj });
     expect([r.exitCode, r.stdout], r.stderr).toEqual([0, '7\n']);
     expect(r.stderr).toMatch(/^sparehand: running locally: the project's virtual environment \.venv cannot be made on a worker from what is installed in it here: localonly 1\.0 was installed from file:\/\/.*localonly-1\.0-py3-none-any\.whl, which the worker does not have\n$/);
+    const doc = await sparehand(['doctor'], { env: activated(proj), cwd: proj });
+    expect(doc.stdout).toMatch(/^BAD dependencies: \.venv in the project root cannot be made on a worker: localonly 1\.0 was installed from file:.*, which the worker does not have; a run that uses it runs here with --or-local/m);
     const not = await sparehand(['run', '--', probe], { env: activated(proj), cwd: proj });
     expect(not.exitCode).toBe(125);
     expect(not.stderr).toContain('cannot be made on a worker');

@@ -84,7 +84,7 @@ describe('what the worker cannot run, runs here', () => {
     expect(not.stderr).toMatch(/w0 cannot install this project's dependencies \(remembered from an earlier run: installing dependencies failed on the worker/);
     // doctor, in the project, says what starts the copies there afresh.
     const doc = await sparehand(['doctor'], { env: wh.env, cwd: proj });
-    expect(doc.stdout).toMatch(/ok  last run: w0: installing dependencies failed on the worker \(it ran here\); if the install works here, `sparehand worker reset w0` wipes/);
+    expect(doc.stdout).toMatch(/^BAD dependencies: w0 cannot install this project's dependencies \(remembered from an earlier run: installing dependencies failed on the worker \(exit \d+\): npm ci .*\); install what it lacks there, then `sparehand worker reset w0` to try again$/m);
   });
 });
 
