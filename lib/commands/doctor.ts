@@ -1,7 +1,7 @@
 // `sparehand doctor`: is everything sparehand needs here and on the workers?
 import type { Command } from 'commander';
 import { allAgents } from '../agents/index.js';
-import { readConfig } from '../config.js';
+import { type Config, readConfig } from '../config.js';
 import type { Context } from '../context.js';
 import { isSparehandError } from '../errors.js';
 import { checkInstalled } from '../checks/hook-check.js';
@@ -14,7 +14,9 @@ import { permissionParityNotes } from '../agents/platform-notes.js';
 import { capture } from '../process.js';
 import { dependencyChecks } from './doctor-deps.js';
 import { formatReport } from './worker.js';
-import { projectRoot } from '../project-root.js';
+import { gitRoot, projectRoot } from '../project-root.js';
+import { serviceSignsLine } from '../run/service-signs.js';
+import { servicesFor } from '../run/services.js';
 import { tilde } from '../context.js';
 import { toolInstalled } from '../install/engine.js';
 import { workspace } from '../install/workspace.js';
@@ -79,6 +81,22 @@ function platformCheck(ctx: Context): DoctorCheck {
   return { name: 'platform', ok: here.problem === undefined, detail };
 }
 
+/** In a project: the services on this machine it seems to need and the config does not forward (service-signs.ts). */
+function servicesCheck(ctx: Context): DoctorCheck | undefined {
+  const root = gitRoot(ctx.cwd);
+  if (root === undefined) return undefined;
+  let config: Config;
+  try {
+    config = readConfig(ctx).config;
+  } catch {
+    return undefined;
+  }
+  const line = serviceSignsLine(ctx, config, root);
+  const forwarded = servicesFor(ctx, config, root).map((f) => f.port);
+  if (line) return { name: 'services', ok: true, detail: line };
+  return forwarded.length ? { name: 'services', ok: true, detail: `forwarded to the worker for each run: ${forwarded.join(', ')}` } : undefined;
+}
+
 /**
  * Per installed tool with a sandbox of its own: whether it is on and whether a run inside it offloads. Not a failure
  * when the user keeps it closed; a failure when --sandbox-access widened it and it no longer covers the workers.
@@ -114,6 +132,8 @@ export async function doctor(ctx: Context): Promise<{ ok: boolean; checks: Docto
     if (!isSparehandError(e)) throw e;
     checks.push({ name: 'config', ok: false, detail: e.message });
   }
+  const services = servicesCheck(ctx);
+  if (services) checks.push(services);
   checks.push(...(await installedHookChecks(ctx)));
   checks.push(...(await sandboxChecks(ctx)));
   const ok = checks.every((c) => c.ok) && workers.every((w) => w.ok) && toolchains.every((t) => t.problems.length === 0);
