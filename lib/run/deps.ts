@@ -1,5 +1,6 @@
 // Dependencies are installed on the worker from the project's lock or requirements file, with the project's own
-// tool, in the folder that holds the file; again only when the file (or the command) changed.
+// tool, in the folder that holds the file; again only when the file (or the command) changed. With no Node lock
+// file, from package.json (said: its versions may differ); a Python venv with none: venv-here.ts.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
