@@ -48,13 +48,19 @@ const statLine = (st: Stats): string => {
 };
 
 /** The fingerprint of what a send of `root` would read now; undefined when it cannot be trusted (not a git work tree, an error). */
-export async function fingerprint(root: string, env: NodeJS.ProcessEnv, config: Config, keep: readonly string[]): Promise<Fingerprint | undefined> {
+export async function fingerprint(
+  root: string,
+  env: NodeJS.ProcessEnv,
+  config: Config,
+  /** What the copy keeps (never sent), and the lock files sent although ignored (sync.ts SyncTarget). */
+  { keep, inputs }: { keep: readonly string[]; inputs: readonly string[] },
+): Promise<Fingerprint | undefined> {
   if (gitRoot(root) !== root) return undefined;
   try {
     const [ignored, head] = await Promise.all([gitIgnored(root, env, root), capture('git', ['-C', root, 'rev-parse', '-q', '--verify', 'HEAD'], { env })]);
     const hidden = config.sync?.sendSecrets ? [] : secretsByContent(root);
-    const rules = JSON.stringify([head.stdout.trim(), upFilterArgs(config, '', hidden), keep, config.sync ?? {}]);
-    const out = (key: string) => outOfScope(config, ignored, keep)(key);
+    const rules = JSON.stringify([head.stdout.trim(), upFilterArgs(config, '', hidden), keep, inputs, config.sync ?? {}]);
+    const out = outOfScope(config, ignored, keep, inputs);
     const paths = walk(root, out);
     return { ignored, rules, paths, out, hash: hashOf(ignored, rules, paths) };
   } catch {
@@ -63,8 +69,9 @@ export async function fingerprint(root: string, env: NodeJS.ProcessEnv, config: 
 }
 
 /** What rsync does not send: what git ignores, the sync rules' exclusions, what the copy keeps, sparehand's own folder. */
-function outOfScope(config: Config, ignoredList: string, keep: readonly string[]): (key: string) => boolean {
+function outOfScope(config: Config, ignoredList: string, keep: readonly string[], inputs: readonly string[]): (key: string) => boolean {
   const ignored = new Set(ignoredList.split('\0').filter(Boolean));
+  for (const i of inputs) ignored.delete(i);
   for (const k of keep) ignored.add(k);
   const skipped = skipMatcher(skipRules(notBroughtBack(config)));
   return (key) => ignored.has(key) || ignored.has(key.replace(/\/$/, '')) || skipped(key) || key === `${OWN_FOLDER}/`;
