@@ -1,6 +1,6 @@
 // Attacks on the sync back, each a way work was lost before (issue "Sync back that can never lose work"):
 // a real sshd on 127.0.0.1, the real CLI, files changed here while the command runs on the worker.
-import { cpSync, existsSync, lstatSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, lstatSync, readFileSync, readdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/context.js';
@@ -78,12 +78,25 @@ describe('files changed here during a run are never lost', () => {
   it('an edit made here before the run that kept mtime and size (so rsync did not send it) is not overwritten', async () => {
     const proj = gitProject({ 'notes.txt': 'v1\n' });
     expect((await run(proj, 'true')).exitCode).toBe(0);
+    // Without the fingerprint kept after the last run (warm-send.ts), only rsync's quick check decides what is sent.
+    for (const f of readdirSync(join(proj, '.sparehand', 'sync'))) if (f.endsWith('.warm')) rmSync(join(proj, '.sparehand', 'sync', f));
     writeFileSync(join(proj, 'notes.txt'), 'v9\n');
     utimesSync(join(proj, 'notes.txt'), OLD, OLD);
     const r = await run(proj, 'cat notes.txt; echo v2 >> notes.txt');
     expect(r.exitCode, r.stderr).toBe(0);
     expect(readFileSync(join(proj, 'notes.txt'), 'utf8')).toBe('v9\n');
     expect(r.stderr).toMatch(/conflict: notes\.txt/);
+  });
+
+  it('with the fingerprint of the last run, that edit is sent: the command sees it', async () => {
+    const proj = gitProject({ 'notes.txt': 'v1\n' });
+    expect((await run(proj, 'true')).exitCode).toBe(0);
+    writeFileSync(join(proj, 'notes.txt'), 'v9\n');
+    utimesSync(join(proj, 'notes.txt'), OLD, OLD);
+    const r = await run(proj, 'cat notes.txt; echo v2 >> notes.txt');
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toBe('v9\n');
+    expect(readFileSync(join(proj, 'notes.txt'), 'utf8')).toBe('v9\nv2\n');
   });
 });
 

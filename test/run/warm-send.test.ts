@@ -10,7 +10,7 @@ import { sparehand } from '../helpers/cli.js';
 import { gitProject, startMarker, until, write } from '../helpers/project.js';
 import { copyPath, sharedWorker } from '../helpers/worker-env.js';
 
-const shared = sharedWorker();
+export const shared = sharedWorker();
 const run = (proj: string, cmd: string) => sparehand(['run', '--', cmd], { env: shared.wh.env, cwd: proj });
 /** Whether the last run logged skipped its send. */
 const skipped = () => readLog({ home: shared.wh.home, env: shared.wh.env }).at(-1)?.sent === 'skipped';
