@@ -25,6 +25,10 @@ export interface Fingerprint {
   ignored: string;
   /** The settings that shape the send, and HEAD. */
   rules: string;
+  /** The hash of what git ignores and of `rules`. */
+  base: string;
+  /** The files sent only when they hold no secret this time (sync.ts secretsByContent), as anchored patterns. */
+  hidden: string[];
   /** path (a folder's ending in '/') → its stat. */
   paths: Map<string, string>;
   /** Whether a path (a folder's ending in '/') is out of what is sent. */
@@ -36,6 +40,7 @@ export interface Fingerprint {
 export interface Warm {
   gen: string;
   hash: string;
+  base: string;
   /** The paths and their stat then (read only when the fingerprint now differs: warm-send.ts quickCheckBlind). */
   paths: () => Map<string, string>;
 }
@@ -62,7 +67,8 @@ export async function fingerprint(
     const rules = JSON.stringify([head.stdout.trim(), upFilterArgs(config, '', hidden), keep, inputs, config.sync ?? {}]);
     const out = outOfScope(config, ignored, keep, inputs);
     const paths = walk(root, out);
-    return { ignored, rules, paths, out, hash: hashOf(ignored, rules, paths) };
+    const base = baseOf(ignored, rules);
+    return { ignored, rules, base, hidden, paths, out, hash: hashOf(base, paths) };
   } catch {
     return undefined;
   }
@@ -95,10 +101,14 @@ function walk(root: string, out: (key: string) => boolean): Map<string, string> 
   return paths;
 }
 
-function hashOf(ignored: string, rules: string, paths: Map<string, string>): string {
+function baseOf(ignored: string, rules: string): string {
   // sparehand's own folder comes and goes in git's list (its staging, its records): rsync never sends it anyway.
   const listed = ignored.split('\0').filter((p) => p !== '' && !p.startsWith(`${OWN_FOLDER}/`));
-  const h = createHash('sha256').update(listed.join('\0')).update('\0').update(rules).update('\0');
+  return createHash('sha256').update(listed.join('\0')).update('\0').update(rules).digest('hex');
+}
+
+function hashOf(base: string, paths: Map<string, string>): string {
+  const h = createHash('sha256').update(base).update('\0');
   for (const p of [...paths.keys()].sort()) h.update(`${p}\0${paths.get(p) as string}\0`);
   return h.digest('hex');
 }
@@ -111,15 +121,15 @@ export function takeWarm(root: string, copy: string): Warm | undefined {
     const text = readFileSync(file, 'utf8');
     rmSync(file, { force: true });
     const nl = text.indexOf('\n');
-    const w = JSON.parse(text.slice(0, nl)) as { gen: unknown; hash: unknown };
-    if (typeof w.gen !== 'string' || w.gen.length === 0 || typeof w.hash !== 'string') return undefined;
+    const w = JSON.parse(text.slice(0, nl)) as { gen: unknown; hash: unknown; base: unknown };
+    if (typeof w.gen !== 'string' || w.gen.length === 0 || typeof w.hash !== 'string' || typeof w.base !== 'string') return undefined;
     const paths = () => {
       const parts = text.slice(nl + 1).split('\0');
       const m = new Map<string, string>();
       for (let i = 0; i + 1 < parts.length; i += 2) m.set(parts[i] as string, parts[i + 1] as string);
       return m;
     };
-    return { gen: w.gen, hash: w.hash, paths };
+    return { gen: w.gen, hash: w.hash, base: w.base, paths };
   } catch {
     rmSync(file, { force: true });
     return undefined;
@@ -154,6 +164,46 @@ export function filePuts(root: string, paths: readonly string[]): OwnChange[] {
       return [];
     }
   });
+}
+
+/** At most this much goes up in the run's own session instead of rsync. */
+const MAX_OWN = { paths: 200, bytes: 16 * 1024 * 1024 };
+
+/**
+ * What changed here since the kept fingerprint, as sparehand's own changes to the copy (files put, paths deleted),
+ * when that is all rsync would do: the same rules, only regular files and folders, no file that holds a secret this
+ * time, no mode bit beyond 0777 (what `put` sets), a folder's own change only its times. Undefined when rsync must
+ * send (or more than MAX_OWN changed).
+ */
+export function changedSince(kept: Warm, now: Fingerprint, root: string): OwnChange[] | undefined {
+  if (kept.base !== now.base) return undefined;
+  const then = kept.paths();
+  const hidden = new Set(now.hidden.map((p) => p.slice(1)));
+  const dels: string[] = [];
+  const puts: string[] = [];
+  const field = (s: string, i: number) => s.split(':')[i] as string;
+  for (const [p, was] of then) if (!now.paths.has(p)) dels.push(p.replace(/\/$/, ''));
+  for (const [p, is] of now.paths) {
+    const was = then.get(p);
+    if (was === is) continue;
+    const type = field(is, 0);
+    if (type === 'd') {
+      // A folder made here (an empty one too: put cannot make it), or whose mode changed: rsync.
+      if (was === undefined || field(was, 0) !== 'd' || field(was, 1) !== field(is, 1)) return undefined;
+      continue;
+    }
+    if (type !== 'f' || (Number(field(is, 1)) & 0o7000) !== 0 || hidden.has(p)) return undefined;
+    puts.push(p);
+  }
+  if (dels.length + puts.length > MAX_OWN.paths) return undefined;
+  const out: OwnChange[] = dels.sort().reverse().map((path) => ({ op: 'del', path }));
+  let bytes = 0;
+  for (const p of puts.sort()) {
+    const [put] = filePuts(root, [p]);
+    if (!put || put.op !== 'put' || (bytes += put.content.length) > MAX_OWN.bytes) return undefined;
+    out.push(put);
+  }
+  return out;
 }
 
 /**
@@ -193,7 +243,7 @@ export function keepWarm(root: string, copy: string, gen: string, before: Finger
   if ('why' in dir) return false;
   const file = join(root, FILE(copy));
   try {
-    const lines = [`${JSON.stringify({ gen, hash: hashOf(before.ignored, before.rules, paths) })}\n`];
+    const lines = [`${JSON.stringify({ gen, hash: hashOf(before.base, paths), base: before.base })}\n`];
     for (const [p, st] of paths) lines.push(`${p}\0${st}\0`);
     writeFileSync(`${file}.${process.pid}`, lines.join(''), { mode: 0o600 });
     renameSync(`${file}.${process.pid}`, file);

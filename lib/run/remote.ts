@@ -16,12 +16,12 @@ import { gitRoot } from '../project-root.js';
 import { connectionFor, sshEnv } from '../remote/connection.js';
 import type { Job } from '../remote/job.js';
 import { rememberWorkerRsync, rsyncHere, rsyncThere } from '../remote/rsync-found.js';
-import { type ExecResult, type Session, execTerminal, openSession } from '../remote/session.js';
+import { type ExecResult, type OwnChange, type Session, execTerminal, openSession } from '../remote/session.js';
 import { addForwards, ownSocket } from '../remote/forward.js';
 import { remotePath, sshArgs, sshOwnSessionArgs } from '../remote/ssh-args.js';
 import { notBroughtBack, pruneNames, skipArgument, skipMatcher, skipRules } from '../remote/sync-rules.js';
 import { type SyncTarget, syncUp } from '../remote/sync.js';
-import { type Fingerprint, type Warm, ctimeNow, filePuts, fingerprint, keepWarm, quickCheckBlind, takeWarm } from '../remote/warm-send.js';
+import { type Fingerprint, type Warm, changedSince, ctimeNow, filePuts, fingerprint, keepWarm, quickCheckBlind, takeWarm } from '../remote/warm-send.js';
 import { bootCommand } from '../remote/worker/program.js';
 import { findWorker, workerDir, workerSlots } from '../remote/workers.js';
 import { rememberWorkerPlatform } from '../remote/worker-facts.js';
@@ -171,7 +171,9 @@ async function endedWithin(ended: Promise<unknown>, ms: number): Promise<void> {
 }
 
 /** How long the send took (`skipped`: nothing had changed), and the fingerprint taken before it (warm-send.ts); or what failed. */
-type Sent = { ms: number; skipped?: boolean; before?: Fingerprint | undefined; blind?: string[] } | { error: unknown };
+type Sent =
+  | { ms: number; skipped?: boolean; before?: Fingerprint | undefined; blind?: string[]; puts?: OwnChange[] }
+  | { error: unknown };
 
 /** For a warm run: the session that says whether the copy is untouched, and the fingerprint kept after the last run. */
 interface WarmPlan {
@@ -190,10 +192,13 @@ async function send(ctx: Context, t: SyncTarget, signal: AbortSignal, warm: Warm
   const t0 = performance.now();
   try {
     const before = warm.wanted ? await fingerprint(t.localRoot, t.env, t.config, { keep: t.keep ?? [], inputs: t.inputs ?? [] }) : undefined;
-    if (before && warm.kept && before.hash === warm.kept.hash) {
+    // The same fingerprint, or a few files changed here (sent in the run's own session): no rsync, when the worker
+    // says its copy is as the last run left it.
+    const own = before && warm.kept ? (before.hash === warm.kept.hash ? [] : changedSince(warm.kept, before, t.localRoot)) : undefined;
+    if (before && warm.kept && own) {
       const there = await Promise.race([warm.session.copy, new Promise<undefined>((r) => signal.addEventListener('abort', () => r(undefined), { once: true }))]);
       if (signal.aborted) return { ms: performance.now() - t0 };
-      if (there?.same && there.gen === warm.kept.gen) return { ms: performance.now() - t0, skipped: true, before };
+      if (there?.same && there.gen === warm.kept.gen) return { ms: performance.now() - t0, skipped: true, before, puts: own };
     }
     // Files rsync's quick check cannot see changed (their mtime put back) go up as sparehand's own changes.
     const blind = before && warm.kept ? quickCheckBlind(warm.kept, before) : [];
@@ -428,11 +433,11 @@ async function runInSlot(ctx: Context, opts: RemoteRunOptions & { clock: RunCloc
     throw sent.error;
   }
   const upMs = sent.ms;
-  if (sent.skipped && opts.outcome) opts.outcome.sent = 'skipped';
+  if (sent.skipped && opts.outcome) opts.outcome.sent = sent.puts?.length ? 'own' : 'skipped';
 
   // sparehand's own changes to the copy: what was deleted or changed here in outputs since the last run there.
   const own = run.watch ? ownChanges(root, at.ancestor) : { changes: [], after: at.ancestor };
-  session.go([...own.changes, ...filePuts(root, sent.blind ?? [])]);
+  session.go([...own.changes, ...(sent.puts ?? filePuts(root, sent.blind ?? []))]);
 
   // Run there; what the command changed comes back at the end of the same session.
   const note = toolchainNote(ctx, worker, run.programs);

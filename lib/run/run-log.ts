@@ -20,8 +20,8 @@ export interface RunOutcome {
   files?: number;
   bytes?: number;
   conflicts?: number;
-  /** 'skipped': nothing had changed, nothing was sent (lib/remote/warm-send.ts). */
-  sent?: 'skipped';
+  /** 'skipped': nothing had changed, nothing was sent; 'own': the few files changed went in the run's session, no rsync (lib/remote/warm-send.ts). */
+  sent?: 'skipped' | 'own';
 }
 
 export interface LogEntry extends RunOutcome {

@@ -12,8 +12,9 @@ import { copyPath, sharedWorker } from '../helpers/worker-env.js';
 
 export const shared = sharedWorker();
 const run = (proj: string, cmd: string) => sparehand(['run', '--', cmd], { env: shared.wh.env, cwd: proj });
-/** Whether the last run logged skipped its send. */
-const skipped = () => readLog({ home: shared.wh.home, env: shared.wh.env }).at(-1)?.sent === 'skipped';
+const sent = () => readLog({ home: shared.wh.home, env: shared.wh.env }).at(-1)?.sent;
+/** Whether the last run logged that it sent nothing. */
+const skipped = () => sent() === 'skipped';
 const git = (proj: string, ...args: string[]) => execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { cwd: proj, stdio: 'ignore' });
 
 /** A committed project, run twice so that its fingerprint is kept. */
@@ -36,6 +37,22 @@ describe('a warm run', () => {
     expect(readFileSync(join(proj, 'out.txt'), 'utf8')).toBe('built\n');
     const again = await run(proj, 'cat a.txt out.txt');
     expect(again.stdout).toBe('changed\nbuilt\n');
+    expect(skipped()).toBe(true);
+  });
+
+  it('sends a few changed files in its own session, no rsync: an edit, a new file, a deletion', async () => {
+    const proj = await warmProject({ 'a.txt': 'one\n', 'src/b.txt': 'two\n', 'src/c.txt': 'three\n' });
+    writeFileSync(join(proj, 'a.txt'), 'edited\n');
+    write(proj, 'src/new.txt', 'new\n');
+    rmSync(join(proj, 'src', 'c.txt'));
+    const r = await run(proj, 'cat a.txt src/new.txt; ls src');
+    expect(r.stdout).toBe('edited\nnew\nb.txt\nnew.txt\n');
+    expect(sent()).toBe('own');
+    // Its mtime as here, to the microsecond (a build that compares times sees what it would here).
+    const mtime = statSync(join(proj, 'a.txt')).mtimeMs;
+    const there = statSync(join(copyPath(shared.wh, shared.sshd.remoteDir, proj), 'a.txt')).mtimeMs;
+    expect(Math.abs(there - mtime)).toBeLessThan(0.01);
+    expect((await run(proj, 'cat a.txt')).stdout).toBe('edited\n');
     expect(skipped()).toBe(true);
   });
 

@@ -52,7 +52,7 @@ sub own_changes {
         parents_of($p);
         if (-d $p && !-l $p) { rmdir $p }
         chmod(oct($m) & 0777, $tmp);
-        utime($mtime, $mtime, $tmp);
+        if (defined &Time::HiRes::utime) { Time::HiRes::utime($mtime, $mtime, $tmp) } else { utime($mtime, $mtime, $tmp) }
         rename($tmp, $p) or unlink $tmp;
       } else { unlink $tmp }
     }
