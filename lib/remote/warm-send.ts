@@ -64,7 +64,7 @@ export async function fingerprint(
   try {
     const [ignored, head] = await Promise.all([gitIgnored(root, env, root), capture('git', ['-C', root, 'rev-parse', '-q', '--verify', 'HEAD'], { env })]);
     const hidden = config.sync?.sendSecrets ? [] : secretsByContent(root);
-    const rules = JSON.stringify([head.stdout.trim(), upFilterArgs(config, '', hidden), keep, inputs, config.sync ?? {}]);
+    const rules = JSON.stringify([head.stdout.trim(), lstatSync(root).mode, upFilterArgs(config, '', hidden), keep, inputs, config.sync ?? {}]);
     const out = outOfScope(config, ignored, keep, inputs);
     const paths = walk(root, out);
     const base = baseOf(ignored, rules);
