@@ -4,19 +4,19 @@
 // would walk (type, mode, size, mtime, ctime, inode: ctime is set by the kernel on every change and cannot be set
 // back, so an edit with its mtime put back still shows). After a run whose report came whole and whose changes
 // were all applied, the copy holds what this machine holds: the fingerprint is kept with the copy's generation.
-// The next run skips rsync when its fingerprint is the same and the worker says its copy is untouched since
-// (lib/remote/worker/claim.pl.ts copy_state). Any doubt (no git work tree, an error, a path changed here during
-// the run that the sync back did not write) keeps nothing, and the next run sends as always.
+// The next run skips rsync when the worker says its copy is untouched since (lib/remote/worker/claim.pl.ts
+// copy_state) and its fingerprint is the same, or differs only in a few files (then sent in the run's own session).
+// Any doubt (no git work tree, an error, a path changed here during the run that the sync back did not write) keeps
+// nothing (lib/sync/warm-kept.ts), and the next run sends as always.
 import { createHash } from 'node:crypto';
-import { type Stats, lstatSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { type Stats, lstatSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '../config.js';
 import { capture } from '../process.js';
 import { gitRoot } from '../project-root.js';
-import { localHash } from '../sync/apply.js';
-import type { Change } from '../sync/change.js';
 import type { OwnChange } from './session.js';
-import { OWN_FOLDER, ownFolder } from '../sync/own-folder.js';
+import { OWN_FOLDER } from '../sync/own-folder.js';
+import type { Warm } from '../sync/warm-kept.js';
 import { gitIgnored, secretsByContent } from './sync.js';
 import { notBroughtBack, skipMatcher, skipRules, upFilterArgs } from './sync-rules.js';
 
@@ -36,18 +36,7 @@ export interface Fingerprint {
   hash: string;
 }
 
-/** What is kept per copy: the generation the worker wrote at the end of that run, and the fingerprint then. */
-export interface Warm {
-  gen: string;
-  hash: string;
-  base: string;
-  /** The paths and their stat then (read only when the fingerprint now differs: warm-send.ts quickCheckBlind). */
-  paths: () => Map<string, string>;
-}
-
-const FILE = (copy: string) => join(OWN_FOLDER, 'sync', `${copy}.warm`);
-
-const statLine = (st: Stats): string => {
+export const statLine = (st: Stats): string => {
   const type = st.isDirectory() ? 'd' : st.isSymbolicLink() ? 'l' : st.isFile() ? 'f' : 's';
   return `${type}:${st.mode}:${st.size}:${st.mtimeMs}:${st.ctimeMs}:${st.ino}`;
 };
@@ -107,33 +96,10 @@ function baseOf(ignored: string, rules: string): string {
   return createHash('sha256').update(listed.join('\0')).update('\0').update(rules).digest('hex');
 }
 
-function hashOf(base: string, paths: Map<string, string>): string {
+export function hashOf(base: string, paths: Map<string, string>): string {
   const h = createHash('sha256').update(base).update('\0');
   for (const p of [...paths.keys()].sort()) h.update(`${p}\0${paths.get(p) as string}\0`);
   return h.digest('hex');
-}
-
-/** The copy's kept fingerprint, taken: it is removed at once, so a run that ends before keeping a new one leaves none. */
-export function takeWarm(root: string, copy: string): Warm | undefined {
-  const file = join(root, FILE(copy));
-  try {
-    // A line of JSON ({gen, hash}), then "path\0stat\0" for each path.
-    const text = readFileSync(file, 'utf8');
-    rmSync(file, { force: true });
-    const nl = text.indexOf('\n');
-    const w = JSON.parse(text.slice(0, nl)) as { gen: unknown; hash: unknown; base: unknown };
-    if (typeof w.gen !== 'string' || w.gen.length === 0 || typeof w.hash !== 'string' || typeof w.base !== 'string') return undefined;
-    const paths = () => {
-      const parts = text.slice(nl + 1).split('\0');
-      const m = new Map<string, string>();
-      for (let i = 0; i + 1 < parts.length; i += 2) m.set(parts[i] as string, parts[i + 1] as string);
-      return m;
-    };
-    return { gen: w.gen, hash: w.hash, base: w.base, paths };
-  } catch {
-    rmSync(file, { force: true });
-    return undefined;
-  }
 }
 
 /**
@@ -204,81 +170,4 @@ export function changedSince(kept: Warm, now: Fingerprint, root: string): OwnCha
     out.push(put);
   }
   return out;
-}
-
-/**
- * After a run whose changes were all applied here: the fingerprint taken before the send (`before`), with what the
- * sync back wrote (`applied`: each must hold what the worker reported, with a ctime older than `appliedBy`, so not
- * edited here since) and the folders holding those (their mode unchanged) brought up to date, is kept for the next
- * run. Whatever else changed here since `before` was taken is not in it: the next run sees a difference and sends.
- */
-export function keepWarm(root: string, copy: string, gen: string, before: Fingerprint, applied: readonly Change[], appliedBy: number): boolean {
-  if (!applied.every((c) => holdsReported(root, c, appliedBy))) return false;
-  const paths = new Map(before.paths);
-  const holders = new Set<string>();
-  for (const c of [...applied].sort((a, b) => (a.path < b.path ? -1 : 1))) {
-    const parts = c.path.split('/');
-    for (let i = 1; i < parts.length; i++) holders.add(`${parts.slice(0, i).join('/')}/`);
-    const key = c.type === 'd' ? `${c.path}/` : c.path;
-    const parent = parts.length > 1 ? `${parts.slice(0, -1).join('/')}/` : '';
-    if (c.op === 'D') {
-      paths.delete(c.path);
-      paths.delete(`${c.path}/`);
-    } else if ((parent === '' || paths.has(parent)) && !before.out(key)) paths.set(key, statLine(lstatSync(join(root, c.path))));
-  }
-  for (const h of holders) {
-    const was = paths.get(h);
-    if (was === undefined) continue;
-    let st: Stats;
-    try {
-      st = lstatSync(join(root, h));
-    } catch {
-      return false;
-    }
-    const is = statLine(st);
-    if (is.split(':').slice(0, 2).join(':') !== was.split(':').slice(0, 2).join(':')) return false;
-    paths.set(h, is);
-  }
-  const dir = ownFolder(root, 'sync');
-  if ('why' in dir) return false;
-  const file = join(root, FILE(copy));
-  try {
-    const lines = [`${JSON.stringify({ gen, hash: hashOf(before.base, paths), base: before.base })}\n`];
-    for (const [p, st] of paths) lines.push(`${p}\0${st}\0`);
-    writeFileSync(`${file}.${process.pid}`, lines.join(''), { mode: 0o600 });
-    renameSync(`${file}.${process.pid}`, file);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Whether the path of change `c` holds here what the worker reported (content, and a file's mtime), untouched since `by` (a ctime). */
-function holdsReported(root: string, c: Change, by: number): boolean {
-  const abs = join(root, c.path);
-  let st: Stats;
-  try {
-    st = lstatSync(abs);
-  } catch {
-    return c.op === 'D';
-  }
-  if (c.op === 'D' || st.ctimeMs >= by) return false;
-  if (c.type === 'd') return st.isDirectory();
-  if (c.type === 'l' ? !st.isSymbolicLink() : c.type === 'f' ? !st.isFile() : true) return false;
-  const want = c.hash ?? c.base;
-  return want !== undefined && localHash(abs, st) === want;
-}
-
-/** A ctime newer than every write so far and not newer than any write from now on (a marker file written until the clock has moved on). */
-export async function ctimeNow(dir: string): Promise<number> {
-  const file = join(dir, 'warm-mark');
-  writeFileSync(file, '');
-  const first = lstatSync(file).ctimeMs;
-  for (let i = 0; i < 400; i++) {
-    await new Promise((r) => setTimeout(r, 1));
-    writeFileSync(file, 'x');
-    const now = lstatSync(file).ctimeMs;
-    if (now > first) return now;
-  }
-  return first;
 }
