@@ -51,7 +51,7 @@ export function takeWarm(root: string, copy: string): Warm | undefined {
  */
 export function keepWarm(root: string, copy: string, gen: string, before: Fingerprint, applied: readonly Change[], appliedBy: number): boolean {
   if (!applied.every((c) => holdsReported(root, c, appliedBy))) return false;
-  const paths = new Map(before.paths);
+  const paths = applied.length === 0 ? before.paths : new Map(before.paths);
   const holders = new Set<string>();
   for (const c of [...applied].sort((a, b) => (a.path < b.path ? -1 : 1))) {
     const parts = c.path.split('/');
@@ -80,7 +80,8 @@ export function keepWarm(root: string, copy: string, gen: string, before: Finger
   if ('why' in dir) return false;
   const file = join(root, FILE(copy));
   try {
-    const lines = [`${JSON.stringify({ gen, hash: hashOf(before.base, paths), base: before.base })}\n`];
+    const hash = applied.length === 0 ? before.hash : hashOf(before.base, paths);
+    const lines = [`${JSON.stringify({ gen, hash, base: before.base })}\n`];
     for (const [p, st] of paths) lines.push(`${p}\0${st}\0`);
     writeFileSync(`${file}.${process.pid}`, lines.join(''), { mode: 0o600 });
     renameSync(`${file}.${process.pid}`, file);
