@@ -1,7 +1,9 @@
 // `sparehand doctor`: is everything sparehand needs here and on the workers?
 import type { Command } from 'commander';
 import { allAgents } from '../agents/index.js';
-import { readConfig } from '../config.js';
+import { type Config, readConfig } from '../config.js';
+import { localSlotCount } from '../run/local-slots.js';
+import { gentlePrefix, gentleWords } from '../run/gentle.js';
 import type { Context } from '../context.js';
 import { isSparehandError } from '../errors.js';
 import { checkInstalled } from '../checks/hook-check.js';
@@ -79,6 +81,14 @@ function platformCheck(ctx: Context): DoctorCheck {
   return { name: 'platform', ok: here.problem === undefined, detail };
 }
 
+/** How many heavy commands run here at once and why, and how gently they start (local-slots.ts, gentle.ts). */
+function localSlotsCheck(ctx: Context, config: Config): DoctorCheck {
+  const { count, why } = localSlotCount(config);
+  const gentle = gentleWords(gentlePrefix(config, ctx.env.PATH));
+  const slots = count === 0 ? 'off' : `${count} at once`;
+  return { name: 'local slots', ok: true, detail: `${slots} (${why}); runs here are ${gentle}` };
+}
+
 /**
  * In a project whose last run could not install its dependencies on a worker (it ran here instead, or failed):
  * the copies there may be what is wrong, and `worker reset` starts them afresh.
@@ -120,6 +130,7 @@ export async function doctor(ctx: Context): Promise<{ ok: boolean; checks: Docto
     const n = config.workers?.length ?? 0;
     const ignored = unknown.length ? `; unknown fields (ignored): ${unknown.join(', ')}` : '';
     checks.push({ name: 'config', ok: true, detail: `${n} worker${n === 1 ? '' : 's'} configured${ignored}` });
+    checks.push(localSlotsCheck(ctx, config));
     ({ reports: workers, toolchains } = await checkWorkersWithToolchains(ctx, config.workers ?? []));
   } catch (e) {
     if (!isSparehandError(e)) throw e;
