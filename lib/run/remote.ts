@@ -104,13 +104,14 @@ export async function runOnWorker(ctx: Context, config: Config, command: string,
     const run = prepare(ctx, config, command, opts, root);
     const claim = await claimSlot(ctx, candidates, { orLocal: Boolean(opts.orLocal), signals, open: (w, waited) => attempt(ctx, w, run, !waited), until: opts.clock.startBy, turn: opts.turn });
     if ('stopped' in claim) return exitStatus(null, signals.received ?? 'SIGTERM');
-    if ('late' in claim) return late(ctx, { ...opts, prefix, signals }, command, claim.late);
-    if ('busy' in claim) return local('all worker slots are busy');
-    if ('refused' in claim) return cannot(`${claim.worker.name}: ${claim.refused}`, 'install it there');
+    // Awaited: the queue's place and the signal handlers last until the run here ends (the finally below).
+    if ('late' in claim) return await late(ctx, { ...opts, prefix, signals }, command, claim.late);
+    if ('busy' in claim) return await local('all worker slots are busy');
+    if ('refused' in claim) return await cannot(`${claim.worker.name}: ${claim.refused}`, 'install it there');
     if ('failures' in claim) {
       const first = claim.failures[0];
       const sandboxed = await sandboxRefused(ctx, config, claim.failures);
-      return cannot(sandboxed ?? first?.message ?? 'no worker reachable', first?.hint ?? 'check `sparehand worker check`');
+      return await cannot(sandboxed ?? first?.message ?? 'no worker reachable', first?.hint ?? 'check `sparehand worker check`');
     }
     // A worker's slot: the place in the local queue goes to the next run.
     opts.turn?.release();
