@@ -44,8 +44,6 @@ while (1) {
     $w{$_} = 1 for grep { $_ ne '-' && $_ ne '' } split /,/, $ws;
     $ahead++;
   }
-  my $now = "$ahead " . (join(',', sort keys %w) || '-');
-  if ($now ne $last) { print "ahead $now\n"; $last = $now }
   if ($ahead == 0) {
     for my $i (0 .. $slots - 1) {
       sysopen(my $s, "$dir/slot.$i", O_RDWR | O_CREAT, 0600) or die "cannot open $dir/slot.$i: $!\n";
@@ -55,6 +53,9 @@ while (1) {
     }
     if ($held) { unlink "$q/$me"; close $t; last }
   }
+  # Said only when the run waits: a slot free at once is no wait.
+  my $now = "$ahead " . (join(',', sort keys %w) || '-');
+  if ($now ne $last) { print "ahead $now\n"; $last = $now }
   my $rin = ''; vec($rin, fileno(STDIN), 1) = 1;
   exit 0 if select(my $rout = $rin, undef, undef, 0.1) > 0 && !sysread(STDIN, my $buf, 64);
 }
