@@ -135,7 +135,8 @@ async function runSomewhere(ctx: Context, command: string, opts: RunOptions, out
   }
   if (opts.queue) throw new SparehandError('USAGE', '--queue goes with --local', { hint: 'runs that may go here with --or-local queue for a local slot already' });
   const config = loadConfig(ctx, (l) => say(ctx, l));
-  const turn = opts.orLocal ? localTurn(ctx, config, command) : undefined;
+  // Every run that may wait takes its turn: for a slot here (with --or-local) and for the workers' slots.
+  const turn = localTurn(ctx, config, command);
   if ((config.workers ?? []).length === 0) {
     if (!opts.orLocal) {
       throw new SparehandError('WORKER', 'no worker is configured', {

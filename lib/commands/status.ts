@@ -38,7 +38,7 @@ async function localStatus(ctx: Context, config: Config) {
     why,
     ...(seen === undefined ? { problem: 'perl cannot read the slots here' } : {}),
     busy: (seen?.held ?? []).map((r) => ({ slot: r.slot, pid: r.pid, project: r.project, command: r.command, seconds: since(r) })),
-    waiting: (seen?.waiting ?? []).map((r) => ({ pid: r.pid, project: r.project, command: r.command, seconds: since(r) })),
+    waiting: (seen?.waiting ?? []).map((r) => ({ pid: r.pid, project: r.project, command: r.command, seconds: since(r), here: r.here })),
   };
 }
 
@@ -49,7 +49,7 @@ function formatLocal(l: Awaited<ReturnType<typeof localStatus>>): string {
     const r = l.busy.find((x) => x.slot === slot);
     lines.push(r ? `  slot ${slot}: ${short(r.command)} — ${r.project} (pid ${r.pid}), for ${ago(r.seconds)}` : `  slot ${slot}: free`);
   }
-  l.waiting.forEach((r, i) => lines.push(`  waiting ${i + 1}: ${short(r.command)} — ${r.project} (pid ${r.pid}), for ${ago(r.seconds)}`));
+  l.waiting.forEach((r, i) => lines.push(`  waiting ${i + 1}: ${short(r.command)} — ${r.project} (pid ${r.pid}), for ${ago(r.seconds)}${r.here ? '' : ', for a worker only'}`));
   return lines.join('\n');
 }
 

@@ -1,7 +1,8 @@
 // Claiming a slot: the worker itself gives one (or says all are busy) in the session the run will live in, so
 // machines that share a worker never run more than its slots at once. Waits while all are busy; with --or-local
 // and local slots, in the local queue too (local-slots.ts), taking whichever frees first: a worker's slot or one
-// here. Runs of this machine ask a worker in the queue's order: not while an earlier run waits for it.
+// here. Runs of this machine (with --or-local or not) ask a worker in the queue's order: not while an earlier run
+// waits for it.
 import type { Worker } from '../config.js';
 import { type Context, say } from '../context.js';
 import { SparehandError, isSparehandError } from '../errors.js';
@@ -129,16 +130,22 @@ export async function claimSlot<A extends Attempt>(
     if (opts.orLocal && turn === undefined) return { busy: true };
     const left = msLeft(opts.until);
     if (left === 0) return { late: stayedBusy() };
+    const names = pool.map((w) => w.name);
     if (turn) {
-      await turn.join(pool.map((w) => w.name));
-      // A local slot was free (or cannot be had: the run goes here at once, saying why).
-      if (turn.state.kind !== 'waiting') return { busy: true };
-      if (!turn.announced) say(ctx, waitingLine(turn, pool.map((w) => w.name), opts.until));
-      turn.announced = true;
-    } else if (!waiting) say(ctx, `all slots on ${pool.map((w) => w.name).join(', ')} are busy; waiting for one${left === undefined ? '' : ` (at most ${Math.ceil(left / 1000)}s)`}`);
+      // In the queue: a run without --or-local only for the workers' turn (its ticket keeps later runs off them).
+      await turn.join(names, opts.orLocal);
+      // A local slot was free (or the queue cannot be used: the run goes here at once, saying why).
+      if (opts.orLocal && turn.state.kind !== 'waiting') return { busy: true };
+    }
+    const queued = turn?.state.kind === 'waiting' ? turn : undefined;
+    if (opts.orLocal && queued) {
+      if (!queued.announced) say(ctx, waitingLine(queued, names, opts.until));
+      queued.announced = true;
+    } else if (!waiting) say(ctx, `all slots on ${names.join(', ')} are busy; waiting for one${left === undefined ? '' : ` (at most ${Math.ceil(left / 1000)}s)`}`);
     waiting = true;
-    await Promise.race([sleep(Math.min(WAIT_POLL_MS + Math.random() * WAIT_POLL_MS, left ?? Infinity)), ...(turn ? [turn.settled] : [])]);
-    if (turn && turn.state.kind !== 'waiting') return { busy: true };
+    // Asked again every second or so, or at once when a run ahead leaves the queue (its turn is over).
+    await Promise.race([sleep(Math.min(WAIT_POLL_MS + Math.random() * WAIT_POLL_MS, left ?? Infinity)), ...(queued ? [queued.changed()] : [])]);
+    if (opts.orLocal && turn && turn.state.kind !== 'waiting') return { busy: true };
   }
   return { failures };
 }

@@ -3,17 +3,19 @@
 // ends, however it ends (SIGKILL included). No stale slot or ticket is ever waited on, no pid is ever judged.
 //
 // Files, in the state folder's `local-slots/`: `slot.N` (held: locked, and naming its run), `queue/next` (the
-// ticket counter), `queue/<15 digits>` (a waiting run's ticket, locked while it waits: its first line names the
-// workers it also waits for, its second the run).
+// ticket counter), `queue/<15 digits>` (a waiting run's ticket, locked while it waits: its first line says whether
+// it may run here (1 or 0) and names the workers it waits for, its second names the run).
 
 /**
- * Takes a ticket, waits until no live ticket is ahead and a slot is free, takes the slot, drops the ticket and
- * holds the slot until stdin closes. Says `ahead <runs> <workers|->` when that changes, `slot <n>` when held.
- * argv: folder, slot count, workers (comma-separated, or `-`), the run (one line).
+ * Takes a ticket, waits until no live ticket of a run that may run here is ahead and a slot is free, takes the
+ * slot, drops the ticket and holds the slot until stdin closes. A run that may not run here (`here` 0: it waits
+ * for a worker alone) only holds its ticket, so the runs after it wait their turn for that worker. Says
+ * `ahead <runs> <workers|->` when that changes, `slot <n>` when held.
+ * argv: folder, slot count, workers (comma-separated, or `-`), the run (one line), here (1 or 0).
  */
 export const TAKE_PL = String.raw`
 use strict; use warnings; use Fcntl qw(:flock O_RDWR O_CREAT O_TRUNC);
-my ($dir, $slots, $workers, $info) = @ARGV;
+my ($dir, $slots, $workers, $info, $here) = @ARGV;
 $SIG{$_} = 'IGNORE' for qw(INT TERM HUP QUIT PIPE);
 $| = 1;
 my $q = "$dir/queue";
@@ -25,13 +27,13 @@ my $me = sprintf('%015d', $n);
 my $tmp = "$q/.$me.$$";
 sysopen(my $t, $tmp, O_RDWR | O_CREAT | O_TRUNC, 0600) or die "cannot write $tmp: $!\n";
 flock($t, LOCK_EX) or die "cannot lock $tmp: $!\n";
-syswrite($t, "$workers\n$info\n");
+syswrite($t, "$here $workers\n$info\n");
 # Locked before it has its name: a ticket is never seen unlocked while its run lives.
 rename($tmp, "$q/$me") or die "cannot rename $tmp: $!\n";
 seek($c, 0, 0); truncate($c, 0); syswrite($c, "$n\n"); close $c;
 my ($last, $held) = ('');
 while (1) {
-  my ($ahead, %w) = (0);
+  my ($ahead, $here_ahead, %w) = (0, 0);
   opendir(my $d, $q) or die "cannot read $q: $!\n";
   my @before = sort grep { /^\d{15}$/ && $_ lt $me } readdir $d;
   closedir $d;
@@ -40,11 +42,13 @@ while (1) {
     # Not locked: its run is gone.
     if (flock($f, LOCK_SH | LOCK_NB)) { unlink "$q/$o"; next }
     die "cannot lock $q/$o: $!\n" unless $!{EWOULDBLOCK} || $!{EAGAIN};
-    my $ws = <$f> // ''; chomp $ws;
-    $w{$_} = 1 for grep { $_ ne '-' && $_ ne '' } split /,/, $ws;
+    my $line = <$f> // ''; chomp $line;
+    my ($h, $ws) = split / /, $line, 2;
+    $w{$_} = 1 for grep { $_ ne '-' && $_ ne '' } split /,/, $ws // '';
     $ahead++;
+    $here_ahead++ if ($h // '1') ne '0';
   }
-  if ($ahead == 0) {
+  if ($here && $here_ahead == 0) {
     for my $i (0 .. $slots - 1) {
       sysopen(my $s, "$dir/slot.$i", O_RDWR | O_CREAT, 0600) or die "cannot open $dir/slot.$i: $!\n";
       next unless flock($s, LOCK_EX | LOCK_NB);
@@ -62,7 +66,7 @@ while (1) {
 1 while sysread(STDIN, my $buf, 64);
 `;
 
-/** Which slots are held and which tickets wait, without taking any: `held <n> <run>`, `wait <ticket> <workers> <run>`. */
+/** Which slots are held and which tickets wait, without taking any: `held <n> <run>`, `wait <ticket> <here> <workers> <run>`. */
 export const PEEK_PL = String.raw`
 use strict; use warnings; use Fcntl qw(:flock);
 my ($dir, $slots) = @ARGV;

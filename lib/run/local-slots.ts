@@ -63,6 +63,7 @@ export class LocalTurn {
   private settle!: () => void;
   private joinedAt: number | undefined;
   private heldAt: number | undefined;
+  private waiters: Array<() => void> = [];
   private child: ChildProcess | undefined;
   private told: Promise<void> | undefined;
 
@@ -74,11 +75,19 @@ export class LocalTurn {
     this.settled = new Promise((r) => (this.settle = r));
   }
 
-  /** Joins the queue, waiting for `workers` too; resolves once the run knows where it stands. */
-  join(workers: readonly string[]): Promise<void> {
+  /**
+   * Joins the queue, waiting for `workers` too (and, unless `here` is false, for a slot here); resolves once the
+   * run knows where it stands.
+   */
+  join(workers: readonly string[], here = true): Promise<void> {
     this.joinedAt ??= Date.now();
-    this.told ??= this.start(workers);
+    this.told ??= this.start(workers, here);
     return this.told;
+  }
+
+  /** Resolves at the next change of where the run stands (one ahead of it left, a slot held, the queue failed). */
+  changed(): Promise<void> {
+    return new Promise((r) => this.waiters.push(r));
   }
 
   /** The slot held, if one is. */
@@ -95,6 +104,7 @@ export class LocalTurn {
     this.joinedAt = undefined;
     this.heldAt = undefined;
     this.state = { kind: 'new' };
+    this.wake();
     this.settle();
     this.settled = new Promise((r) => (this.settle = r));
   }
@@ -104,7 +114,7 @@ export class LocalTurn {
     return this.joinedAt === undefined ? 0 : (this.heldAt ?? now) - this.joinedAt;
   }
 
-  private start(workers: readonly string[]): Promise<void> {
+  private start(workers: readonly string[], here: boolean): Promise<void> {
     const dir = slotsDir(this.ctx);
     try {
       mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -113,7 +123,7 @@ export class LocalTurn {
       return Promise.resolve();
     }
     const info = JSON.stringify(this.run);
-    const child = spawn('perl', ['-e', TAKE_PL, dir, String(this.count), workers.length ? workers.join(',') : '-', info], {
+    const child = spawn('perl', ['-e', TAKE_PL, dir, String(this.count), workers.length ? workers.join(',') : '-', info, here ? '1' : '0'], {
       stdio: ['pipe', 'pipe', 'pipe'],
       env: { PATH: this.ctx.env.PATH ?? '/usr/bin:/bin', LC_ALL: 'C' },
     });
@@ -150,6 +160,7 @@ export class LocalTurn {
   private line(text: string): void {
     const [what, a, b] = text.split(' ');
     if (this.state.kind !== 'new' && this.state.kind !== 'waiting') return;
+    this.wake();
     if (what === 'ahead') this.state = { kind: 'waiting', ahead: Number(a), workers: new Set(b === '-' || !b ? [] : b.split(',')) };
     else if (what === 'slot') {
       this.state = { kind: 'held', slot: Number(a) };
@@ -159,7 +170,12 @@ export class LocalTurn {
     }
   }
 
+  private wake(): void {
+    for (const w of this.waiters.splice(0)) w();
+  }
+
   private fail(why: string): void {
+    this.wake();
     this.state = { kind: 'failed', why };
     this.child = undefined;
     this.settle();
@@ -167,7 +183,7 @@ export class LocalTurn {
 }
 
 /** Who holds each local slot and who waits, oldest first (read without taking any); undefined when perl cannot tell. */
-export async function peekSlots(c: Env, count: number): Promise<{ held: Array<SlotRun & { slot: number }>; waiting: SlotRun[] } | undefined> {
+export async function peekSlots(c: Env, count: number): Promise<{ held: Array<SlotRun & { slot: number }>; waiting: Array<SlotRun & { here: boolean }> } | undefined> {
   if (count === 0) return { held: [], waiting: [] };
   let r: Awaited<ReturnType<typeof capture>>;
   try {
@@ -177,15 +193,15 @@ export async function peekSlots(c: Env, count: number): Promise<{ held: Array<Sl
   }
   if (r.code !== 0) return undefined;
   const held: Array<SlotRun & { slot: number }> = [];
-  const waiting: SlotRun[] = [];
+  const waiting: Array<SlotRun & { here: boolean }> = [];
   for (const line of r.stdout.split('\n')) {
-    // `held <n> <run>`, `wait <ticket> <workers> <run>`: the run is the rest of the line.
+    // `held <n> <run>`, `wait <ticket> <here> <workers> <run>`: the run is the rest of the line.
     const words = line.split(' ');
     const kind = words[0];
-    const run = parseRun(words.slice(kind === 'held' ? 2 : 3).join(' '));
+    const run = parseRun(words.slice(kind === 'held' ? 2 : 4).join(' '));
     if (!run) continue;
     if (kind === 'held') held.push({ ...run, slot: Number(words[1]) });
-    else if (kind === 'wait') waiting.push(run);
+    else if (kind === 'wait') waiting.push({ ...run, here: words[2] !== '0' });
   }
   return { held, waiting };
 }

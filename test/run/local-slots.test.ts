@@ -186,6 +186,27 @@ describe('one queue across here and a busy worker', () => {
     await l.run;
   });
 
+  it('runs waiting for the worker alone take its slot in arrival order too', async () => {
+    const log = join(tempDir(), 'spans.log');
+    const mark = startMarker();
+    const first = started(h.env, `${mark.touch}; ${marked(log, 'a', 'sleep 1.5')}`, [], gitProject({ 'a.txt': 'a\n' }));
+    expect(await until(mark.started)).toBe(true);
+    const later: Array<ReturnType<typeof started>> = [];
+    for (const n of ['b', 'c', 'd']) {
+      const r = started(h.env, marked(log, n, 'sleep 0.2'), [], gitProject({ [`${n}.txt`]: `${n}\n` }));
+      later.push(r);
+      expect(await until(() => r.err().includes('all slots on w0 are busy; waiting for one'))).toBe(true);
+      // Its ticket is in the queue before the next one comes (status lists it, for a worker only).
+      expect(await until(async () => JSON.parse((await sparehand(['status', '--json'], { env: h.env })).stdout).here.local.waiting.length === later.length)).toBe(true);
+    }
+    const text = await sparehand(['status'], { env: h.env });
+    expect(text.stdout).toMatch(/  waiting 3: .* — .*, for a worker only\n/);
+    const results = await Promise.all([first.run, ...later.map((r) => r.run)]);
+    expect(results.map((r) => r.exitCode), results.map((r) => r.stderr).join('\n')).toEqual([0, 0, 0, 0]);
+    const s = spans(log);
+    expect([...s.entries()].sort((x, y) => x[1][0] - y[1][0]).map(([n]) => n)).toEqual(['a', 'b', 'c', 'd']);
+  });
+
   it('when the worker frees first, the waiting run goes there and says how long it waited', async () => {
     const here = startMarker();
     const l = started(h.env, `${here.touch}; sleep 5`, ['--local', '--queue']);
