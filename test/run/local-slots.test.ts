@@ -137,8 +137,12 @@ describe('local slots, no worker', () => {
     const text = await sparehand(['status'], { env, cwd: tempDir() });
     expect(text.stdout).toContain('here: 1 of 1 local slot busy, 1 waiting\n  slot 0: ');
     expect(text.stdout).toContain('  waiting 1: true # waiter — ');
+    // A signal while it waits ends it as a signal ends a run (128+N), its ticket gone with it.
+    b.run.kill('SIGTERM');
+    expect((await b.run).exitCode).toBe(143);
+    expect(JSON.parse((await sparehand(['status', '--json'], { env, cwd: tempDir() })).stdout).here.local.waiting).toEqual([]);
     a.run.kill('SIGKILL');
-    await Promise.all([a.run, b.run]);
+    await a.run;
   });
 
   it('runs here start gently (nice 10), and local.slots 0 turns the queue off', async () => {
