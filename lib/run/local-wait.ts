@@ -8,10 +8,14 @@ import { LocalTurn, localSlotCount } from './local-slots.js';
 import { msLeft } from './clock.js';
 import type { RunSignals } from './signals.js';
 
-/** The run's place in the local queue, or undefined when local.slots is 0 (runs here start at once). */
+/**
+ * The run's place in the local queue, or undefined when local.slots is 0 (runs here start at once) or this run is
+ * started by a command sparehand runs (SPAREHAND_RUN=1): that command's slot is this run's, and waiting for
+ * another would wait for itself.
+ */
 export function localTurn(ctx: Context, config: Config, command: string): LocalTurn | undefined {
   const { count } = localSlotCount(config);
-  if (count === 0) return undefined;
+  if (count === 0 || ctx.env.SPAREHAND_RUN === '1') return undefined;
   const run = { pid: process.pid, since: new Date().toISOString(), project: projectRoot(ctx.cwd), command: command.length > 200 ? `${command.slice(0, 199)}…` : command };
   return new LocalTurn(ctx, count, run);
 }

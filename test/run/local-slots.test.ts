@@ -4,7 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sparehand } from '../helpers/cli.js';
+import { BIN, sparehand } from '../helpers/cli.js';
 import { homeWith, tempDir } from '../helpers/context.js';
 import { gitProject, startMarker, until } from '../helpers/project.js';
 import { type Sshd, startSshd } from '../helpers/sshd.js';
@@ -103,6 +103,14 @@ describe('local slots, no worker', () => {
     // The killed run's command outlives it (it holds a's pipes): end it.
     process.kill(Number(readFileSync(join(dir, 'a.pid'), 'utf8')), 'SIGKILL');
     await a.run;
+  });
+
+  it('a sparehand run inside a command sparehand runs here takes no second slot (it would wait for itself)', async () => {
+    const { env } = homeWith({ local: { slots: 1 } });
+    const inner = `node ${JSON.stringify(BIN)} run --or-local -- echo inner`;
+    const r = await sparehand(['run', '--or-local', '--timeout', '20s', '--', inner], { env, cwd: tempDir() });
+    expect([r.exitCode, r.stdout]).toEqual([0, 'inner\n']);
+    expect(r.stderr).not.toContain('waiting');
   });
 
   it('a run with a short --timeout runs anyway before its limit, and says so', async () => {
