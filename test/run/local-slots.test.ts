@@ -5,7 +5,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, sparehand } from '../helpers/cli.js';
-import { homeWith, tempDir } from '../helpers/context.js';
+import { homeWith, tempDir, tool } from '../helpers/context.js';
+import { localSlotCount } from '../../lib/run/local-slots.js';
+import { gentlePrefix } from '../../lib/run/gentle.js';
 import { gitProject, startMarker, until } from '../helpers/project.js';
 import { type Sshd, startSshd } from '../helpers/sshd.js';
 import { type WorkerHome, workerHome } from '../helpers/worker-env.js';
@@ -44,6 +46,26 @@ function spans(log: string): Map<string, [number, number]> {
 }
 
 const marked = (log: string, name: string, body: string) => `echo "S ${name} $(date +%s%N)" >> ${log}; ${body}; echo "E ${name} $(date +%s%N)" >> ${log}`;
+
+describe('how many local slots, and how gently', () => {
+  const GiB = 1024 ** 3;
+  it('by default half the cores, at most one per 4 GiB, at least one; local.slots sets it', () => {
+    const count = (cores: number, gib: number, config = {}) => localSlotCount(config, { cores, memory: gib * GiB }).count;
+    expect([count(2, 8), count(8, 16), count(16, 32), count(16, 8), count(1, 2), count(4, 2)]).toEqual([1, 4, 8, 2, 1, 1]);
+    expect(localSlotCount({}, { cores: 8, memory: 16 * GiB }).why).toBe('8 cores / 2 = 4, 16.0 GiB memory / 4 = 4, at least 1; local.slots in the config sets it');
+    expect(localSlotCount({ local: { slots: 6 } }, { cores: 2, memory: 4 * GiB })).toEqual({ count: 6, why: 'local.slots in the config' });
+    expect(localSlotCount({ local: { slots: 0 } }).count).toBe(0);
+  });
+
+  it('nice 10 and the platform\'s I/O priority where present; local.nice 0 leaves the priority alone', () => {
+    const bin = tempDir();
+    for (const t of ['nice', 'ionice', 'taskpolicy']) tool(bin, t, 'exec "$@"');
+    expect(gentlePrefix({}, bin, 'linux')).toEqual([join(bin, 'nice'), '-n', '10', join(bin, 'ionice'), '-c3', '-t']);
+    expect(gentlePrefix({ local: { nice: 5 } }, bin, 'darwin')).toEqual([join(bin, 'nice'), '-n', '5', join(bin, 'taskpolicy'), '-b']);
+    expect(gentlePrefix({ local: { nice: 0 } }, bin, 'linux')).toEqual([]);
+    expect(gentlePrefix({}, tempDir(), 'linux')).toEqual([]);
+  });
+});
 
 describe('local slots, no worker', () => {
   it('five runs at once with local.slots 2: all run, never more than two at once, the others say they wait', async () => {
