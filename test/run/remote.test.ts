@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync, utimes
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { execa } from 'execa';
-import { BIN, sparehand } from '../helpers/cli.js';
+import { cliLine, sparehand } from '../helpers/cli.js';
 import { nodeProject } from '../helpers/node-project.js';
 import { copyPath, sharedWorker } from '../helpers/worker-env.js';
 
@@ -91,7 +91,7 @@ describe('sparehand run on a real worker over ssh', () => {
   it('with a terminal here, the command gets one there (ssh -tt), and TERM is forwarded', async () => {
     const proj = nodeProject();
     // `script` gives sparehand a pseudo-terminal for stdin and stdout, as an interactive shell would.
-    const line = `${process.execPath} ${BIN} run --quiet -- 'test -t 0 && test -t 1 && echo "tty $TERM" && echo made > tty-made.txt'`;
+    const line = cliLine(['run', '--quiet', '--', 'test -t 0 && test -t 1 && echo "tty $TERM" && echo made > tty-made.txt']);
     const r = await execa('script', ['-qec', line, '/dev/null'], { cwd: proj, env: { ...w.wh.env, TERM: 'xterm-test' }, extendEnv: false, reject: false });
     expect(r.exitCode).toBe(0);
     expect(r.stdout.replace(/\r/g, '')).toContain('tty xterm-test');
