@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync, utimesSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync, utimesSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { execa } from 'execa';
@@ -95,6 +96,13 @@ describe('sparehand run on a real worker over ssh', () => {
     const r = await execa('script', ['-qec', line, '/dev/null'], { cwd: proj, env: { ...w.wh.env, TERM: 'xterm-test' }, extendEnv: false, reject: false });
     expect(r.exitCode).toBe(0);
     expect(r.stdout.replace(/\r/g, '')).toContain('tty xterm-test');
+    // Nothing but the command's output reaches the terminal (no stray byte before it).
+    expect(JSON.stringify(r.stdout)).not.toContain('\\u0000');
+    const bare = mkdtempSync(join(tmpdir(), 'sparehand-bare-'));
+    for (const args of [['run', '--', 'printf hi']]) {
+      const b = await execa('script', ['-qec', cliLine(args), '/dev/null'], { cwd: bare, env: { ...w.wh.env, TERM: 'xterm' }, extendEnv: false, reject: false });
+      expect(JSON.stringify(b.stdout), args.join(' ')).not.toContain('\\u0000');
+    }
     // The results come back in a second round trip (a terminal cannot carry them).
     expect(readFileSync(join(proj, 'tty-made.txt'), 'utf8')).toBe('made\n');
     const plain = await sparehand(['run', '--quiet', '--', 'test -t 0 || test -t 1 || echo "no tty"'], { env: w.wh.env, cwd: proj });
