@@ -1,5 +1,6 @@
 // `sparehand agent test TOOL|all`: runs each installed hook as its tool would and says what the tool will do.
 import type { Command } from 'commander';
+import { configProblem } from '../config.js';
 import type { Context } from '../context.js';
 import { describeOutcome } from '../checks/decode-answer.js';
 import { type CheckResult, checkInstalled, checkNote } from '../checks/hook-check.js';
@@ -32,8 +33,10 @@ export function register(agent: Command, ctx: Context, setExit: (n: number) => v
         results.push(...(installed.length > 0 ? installed : named ? [{ ...user, status: 'broken' as const }] : [user]));
       }
       const broken = results.some((r) => r.status === 'broken');
-      if (opts.json) ctx.stdout.write(`${JSON.stringify({ ok: !broken, results }, null, 2)}\n`);
+      const config = configProblem(ctx);
+      if (opts.json) ctx.stdout.write(`${JSON.stringify({ ok: !broken, ...(config ? { config } : {}), results }, null, 2)}\n`);
       else {
+        if (config) ctx.stdout.write(`config: ${config}\n`);
         for (const r of results) {
           ctx.stdout.write(`${r.agent} (${r.scope}): ${r.status === 'not-installed' ? 'not installed' : r.status}${r.file ? ` — ${r.file}` : ''}\n`);
           for (const t of r.trials) ctx.stdout.write(`  ${t.command}: ${describeOutcome(t.outcome)}\n`);

@@ -1,7 +1,7 @@
 // `sparehand doctor`: is everything sparehand needs here and on the workers?
 import type { Command } from 'commander';
 import { allAgents } from '../agents/index.js';
-import { readConfig } from '../config.js';
+import { configProblem, readConfig } from '../config.js';
 import type { Context } from '../context.js';
 import { isSparehandError } from '../errors.js';
 import { checkInstalled } from '../checks/hook-check.js';
@@ -123,7 +123,8 @@ export async function doctor(ctx: Context): Promise<{ ok: boolean; checks: Docto
     ({ reports: workers, toolchains } = await checkWorkersWithToolchains(ctx, config.workers ?? []));
   } catch (e) {
     if (!isSparehandError(e)) throw e;
-    checks.push({ name: 'config', ok: false, detail: e.message });
+    // First, since everything after it (hooks, runs) goes by the config: the file, its line, and what is used meanwhile.
+    checks.unshift({ name: 'config', ok: false, detail: configProblem(ctx) ?? e.message });
   }
   const reset = resetHint(ctx);
   if (reset) checks.push(reset);

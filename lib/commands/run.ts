@@ -1,7 +1,7 @@
 // `sparehand run`: the command on a worker, or here. (The work is in lib/run; this file only wires options.)
 import { type Command, InvalidArgumentError } from 'commander';
 import { quote } from 'shell-quote';
-import { loadConfig } from '../config.js';
+import { loadConfigOrKept } from '../config.js';
 import { type Context, say } from '../context.js';
 import { SparehandError, isSparehandError } from '../errors.js';
 import { projectRoot } from '../project-root.js';
@@ -110,7 +110,8 @@ async function runSomewhere(ctx: Context, command: string, opts: RunOptions, out
     outcome.why = '--local';
     return runLocal(ctx, command, { timeoutMs });
   }
-  const config = loadConfig(ctx, (l) => say(ctx, l));
+  // A broken config file is named first; the run goes on with the last good one (the hooks do the same).
+  const config = loadConfigOrKept(ctx, (l) => say(ctx, l));
   if ((config.workers ?? []).length === 0) {
     if (!opts.orLocal) {
       throw new SparehandError('WORKER', 'no worker is configured', {
