@@ -120,6 +120,8 @@ export async function doctor(ctx: Context): Promise<{ ok: boolean; checks: Docto
     const n = config.workers?.length ?? 0;
     const ignored = unknown.length ? `; unknown fields (ignored): ${unknown.join(', ')}` : '';
     checks.push({ name: 'config', ok: true, detail: `${n} worker${n === 1 ? '' : 's'} configured${ignored}` });
+    // Not a failure (--or-local is made for it), but no surprise either: every run happens on this machine.
+    if (n === 0) checks.push({ name: 'workers', ok: true, detail: 'none: every run happens here, on this machine; add one with `sparehand worker add NAME user@host`' });
     ({ reports: workers, toolchains } = await checkWorkersWithToolchains(ctx, config.workers ?? []));
   } catch (e) {
     if (!isSparehandError(e)) throw e;

@@ -29,7 +29,7 @@ function formatStatus(w: WorkerStatus, here: Platform): string {
 export function register(program: Command, ctx: Context, setExit: (n: number) => void): void {
   program
     .command('status')
-    .description('runs in progress on every worker (from any machine), slots free and busy')
+    .description('runs in progress on every worker (from any machine), slots free and busy; exits 1 when a worker cannot be reached')
     .option('--json', 'one JSON document: {"workers": [...], "here": {"platform": ...}}')
     .action(async (o: { json?: boolean }) => {
       const workers = await Promise.all((loadConfig(ctx).workers ?? []).map((w) => workerStatus(ctx, w)));
@@ -37,6 +37,7 @@ export function register(program: Command, ctx: Context, setExit: (n: number) =>
       if (o.json) ctx.stdout.write(`${JSON.stringify({ workers, here: { platform: words(here) } }, null, 2)}\n`);
       else if (workers.length === 0) ctx.stdout.write('no worker configured; add one with `sparehand worker add NAME user@host`\n');
       else for (const w of workers) ctx.stdout.write(`${formatStatus(w, here)}\n`);
-      setExit(0);
+      // A worker that cannot be reached is a failure a script must see (its runs would go elsewhere, or nowhere).
+      setExit(workers.some((w) => !w.reachable) ? 1 : 0);
     });
 }

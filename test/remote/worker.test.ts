@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sparehand } from '../helpers/cli.js';
@@ -52,10 +52,22 @@ afterAll(async () => {
 });
 
 describe('sparehand worker add / list / remove', () => {
+  it('refuses an --identity that is no file, naming it, and adds nothing', async () => {
+    const h = home([]);
+    const before = readFileSync(join(h.home, '.config', 'sparehand', 'config.json'), 'utf8');
+    for (const [given, what] of [['/nonexistent', 'no such file'], [h.home, 'not a file'], ['~/.ssh/none', 'no such file']]) {
+      const r = await sparehand(['worker', 'add', 'w', 'host', '--identity', given!], { env: h.env });
+      expect([r.exitCode, r.stderr.split('\n')[0]]).toEqual([2, `sparehand: --identity ${given}: ${what}`]);
+    }
+    expect(readFileSync(join(h.home, '.config', 'sparehand', 'config.json'), 'utf8')).toBe(before);
+  });
+
   it('stores workers in the config, replaces by name, lists them as JSON, removes them', async () => {
     const h = home([]);
     const env = { ...h.env };
     expect((await sparehand(['worker', 'add', 'big', 'me@build.lan', '--port', '2222', '--slots', '4', '--dir', '/srv/sh'], { env })).exitCode).toBe(0);
+    mkdirSync(join(h.home, '.ssh'));
+    writeFileSync(join(h.home, '.ssh', 'pi'), 'a key\n');
     const add2 = await sparehand(['worker', 'add', 'small', 'pi', '--identity', '~/.ssh/pi'], { env });
     expect(add2.stderr).toBe('sparehand: added worker "small" (pi); check it with `sparehand worker check small`\n');
     const list = await sparehand(['worker', 'list', '--json'], { env });
