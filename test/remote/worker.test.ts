@@ -5,12 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sparehand } from '../helpers/cli.js';
 import { tempDir } from '../helpers/context.js';
 import { openrsyncBin } from '../helpers/rsyncs.js';
-import { freePort, type Sshd, startSshd, trustHostKey } from '../helpers/sshd.js';
+import { freePort, homeWithLoginPath, type Sshd, startSshd, trustHostKey } from '../helpers/sshd.js';
 import { type WorkerHome, workerHome } from '../helpers/worker-env.js';
 
 let sshd: Sshd;
 let noRsync: Sshd;
 let noPerl: Sshd;
+let loginRsync: Sshd;
+let loginRsyncDir: string;
 let macWorker: Sshd;
 const homes: WorkerHome[] = [];
 const home = (...a: Parameters<typeof workerHome>) => {
@@ -35,18 +37,26 @@ function pathWithout(missing: 'rsync' | 'perl'): string {
 
 beforeAll(async () => {
   sshd = await startSshd();
-  noRsync = await startSshd({ path: pathWithout('rsync') });
+  // Not on its login PATH either (a login shell's /etc/profile would put /usr/bin back).
+  const noRsyncBin = pathWithout('rsync');
+  noRsync = await startSshd({ path: noRsyncBin, home: homeWithLoginPath(noRsyncBin) });
+  // rsync only on the owner's login PATH (~/.profile adds its folder), as with Homebrew set up in ~/.zprofile.
+  const rsyncOnly = tempDir('sparehand-rsync-bin-');
+  symlinkSync(execFileSync('sh', ['-c', 'command -v rsync'], { encoding: 'utf8' }).trim(), join(rsyncOnly, 'rsync'));
+  loginRsync = await startSshd({ path: noRsyncBin, home: homeWithLoginPath(`${rsyncOnly}:${noRsyncBin}`) });
+  loginRsyncDir = rsyncOnly;
   // Without perl on its login PATH either: the owner's ~/.profile sets PATH to that folder only.
   const bin = pathWithout('perl');
-  const ownerHome = tempDir('sparehand-worker-home-');
-  writeFileSync(join(ownerHome, '.profile'), `export PATH=${bin}\n`);
-  noPerl = await startSshd({ path: bin, home: ownerHome });
-  macWorker = await startSshd({ path: `${openrsyncBin()}:/usr/local/bin:/usr/bin:/bin` });
+  noPerl = await startSshd({ path: bin, home: homeWithLoginPath(bin) });
+  // Its login PATH the same (a login shell's /etc/profile here would put GNU rsync first).
+  const macPath = `${openrsyncBin()}:/usr/local/bin:/usr/bin:/bin`;
+  macWorker = await startSshd({ path: macPath, home: homeWithLoginPath(macPath) });
 });
 afterAll(async () => {
   await Promise.all(homes.map((h) => h.close()));
   await sshd?.stop();
   await noRsync?.stop();
+  await loginRsync?.stop();
   await noPerl?.stop();
   await macWorker?.stop();
 });
@@ -136,6 +146,19 @@ describe('sparehand worker check', () => {
       'sparehand: worker "mac" has openrsync (protocol 27)',
       expect.stringMatching(/^sparehand: rsync on the worker is openrsync \(protocol 27\): runs work the same /),
     ]);
+  });
+
+  it('finds an rsync that is only on the owner\'s login PATH, and runs sync with it', async () => {
+    const h = home([loginRsync]);
+    const r = await sparehand(['worker', 'check'], { env: h.env });
+    expect(r.stdout).toContain(`(${join(loginRsyncDir, 'rsync')})`);
+    expect(r.stdout).not.toContain('rsync MISSING');
+    const proj = tempDir('sparehand-proj-');
+    writeFileSync(join(proj, 'a.txt'), 'a\n');
+    // (Only what that worker's PATH holds: cat, not echo.)
+    const run = await sparehand(['run', '--', 'cat a.txt && cat a.txt > b.txt'], { env: h.env, cwd: proj });
+    expect([run.exitCode, run.stdout]).toEqual([0, 'a\n']);
+    expect(readFileSync(join(proj, 'b.txt'), 'utf8')).toBe('a\n');
   });
 
   it('says rsync is missing on the worker', async () => {
@@ -291,12 +314,12 @@ describe('sparehand run when the worker cannot be used', () => {
     const r = await sparehand(['run', '--or-local', '--', 'echo here'], { env: h.env, cwd: proj });
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toBe('here\n');
-    expect(r.stderr).toBe('sparehand: running locally: worker "w0" has no rsync (looked on its PATH, and for Homebrew\'s and MacPorts\')\n');
+    expect(r.stderr).toBe('sparehand: running locally: worker "w0" has no rsync (looked on its PATH, its owner\'s login PATH, and for Homebrew\'s and MacPorts\')\n');
     const n = await sparehand(['run', '--', 'echo here'], { env: h.env, cwd: proj });
     expect(n.exitCode).toBe(125);
     expect(n.stdout).toBe('');
     expect(n.stderr).toBe(
-      'sparehand: worker "w0" has no rsync (looked on its PATH, and for Homebrew\'s and MacPorts\')\n' +
+      'sparehand: worker "w0" has no rsync (looked on its PATH, its owner\'s login PATH, and for Homebrew\'s and MacPorts\')\n' +
         'sparehand: install rsync on the worker (Debian/Ubuntu: `apt-get install rsync`; a Mac: `brew install rsync`)\n',
     );
   });
