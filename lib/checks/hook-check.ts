@@ -150,7 +150,7 @@ async function runChecks(
   return trusted(agent, base, scope, { ...res, status: 'working' });
 }
 
-/** A working hook of a tool that runs only hooks it trusts (Codex): untrusted when the tool would skip it, in silence. */
+/** A working hook of a tool that runs only hooks it trusts (by hash): untrusted when the tool would skip it, in silence. */
 async function trusted(agent: AgentSpec, base: InstallBase, scope: Scope, res: CheckResult): Promise<CheckResult> {
   const trust = agent.install.trust;
   if (!trust) return res;
