@@ -95,7 +95,11 @@ export interface Session {
  * Starts the session: ssh (args from the caller: the bootstrap as the remote command) in its own process group
  * (a Ctrl-C reaches sparehand, not ssh), the program and the job on its input at once.
  */
-export function openSession(ctx: Context, opts: { args: string[]; env: NodeJS.ProcessEnv; job: Job; staging: Staging }): Session {
+export function openSession(
+  ctx: Context,
+  /** `onOutput`: sees what the command prints (both streams), as it comes. */
+  opts: { args: string[]; env: NodeJS.ProcessEnv; job: Job; staging: Staging; onOutput?: (chunk: Buffer) => void },
+): Session {
   const child = spawn('ssh', opts.args, { env: opts.env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
   // What the worker's shell says before the program's first frame is held back: when perl is missing there it is
   // only "perl: command not found", which the run says better.
@@ -104,7 +108,11 @@ export function openSession(ctx: Context, opts: { args: string[]; env: NodeJS.Pr
     if (heldErr) for (const b of heldErr) ctx.stderr.write(b);
     heldErr = undefined;
   };
-  child.stderr?.on('data', (d: Buffer) => (heldErr ? heldErr.push(d) : ctx.stderr.write(d)));
+  child.stderr?.on('data', (d: Buffer) => {
+    opts.onOutput?.(d);
+    if (heldErr) heldErr.push(d);
+    else ctx.stderr.write(d);
+  });
   child.stdin?.on('error', () => undefined);
   child.stdin?.write(Buffer.concat([programPreamble(), jobFrame(opts.job)]));
   const ended = sshEnded(child);
@@ -134,6 +142,7 @@ export function openSession(ctx: Context, opts: { args: string[]; env: NodeJS.Pr
   const onFrame = async (f: Frame): Promise<void> => {
     switch (f.type) {
       case 'out':
+        opts.onOutput?.(f.payload);
         if (!ctx.stdout.write(f.payload)) await new Promise((r) => ctx.stdout.once('drain', r));
         return;
       case 'claim': {
