@@ -98,6 +98,13 @@ async function run(ctx: Context, command: string, opts: RunOptions): Promise<num
   try {
     exit = await runSomewhere(ctx, command, opts, outcome);
     return exit;
+  } catch (e) {
+    // Refused before the command started (no worker, a usage error, the worker refused): not a run here.
+    if (outcome.runMs === undefined) {
+      outcome.refused = isSparehandError(e) ? e.message : 'internal error';
+      if (outcome.where === 'here') outcome.where = 'none';
+    }
+    throw e;
   } finally {
     appendLog(ctx, { start: start.toISOString(), project: projectRoot(ctx.cwd), command, exit, totalMs: Date.now() - start.getTime(), ...outcome });
   }

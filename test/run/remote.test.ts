@@ -89,6 +89,22 @@ describe('sparehand run on a real worker over ssh', () => {
     expect(readdirSync(join(proj, 'node_modules')).sort()).toEqual(['.package-lock.json', 'LOCAL_ONLY', 'tiny']);
   });
 
+  it('a command that only touches files (mtime) or writes the same bytes again brings 0 files back', async () => {
+    const proj = nodeProject();
+    writeFileSync(join(proj, 'same.txt'), 'same\n');
+    const before = Date.now() / 1000 - 10;
+    for (const f of ['same.txt', 'src/math.js', 'package.json']) utimesSync(join(proj, f), before, before);
+    const r = await sparehand(['run', '--', 'touch src/math.js package.json && cat same.txt > t && mv t same.txt'], { env: w.wh.env, cwd: proj });
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toMatch(/ran on w0: .*, 0 files back, 0 conflicts\n/);
+    const log = await sparehand(['log', '--json', '-n', '1'], { env: w.wh.env, cwd: proj });
+    expect((JSON.parse(log.stdout) as { runs: { files: number }[] }).runs[0]!.files).toBe(0);
+    // An output (ignored here) that came back, then only touched there.
+    expect((await sparehand(['run', '--', 'npm run build'], { env: w.wh.env, cwd: proj })).stderr).toMatch(/[1-9]\d* files? back/);
+    const again = await sparehand(['run', '--', 'touch dist/out.js'], { env: w.wh.env, cwd: proj });
+    expect(again.stderr).toMatch(/ran on w0: .*, 0 files back, 0 conflicts\n/);
+  });
+
   it('with a terminal here, the command gets one there (ssh -tt), and TERM is forwarded', async () => {
     const proj = nodeProject();
     // `script` gives sparehand a pseudo-terminal for stdin and stdout, as an interactive shell would.
