@@ -1,14 +1,14 @@
-// The last config that parsed, kept in the state folder, so that a typo in the config file (a trailing comma)
+// The last config that parsed, kept in the cache folder, so that a typo in the config file (a trailing comma)
 // does not turn every hook off: the hook and `run` go on with the last good config (or the built-in defaults) and
 // say which file and line is broken; the commands that write the config still refuse it.
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Context } from './context.js';
-import { stateDir } from './paths.js';
+import { cacheDir } from './paths.js';
 
 type Env = Pick<Context, 'home' | 'env'>;
 
-const keptPath = (c: Env): string => join(stateDir(c), 'config.last-good.json');
+const keptPath = (c: Env): string => join(cacheDir(c), 'config.last-good.json');
 
 interface Kept {
   path: string;
@@ -32,10 +32,10 @@ export function keepConfigText(c: Env, path: string, text: string): void {
   const file = keptPath(c);
   const tmp = `${file}.${process.pid}`;
   try {
-    mkdirSync(stateDir(c), { recursive: true });
+    mkdirSync(cacheDir(c), { recursive: true });
     writeFileSync(tmp, `${JSON.stringify({ path, text, saved: new Date().toISOString() } satisfies Kept)}\n`, { mode: 0o600 });
     renameSync(tmp, file);
   } catch {
-    // A state folder that cannot be written (a sandbox): the config itself was read; only the spare copy is missing.
+    // A cache folder that cannot be written (a sandbox): the config itself was read; only the spare copy is missing.
   }
 }

@@ -10,6 +10,7 @@ import { type Planned, notesAt, planInstall, planUninstall, targetsAt, toolInsta
 import { lookedFor, usedHere } from './select.js';
 import { self, sparehandInvocation } from '../self.js';
 import { removeCreatedDirs } from './created.js';
+import { withInstallLock } from './lock.js';
 import { type Change, type Workspace, applyChanges, unifiedDiff, workspace } from './workspace.js';
 import { sandboxLines, revertSandbox } from '../sandbox/install-lines.js';
 
@@ -74,6 +75,12 @@ function bareNameAdvice(ctx: Context, script: string, who = "this tool's rewrite
 
 /** Installs the tools' hooks and notes, and prints (in registry order) what was done and what is left to do. */
 export async function installAgents(ctx: Context, agents: readonly AgentSpec[], opts: ConnectOptions): Promise<void> {
+  const { base } = baseOf(ctx, opts.project);
+  await withInstallLock(base, () => installLocked(ctx, agents, opts));
+}
+
+/** installAgents, holding the install lock (lock.ts). */
+async function installLocked(ctx: Context, agents: readonly AgentSpec[], opts: ConnectOptions): Promise<void> {
   const { base, scope } = baseOf(ctx, opts.project);
   if (opts.sandboxAccess && scope === 'project') {
     throw new SparehandError('USAGE', '--sandbox-access widens the tool\'s sandbox in your user settings, not a project\'s', { hint: 'run it without --project' });
@@ -138,6 +145,12 @@ export async function installAgents(ctx: Context, agents: readonly AgentSpec[], 
 
 /** Removes what install added for these tools; a note stays while another installed tool reads the same file. */
 export async function uninstallAgents(ctx: Context, agents: readonly AgentSpec[], all: readonly AgentSpec[], opts: ConnectOptions): Promise<void> {
+  const { base } = baseOf(ctx, opts.project);
+  await withInstallLock(base, () => uninstallLocked(ctx, agents, all, opts));
+}
+
+/** uninstallAgents, holding the install lock (lock.ts). */
+async function uninstallLocked(ctx: Context, agents: readonly AgentSpec[], all: readonly AgentSpec[], opts: ConnectOptions): Promise<void> {
   const { base, scope } = baseOf(ctx, opts.project);
   const ws = workspace();
   const ids = new Set(agents.map((a) => a.id));
