@@ -38,8 +38,9 @@ import { networkCutHere, sandboxRefused } from '../sandbox/run-checks.js';
 import { type Attempt, claimSlot } from './claim.js';
 import { type RunClock, msLeft, runClock, shownTimeout } from './clock.js';
 import { takeFolder } from './folders.js';
-import { type DepsInstall, depsPlan } from './deps.js';
+import { type DepsInstall, depsInputs, depsPlan } from './deps.js';
 import { forwardedEnv } from './env.js';
+import { failedInstall, failedInstallLine, rememberFailure } from './failed-installs.js';
 import { runHere } from './local.js';
 import { clientId, projectKey, relativeCwd, remoteRoot } from './project.js';
 import { recordRun } from './runs-here.js';
@@ -47,6 +48,7 @@ import { conflictLines, keptLines, summaryLines } from './report.js';
 import { foreignCheck } from './foreign.js';
 import { whyNotSendable } from './sendable.js';
 import { toolchainNote } from './toolchain-note.js';
+import { type VenvHere, projectDeps } from './venv-here.js';
 import { type RunOutcome, hasRunOf } from './run-log.js';
 import { serviceSignsLine } from './service-signs.js';
 import { RunSignals } from './signals.js';
@@ -105,6 +107,16 @@ export async function runOnWorker(ctx: Context, config: Config, command: string,
   const signals = new RunSignals();
   try {
     const run = prepare(ctx, config, command, opts, root);
+    // A venv the command uses that no worker can make: said, not run there with another Python's packages.
+    const venvCannot = venvUnmade(ctx, run);
+    if (venvCannot) return cannot(venvCannot, 'add a requirements or lock file that names what it holds, or run it here');
+    // A worker whose install of these very files failed before is not asked again (failed-installs.ts).
+    const failed = candidates.map((w) => ({ w, f: failedInstall(ctx, w, run.key, run.deps) }));
+    const first = failed.find((c) => c.f !== undefined);
+    if (first?.f && failed.every((c) => c.f !== undefined)) {
+      return cannot(failedInstallLine(first.w, first.f), `fix the install there (a changed lock file is tried again), or \`sparehand worker reset ${first.w.name}\` to forget it`);
+    }
+    candidates = failed.filter((c) => c.f === undefined).map((c) => c.w);
     const claim = await claimSlot(ctx, candidates, { orLocal: Boolean(opts.orLocal), signals, open: (w, waited) => attempt(ctx, w, run, !waited), until: opts.clock.startBy });
     if ('stopped' in claim) return exitStatus(null, signals.received ?? 'SIGTERM');
     if ('late' in claim) return late(ctx, opts, command, claim.late);
@@ -217,7 +229,7 @@ function attempt(ctx: Context, worker: Worker, run: Prepared, sendNow: boolean):
   const session = openSession(ctx, { args, env: sshEnv(ctx), job, staging: run.staging, onOutput: (b) => refused.push(b) });
   // What the copy keeps for itself (another platform's binaries, never brought here) stays there through the sync.
   const keep = keptPaths(run.root, run.watch ? ancestor : loadAncestor(run.root, copy));
-  const target: SyncTarget = { worker, conn, config: run.config, localRoot: run.root, remoteRoot: remoteRoot(worker, run.key, folder.index), env: sshEnv(ctx), keep };
+  const target: SyncTarget = { worker, conn, config: run.config, localRoot: run.root, remoteRoot: remoteRoot(worker, run.key, folder.index), env: sshEnv(ctx), keep, inputs: depsInputs(run.deps) };
   const stop = new AbortController();
   // The project must be there by the time the command has to start.
   const lateSend = run.clock.startBy === undefined ? undefined : setTimeout(() => stop.abort(), Math.max(0, run.clock.startBy - Date.now()));
@@ -260,6 +272,8 @@ interface Prepared {
   watch: boolean;
   programs: string[];
   deps: DepsInstall[];
+  /** The project's venv when no lock or requirements file makes it (venv-here.ts). */
+  venv?: VenvHere;
   /** This machine's services the run forwards (services.ts). */
   services: Forward[];
   startedAt: Date;
@@ -284,7 +298,7 @@ function prepare(ctx: Context, config: Config, command: string, opts: RemoteRunO
     tty: ctx.stdinIsTTY && Boolean((ctx.stdout as { isTTY?: boolean }).isTTY),
     watch: opts.syncBack !== false,
     programs: programsFoundHere(ctx, command),
-    deps: config.sync?.copyDependencies ? [] : depsPlan(root, ctx.cwd),
+    ...(config.sync?.copyDependencies ? { deps: [] } : projectDeps(root, ctx.cwd, ctx.env.VIRTUAL_ENV, depsPlan(root, ctx.cwd))),
     services: servicesFor(ctx, config, root),
     startedAt: new Date(),
     clock: opts.clock,
@@ -342,9 +356,19 @@ function jobFor(ctx: Context, worker: Worker, run: Prepared, how: { mode: Job['m
   };
 }
 
+/** Why the venv the command would use (active here, or named in it) cannot be made on a worker; else undefined. */
+function venvUnmade(ctx: Context, run: Prepared): string | undefined {
+  const v = run.venv;
+  if (!v?.cannot) return undefined;
+  const path = v.dir === '.' ? v.name : `${v.dir}/${v.name}`;
+  if (activeVenv(ctx, run.root) !== path && !run.command.includes(v.name)) return undefined;
+  return `the project's virtual environment ${path} cannot be made on a worker from what is installed in it here: ${v.cannot}`;
+}
+
 /** The folder an install fills, and how deep its names are compared (worker/deps.pl.ts fingerprint). */
 function dependencyFolder(d: DepsInstall): { folder?: string; depth?: number } {
-  if (d.files.some((f) => /^(package-lock\.json|npm-shrinkwrap\.json|pnpm-lock\.yaml|yarn\.lock|bun\.lockb?)$/.test(f))) return { folder: 'node_modules', depth: 2 };
+  if (d.fills) return { folder: d.fills, depth: 4 };
+  if (d.files.some((f) => /^(package-lock\.json|npm-shrinkwrap\.json|pnpm-lock\.yaml|yarn\.lock|bun\.lockb?|package\.json)$/.test(f))) return { folder: 'node_modules', depth: 2 };
   if (d.files.some((f) => /^(uv\.lock|poetry\.lock|pdm\.lock|Pipfile\.lock|requirements.*\.txt)$/.test(f))) return { folder: '.venv', depth: 4 };
   if (d.files.includes('composer.lock')) return { folder: 'vendor', depth: 2 };
   return {};
@@ -422,6 +446,7 @@ async function runInSlot(ctx: Context, opts: RemoteRunOptions & { clock: RunCloc
     }
     if (result.stoppedBy !== undefined) return exitStatus(null, result.stoppedBy);
     if (result.refused !== undefined) {
+      rememberFailure(ctx, worker, run.key, run.deps, result);
       if (opts.orLocal) return runHere(ctx, command, `${worker.name}: ${result.refused}`, msLeft(opts.clock.deadline), opts.outcome);
       throw new SparehandError('WORKER', `${worker.name}: ${result.refused}`, { hint: 'or run with --or-local to run here when the worker cannot' });
     }
