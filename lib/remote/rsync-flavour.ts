@@ -69,17 +69,21 @@ export const WORKER_RSYNC_CANDIDATES: readonly string[] = ['rsync', '/opt/homebr
 
 /**
  * Shell (sh or bash) that prints, for each candidate there, `rsync-path=P` then its version lines, then `rsync-end`;
- * last, the rsync on the owner's login PATH (the PATH the command runs with: lib/remote/login-env.ts), by its
- * absolute path since rsync up runs in the non-login session. The login shell is given LOGIN_ENV_SECONDS at most.
+ * when there is none, the rsync on the owner's login PATH (the PATH the command runs with: lib/remote/login-env.ts),
+ * by its absolute path since rsync up runs in the non-login session. The login shell gets LOGIN_ENV_SECONDS at most,
+ * in a process group of its own that goes with it (a profile that hangs, or starts something that keeps the pipe).
  */
-export const WORKER_RSYNC_PROBE = `for r in ${WORKER_RSYNC_CANDIDATES.join(' ')}; do
+export const WORKER_RSYNC_PROBE = `found=
+for r in ${WORKER_RSYNC_CANDIDATES.join(' ')}; do
   command -v "$r" >/dev/null 2>&1 || continue
-  echo "rsync-path=$r"; "$r" --version 2>&1 | head -n 2; echo rsync-end
+  found=1; echo "rsync-path=$r"; "$r" --version 2>&1 | head -n 2; echo rsync-end
 done
-r=$(perl -e 'alarm shift; exec @ARGV' ${LOGIN_ENV_SECONDS} "\${SHELL:-bash}" -l -c 'command -v rsync' </dev/null 2>/dev/null)
-r=\${r##*
+if [ -z "$found" ]; then
+  r=$(perl -e '$s = shift; $p = fork; if (!$p) { setpgrp(0, 0); open(STDIN, "<", "/dev/null"); exec @ARGV; exit 127 } $SIG{ALRM} = sub { kill "KILL", -$p; exit 1 }; alarm $s; waitpid($p, 0)' ${LOGIN_ENV_SECONDS} "\${SHELL:-bash}" -l -c 'command -v rsync' 2>/dev/null)
+  r=\${r##*
 }
-case $r in /*) [ -x "$r" ] && { echo "rsync-path=$r"; "$r" --version 2>&1 | head -n 2; echo rsync-end; };; esac`;
+  case $r in /*) [ -x "$r" ] && { echo "rsync-path=$r"; "$r" --version 2>&1 | head -n 2; echo rsync-end; };; esac
+fi`;
 
 /** The worker's rsync from the probe's output: the first GNU rsync 3 found, else the first one found. */
 export function pickWorkerRsync(output: string): RsyncInfo | undefined {

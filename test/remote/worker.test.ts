@@ -48,9 +48,7 @@ beforeAll(async () => {
   // Without perl on its login PATH either: the owner's ~/.profile sets PATH to that folder only.
   const bin = pathWithout('perl');
   noPerl = await startSshd({ path: bin, home: homeWithLoginPath(bin) });
-  // Its login PATH the same (a login shell's /etc/profile here would put GNU rsync first).
-  const macPath = `${openrsyncBin()}:/usr/local/bin:/usr/bin:/bin`;
-  macWorker = await startSshd({ path: macPath, home: homeWithLoginPath(macPath) });
+  macWorker = await startSshd({ path: `${openrsyncBin()}:/usr/local/bin:/usr/bin:/bin` });
 });
 afterAll(async () => {
   await Promise.all(homes.map((h) => h.close()));

@@ -8,7 +8,7 @@ import { sparehand } from '../helpers/cli.js';
 import { tempDir } from '../helpers/context.js';
 import { openrsyncBin } from '../helpers/rsyncs.js';
 import { files, gitProject, startMarker, until } from '../helpers/project.js';
-import { homeWithLoginPath, type Sshd, startSshd } from '../helpers/sshd.js';
+import { type Sshd, startSshd } from '../helpers/sshd.js';
 import { type WorkerHome, copyPath, workerHome } from '../helpers/worker-env.js';
 
 const pairs = [
@@ -26,8 +26,7 @@ describe.each(pairs)('$name', ({ here, there }) => {
   beforeAll(async () => {
     // A worker session's PATH: the usual one, with a Mac's rsync as `rsync` first for a Mac worker.
     const thereBin = bins[there]?.();
-    const path = `${thereBin}:/usr/local/bin:/usr/bin:/bin`;
-    sshd = await startSshd(thereBin ? { path, home: homeWithLoginPath(path) } : {});
+    sshd = await startSshd(thereBin ? { path: `${thereBin}:/usr/local/bin:/usr/bin:/bin` } : {});
     wh = workerHome([sshd]);
     const hereBin = bins[here]?.();
     env = { ...wh.env, PATH: hereBin ? `${hereBin}:${process.env.PATH}` : process.env.PATH };
