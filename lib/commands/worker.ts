@@ -6,6 +6,7 @@ import { type Context, say } from '../context.js';
 import { SparehandError, isSparehandError } from '../errors.js';
 import { connect } from '../remote/connection.js';
 import type { WorkerReport } from '../remote/check.js';
+import { transportLabel } from '../remote/transport.js';
 import { checkWorkersWithToolchains, toolchainLine } from '../toolchain/check.js';
 import { rsyncLabel, rsyncNotes } from '../remote/rsync-flavour.js';
 import { lookForWorkerRsync } from '../remote/rsync-found.js';
@@ -37,7 +38,9 @@ export function formatReport(r: WorkerReport): string {
   const rsyncAt = r.rsyncPath && r.rsyncPath !== 'rsync' ? ` (${r.rsyncPath})` : '';
   const platform = r.platform ? parsePlatform(r.platform) : undefined;
   const head = `${r.name}: ${r.ok ? 'ok' : 'PROBLEM'}: ${platform ? `${platformLabel(platform, { libc: true })}, ` : ''}latency ${r.latencyMs} ms (connect ${r.connectMs} ms), bash ${r.bash ?? 'MISSING'}, rsync ${r.rsync ?? 'MISSING'}${rsyncAt}, perl ${r.perl ?? 'MISSING'}, ${gb} free in ${r.dir}, ${r.freeSlots ?? '?'}/${r.slots} slots free`;
-  const notes = (r.notes ?? []).map((n) => `\n  note: ${n}`).join('');
+  // Plain ssh to the destination goes unsaid; a proxy or another transport is named.
+  const over = r.transport.kind === 'ssh' && !r.transport.proxy ? [] : [`\n  over: ${transportLabel(r.transport)}`];
+  const notes = [...over, ...(r.notes ?? []).map((n) => `\n  note: ${n}`)].join('');
   return r.ok ? `${head}${notes}` : `${head}\n  ${r.problems.join('; ')}${r.hint ? `\n  fix: ${r.hint}` : ''}${notes}`;
 }
 

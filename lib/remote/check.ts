@@ -19,10 +19,13 @@ import { type Platform, parsePlatform, platformWords } from '../platform/platfor
 import { differenceNote } from '../platform/difference.js';
 import { platformHere } from '../platform/here.js';
 import { forgetNoAnswer } from './unreachable.js';
+import { type TransportInfo, transportInfo } from './transport.js';
 
 export interface WorkerReport {
   name: string;
   destination: string;
+  /** How sparehand reaches it (lib/remote/transport.ts). */
+  transport: TransportInfo;
   ok: boolean;
   /** Time to get the shared connection (ms; near 0 when it was already up). */
   connectMs?: number;
@@ -85,6 +88,7 @@ export async function checkWorker(ctx: Context, worker: Worker, opts: { versions
   const base = {
     name: worker.name,
     destination: worker.destination,
+    transport: transportInfo(ctx, worker),
     dir: workerDir(worker),
     slots: workerSlots(worker),
   };
