@@ -15,8 +15,13 @@ const intRange = (min: number, max: number) => {
 
 export const WorkerSchema = z.object({
   name: z.string().check(z.regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'letters, digits, ".", "_" and "-" only')),
-  /** What ssh is given: `host`, `user@host`, or an alias from ~/.ssh/config. */
-  destination: z.string().check(z.minLength(1), z.regex(/^[^-\s]/, 'must not start with "-" or a space')),
+  /** What ssh is given: `host`, `user@host`, or an alias from ~/.ssh/config (an ssh worker: the default transport). */
+  destination: z.optional(z.string().check(z.minLength(1), z.regex(/^[^-\s]/, 'must not start with "-" or a space'))),
+  /**
+   * An exec worker instead (lib/remote/transport.ts): the program and arguments that run a command, given after
+   * them, in the container or pod with its stdin and stdout: `["podman", "exec", "-i", "build"]`.
+   */
+  exec: z.optional(z.array(z.string().check(z.minLength(1))).check(z.minLength(1, 'needs at least the program'))),
   port: z.optional(intRange(1, 65535)),
   identity: z.optional(z.string()),
   /** Folder on the worker holding the project copies (default `~/.cache/sparehand/work`). */
@@ -24,8 +29,13 @@ export const WorkerSchema = z.object({
   slots: z.optional(intRange(1, 256)),
   /** Let commands on this worker use this machine's ssh agent (off: no agent, X11 or port forwarding, whatever ~/.ssh/config says). */
   forwardAgent: z.optional(z.boolean()),
-});
+}).check(
+  z.refine((w) => (w.destination === undefined) !== (w.exec === undefined), { message: 'a worker needs a destination (ssh) or exec (a container or pod), and not both' }),
+  z.refine((w) => w.exec === undefined || (w.port === undefined && w.identity === undefined && w.forwardAgent === undefined), { message: 'port, identity and forwardAgent are ssh\'s: an exec worker has none of them' }),
+);
 export type Worker = z.infer<typeof WorkerSchema>;
+/** A worker reached with ssh (lib/remote/ssh-args.ts takes only these; lib/remote/transport.ts picks). */
+export type SshWorker = Worker & { destination: string };
 
 export const ConfigSchema = z.object({
   workers: z.optional(z.array(WorkerSchema)),

@@ -6,7 +6,8 @@ import { type Context, say } from '../context.js';
 import { SparehandError, isSparehandError } from '../errors.js';
 import { connect } from '../remote/connection.js';
 import type { WorkerReport } from '../remote/check.js';
-import { transportLabel } from '../remote/transport.js';
+import { transportLabel, workerWhere } from '../remote/transport.js';
+import { type ExecChoice, execArgv } from '../remote/exec-engines.js';
 import { checkWorkersWithToolchains, toolchainLine } from '../toolchain/check.js';
 import { rsyncLabel, rsyncNotes } from '../remote/rsync-flavour.js';
 import { lookForWorkerRsync } from '../remote/rsync-found.js';
@@ -50,19 +51,32 @@ export function register(program: Command, ctx: Context, setExit: (n: number) =>
     .command('add')
     .description('add a worker (or replace the one with that name)')
     .argument('<name>', 'a short name: letters, digits, ".", "_", "-"')
-    .argument('<destination>', 'what you would give ssh: host, user@host, or a ~/.ssh/config alias')
+    .argument('[destination]', 'what you would give ssh: host, user@host, or a ~/.ssh/config alias (none with --exec, --docker, --podman, --kubectl)')
     .option('--port <n>', 'ssh port', int)
     .option('--identity <file>', 'private key file (ssh -i)')
     .option('--dir <path>', 'folder on the worker for project copies (default ~/.cache/sparehand/work)')
     .option('--slots <n>', 'how many commands may run on it at once (default 2)', int)
-    .action(async (name: string, destination: string, o: { port?: number; identity?: string; dir?: string; slots?: number }) => {
-      const w: Worker = { name, destination };
+    .option('--exec <command>', "a container or pod instead of ssh: the command that runs a program in it with its stdin and stdout, e.g. 'podman exec -i build'")
+    .option('--docker <container>', 'a running container: docker exec -i CONTAINER')
+    .option('--podman <container>', 'a running container: podman exec -i CONTAINER')
+    .option('--kubectl <pod>', 'a pod: kubectl exec -i POD -- (with --namespace, --container, --context)')
+    .option('--namespace <ns>', "the pod's namespace (--kubectl)")
+    .option('--container <name>', "the pod's container (--kubectl)")
+    .option('--context <name>', 'the kubeconfig context (--kubectl)')
+    .action(async (name: string, destination: string | undefined, o: ExecChoice & { port?: number; identity?: string; dir?: string; slots?: number }) => {
+      const exec = execArgv(o);
+      if ((exec === undefined) === (destination === undefined)) {
+        throw new SparehandError('USAGE', exec ? 'an exec worker has no ssh destination' : 'give the ssh destination, or --exec, --docker, --podman or --kubectl', {
+          hint: 'sparehand worker add NAME user@host, or sparehand worker add NAME --podman CONTAINER',
+        });
+      }
+      const w: Worker = exec ? { name, exec } : { name, destination };
       if (o.port !== undefined) w.port = o.port;
       if (o.identity !== undefined) w.identity = o.identity;
       if (o.dir !== undefined) w.dir = o.dir;
       if (o.slots !== undefined) w.slots = o.slots;
       const { replaced } = await addWorker(ctx, w);
-      say(ctx, `${replaced ? 'replaced' : 'added'} worker "${name}" (${destination}); check it with \`sparehand worker check ${name}\``);
+      say(ctx, `${replaced ? 'replaced' : 'added'} worker "${name}" (${workerWhere(w)}); check it with \`sparehand worker check ${name}\``);
       // Asked once: an unreachable worker costs one connection timeout, not one per question below.
       const unreachable = await connect(ctx, w).then(
         () => undefined,
@@ -89,7 +103,7 @@ export function register(program: Command, ctx: Context, setExit: (n: number) =>
       const workers = (loadConfig(ctx, (l) => say(ctx, l)).workers ?? []).map((w) => ({ ...w, dir: workerDir(w), slots: workerSlots(w) }));
       if (o.json) ctx.stdout.write(`${JSON.stringify({ workers }, null, 2)}\n`);
       else if (workers.length === 0) say(ctx, 'no worker configured; add one with `sparehand worker add NAME user@host`');
-      else for (const w of workers) ctx.stdout.write(`${w.name}\t${w.destination}${w.port ? `:${w.port}` : ''}\t${w.dir}\t${w.slots} slots\n`);
+      else for (const w of workers) ctx.stdout.write(`${w.name}\t${workerWhere(w)}${w.port ? `:${w.port}` : ''}\t${w.dir}\t${w.slots} slots\n`);
     });
   worker
     .command('check')

@@ -4,14 +4,13 @@ import { quote } from 'shell-quote';
 import type { Worker } from '../config.js';
 import type { Context } from '../context.js';
 import { isSparehandError } from '../errors.js';
-import { capture } from '../process.js';
 import { LOGIN_ENV } from './login-env.js';
 import { VERSIONS, parseVersions } from './versions.js';
 import { connect, connectionFor, sshEnv } from './connection.js';
 import { SLOT_STATUS, type SlotRun, parseSlotStatus } from './worker-slots.js';
 import { rememberWorkerRsync } from './rsync-found.js';
 import { type RsyncFlavour, WORKER_RSYNC_PROBE, pickWorkerRsync, rsyncLabel, rsyncNotes } from './rsync-flavour.js';
-import { remotePath, sshArgs } from './ssh-args.js';
+import { remotePath } from './ssh-args.js';
 import { workerDir, workerSlots } from './workers.js';
 import { PLATFORM_PROBE } from './worker/platform.pl.js';
 import { rememberWorkerPlatform } from './worker-facts.js';
@@ -19,7 +18,7 @@ import { type Platform, parsePlatform, platformWords } from '../platform/platfor
 import { differenceNote } from '../platform/difference.js';
 import { platformHere } from '../platform/here.js';
 import { forgetNoAnswer } from './unreachable.js';
-import { type TransportInfo, transportInfo } from './transport.js';
+import { type TransportInfo, captureRemote, transportInfo, workerWhere } from './transport.js';
 
 export interface WorkerReport {
   name: string;
@@ -87,8 +86,8 @@ function platformNote(ctx: Context, worker: Worker, there: Platform | undefined)
 export async function checkWorker(ctx: Context, worker: Worker, opts: { versions?: readonly string[] } = {}): Promise<WorkerReport> {
   const base = {
     name: worker.name,
-    destination: worker.destination,
-    transport: transportInfo(ctx, worker),
+    destination: workerWhere(worker),
+    transport: transportInfo(ctx, worker, connectionFor(ctx, worker)),
     dir: workerDir(worker),
     slots: workerSlots(worker),
   };
@@ -103,9 +102,9 @@ export async function checkWorker(ctx: Context, worker: Worker, opts: { versions
     return { ...base, ok: false, problems: [e.message], ...(e.hint ? { hint: e.hint } : {}) };
   }
   const t = performance.now();
-  await capture('ssh', sshArgs(worker, conn, 'true'), { env: sshEnv(ctx) });
+  await captureRemote(sshEnv(ctx), worker, conn, 'true');
   const latencyMs = performance.now() - t;
-  const r = await capture('ssh', sshArgs(worker, conn, quote(['bash', '-c', PROBE, 'probe', remotePath(base.dir), SLOT_STATUS, PLATFORM_PROBE, ...(opts.versions ?? [])])), { env: sshEnv(ctx) });
+  const r = await captureRemote(sshEnv(ctx), worker, conn, quote(['bash', '-c', PROBE, 'probe', remotePath(base.dir), SLOT_STATUS, PLATFORM_PROBE, ...(opts.versions ?? [])]));
   const slots = parseSlotStatus(r.stdout);
   const versions = parseVersions(r.stdout);
   const field = (k: string) => new RegExp(`^${k}=(.*)$`, 'm').exec(r.stdout)?.[1]?.trim() || null;

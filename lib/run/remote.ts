@@ -17,7 +17,8 @@ import { connectionFor, sshEnv } from '../remote/connection.js';
 import type { Job } from '../remote/job.js';
 import { rememberWorkerRsync, rsyncHere, rsyncThere } from '../remote/rsync-found.js';
 import { type ExecResult, execTerminal, openSession } from '../remote/session.js';
-import { remotePath, sshArgs } from '../remote/ssh-args.js';
+import { remotePath } from '../remote/ssh-args.js';
+import { hasTerminal, remoteArgv } from '../remote/transport.js';
 import { notBroughtBack, pruneNames, skipArgument, skipMatcher, skipRules } from '../remote/sync-rules.js';
 import { type SyncTarget, syncUp } from '../remote/sync.js';
 import { bootCommand } from '../remote/worker/program.js';
@@ -152,6 +153,8 @@ async function send(ctx: Context, t: SyncTarget, signal: AbortSignal): Promise<S
 /** A try at one worker: one of the project's copies there, its ancestor, the session that claims a slot, and the project sent. */
 interface RunAttempt extends Attempt {
   folder: number;
+  /** Whether the command runs with a terminal there (the terminal session). */
+  tty: boolean;
   target: SyncTarget;
   /** The copy's ancestor file (lib/sync/ancestor.ts copyId) and what it held when the run started. */
   copy: string;
@@ -171,9 +174,11 @@ function attempt(ctx: Context, worker: Worker, run: Prepared, sendNow: boolean):
   const folder = takeFolder(ctx, worker, run.key, run.root);
   const copy = copyId(worker, folder.index, run.key);
   const ancestor = run.watch ? loadAncestor(run.root, copy) : emptyAncestor();
-  const job = jobFor(ctx, worker, run, { mode: run.tty ? 'hold' : 'pipe', folder: folder.index, gen: ancestor.gen });
+  // An exec worker gives the command no terminal (transport.ts hasTerminal): it runs as with no terminal here.
+  const tty = run.tty && hasTerminal(worker);
+  const job = jobFor(ctx, worker, run, { mode: tty ? 'hold' : 'pipe', folder: folder.index, gen: ancestor.gen });
   const conn = connectionFor(ctx, worker);
-  const session = openSession(ctx, { args: sshArgs(worker, conn, bootCommand()), env: sshEnv(ctx), job, staging: run.staging });
+  const session = openSession(ctx, { argv: remoteArgv(worker, conn, bootCommand()), env: sshEnv(ctx), job, staging: run.staging });
   // What the copy keeps for itself (another platform's binaries, never brought here) stays there through the sync.
   const keep = keptPaths(run.root, run.watch ? ancestor : loadAncestor(run.root, copy));
   const target: SyncTarget = { worker, conn, config: run.config, localRoot: run.root, remoteRoot: remoteRoot(worker, run.key, folder.index), env: sshEnv(ctx), keep };
@@ -185,6 +190,7 @@ function attempt(ctx: Context, worker: Worker, run: Prepared, sendNow: boolean):
   let done = false;
   return {
     folder: folder.index,
+    tty,
     target,
     copy,
     ancestor,
@@ -344,9 +350,9 @@ async function runInSlot(ctx: Context, opts: RemoteRunOptions & { clock: RunCloc
   const there = `${worker.name}:${t.remoteRoot}`;
   try {
     const t1 = performance.now();
-    const result = run.tty
+    const result = at.tty
       ? await execTerminal(session, {
-          args: (jobFile) => sshArgs(worker, t.conn, bootCommand(jobFile), { tty: true }),
+          argv: (jobFile) => remoteArgv(worker, t.conn, bootCommand(jobFile), { tty: true }),
           env: sshEnv(ctx),
           deadline: opts.clock.deadline,
           signals,
@@ -454,7 +460,7 @@ async function bringBack(ctx: Context, run: Prepared, at: RunAttempt, base: Ance
     foreign: foreign(c),
     keptThere: ancestor.paths[c.path]?.k === 1,
   });
-  const wanted = run.tty ? [] : contentNeeded(changes, { root, known });
+  const wanted = at.tty ? [] : contentNeeded(changes, { root, known });
   if (wanted.length > 0) await at.session.fetch(wanted);
   let conflicts: string | undefined;
   let folds: boolean | undefined;

@@ -3,7 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { quote } from 'shell-quote';
-import type { Worker } from '../config.js';
+import type { SshWorker } from '../config.js';
 import { packageUrl } from '../package-files.js';
 import { sandboxHere } from './here.js';
 
@@ -28,14 +28,14 @@ export interface ResolvedHost {
 const resolved = new Map<string, ResolvedHost>();
 
 /** What `ssh -G` makes of a worker: the host and port it connects to, and whether the user's config proxies it. */
-export function resolvedHost(worker: Pick<Worker, 'destination' | 'port'>, env: NodeJS.ProcessEnv, configFile?: string): ResolvedHost {
+export function resolvedHost(worker: Pick<SshWorker, 'destination' | 'port'>, env: NodeJS.ProcessEnv, configFile?: string): ResolvedHost {
   const key = JSON.stringify([worker.destination, worker.port, configFile, env.HOME]);
   let r = resolved.get(key);
   if (r === undefined) resolved.set(key, (r = askSsh(worker, env, configFile)));
   return r;
 }
 
-function askSsh(worker: Pick<Worker, 'destination' | 'port'>, env: NodeJS.ProcessEnv, configFile?: string): ResolvedHost {
+function askSsh(worker: Pick<SshWorker, 'destination' | 'port'>, env: NodeJS.ProcessEnv, configFile?: string): ResolvedHost {
   const fallback = { host: worker.destination.replace(/^[^@]*@/, ''), port: worker.port ?? 22, proxied: false };
   try {
     const out = execFileSync('ssh', [...(configFile ? ['-F', configFile] : []), ...(worker.port ? ['-p', String(worker.port)] : []), '-G', '--', worker.destination], {
@@ -59,7 +59,7 @@ function askSsh(worker: Pick<Worker, 'destination' | 'port'>, env: NodeJS.Proces
  * ssh's ProxyCommand for `worker` when this process is in a sandbox whose network is its proxy (and the user's own ssh
  * config does not already proxy the worker: that stays theirs); undefined otherwise.
  */
-export function proxyCommandFor(c: Env, worker: Worker, configFile?: string): string | undefined {
+export function proxyCommandFor(c: Env, worker: SshWorker, configFile?: string): string | undefined {
   const here = sandboxHere(c.env);
   if (here?.by !== 'marker' || here.network !== 'proxy') return undefined;
   const variable = proxyVariable(c.env);
