@@ -32,6 +32,8 @@ export interface ExecResult {
   status?: number;
   /** The worker could not run the command (why). */
   refused?: string;
+  /** A dependency install failed: the hash of what it was made from (lib/run/deps.ts) and the installer's first lines. */
+  depFailed?: { hash: string; said: string };
   /** When the command's end was seen here (performance.now()). */
   seenAt?: number;
   /** Seconds the worker spent installing dependencies first. */
@@ -96,7 +98,11 @@ export interface Session {
  * remote command) in its own process group (a Ctrl-C reaches sparehand, not it), the program and the job on its
  * input at once.
  */
-export function openSession(ctx: Context, opts: { argv: string[]; env: NodeJS.ProcessEnv; job: Job; staging: Staging }): Session {
+export function openSession(
+  ctx: Context,
+  /** `onOutput`: sees what the command prints (both streams), as it comes. */
+  opts: { argv: string[]; env: NodeJS.ProcessEnv; job: Job; staging: Staging; onOutput?: (chunk: Buffer) => void },
+): Session {
   const [program, ...args] = opts.argv as [string, ...string[]];
   const child = spawn(program, args, { env: opts.env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
   // What the worker's shell says before the program's first frame is held back: when perl is missing there it is
@@ -106,7 +112,11 @@ export function openSession(ctx: Context, opts: { argv: string[]; env: NodeJS.Pr
     if (heldErr) for (const b of heldErr) ctx.stderr.write(b);
     heldErr = undefined;
   };
-  child.stderr?.on('data', (d: Buffer) => (heldErr ? heldErr.push(d) : ctx.stderr.write(d)));
+  child.stderr?.on('data', (d: Buffer) => {
+    opts.onOutput?.(d);
+    if (heldErr) heldErr.push(d);
+    else ctx.stderr.write(d);
+  });
   child.stdin?.on('error', () => undefined);
   child.stdin?.write(Buffer.concat([programPreamble(), jobFrame(opts.job)]));
   const ended = sshEnded(child, program);
@@ -136,6 +146,7 @@ export function openSession(ctx: Context, opts: { argv: string[]; env: NodeJS.Pr
   const onFrame = async (f: Frame): Promise<void> => {
     switch (f.type) {
       case 'out':
+        opts.onOutput?.(f.payload);
         if (!ctx.stdout.write(f.payload)) await new Promise((r) => ctx.stdout.once('drain', r));
         return;
       case 'claim': {
@@ -155,6 +166,11 @@ export function openSession(ctx: Context, opts: { argv: string[]; env: NodeJS.Pr
       case 'refused':
         result.refused = f.payload.toString();
         return;
+      case 'depfail': {
+        const [hash = '', said = ''] = f.payload.toString().split('\n');
+        if (/^[0-9a-f]{1,64}$/.test(hash)) result.depFailed = { hash, said: said.slice(0, 1000) };
+        return;
+      }
       case 'anc':
         result.ancestor = f.payload.toString() === 'same' ? 'same' : 'lost';
         return;

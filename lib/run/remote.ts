@@ -2,7 +2,7 @@
 // copy (the ancestor's) → run the command there (its changes come back in the same session) → check and apply
 // them here → remember what both sides hold → report. Or run here, with --or-local, when no worker can.
 import { randomBytes } from 'node:crypto';
-import { existsSync, lstatSync } from 'node:fs';
+import { existsSync, lstatSync, rmSync } from 'node:fs';
 import { hostname, userInfo } from 'node:os';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { projectSettingsPaths } from '../agents/project-settings.js';
@@ -17,8 +17,9 @@ import { connectionFor, sshEnv } from '../remote/connection.js';
 import type { Job } from '../remote/job.js';
 import { rememberWorkerRsync, rsyncHere, rsyncThere } from '../remote/rsync-found.js';
 import { type ExecResult, execTerminal, openSession } from '../remote/session.js';
-import { remotePath } from '../remote/ssh-args.js';
-import { hasTerminal, remoteArgv } from '../remote/transport.js';
+import { addForwards, ownSocket } from '../remote/forward.js';
+import { remotePath, sshOwnSessionArgs } from '../remote/ssh-args.js';
+import { hasTerminal, remoteArgv, sshWorker, workerWhere } from '../remote/transport.js';
 import { notBroughtBack, pruneNames, skipArgument, skipMatcher, skipRules } from '../remote/sync-rules.js';
 import { type SyncTarget, syncUp } from '../remote/sync.js';
 import { bootCommand } from '../remote/worker/program.js';
@@ -38,8 +39,9 @@ import { networkCutHere, sandboxRefused } from '../sandbox/run-checks.js';
 import { type Attempt, claimSlot } from './claim.js';
 import { type RunClock, msLeft, runClock, shownTimeout } from './clock.js';
 import { takeFolder } from './folders.js';
-import { type DepsInstall, depsPlan } from './deps.js';
+import { type DepsInstall, depsInputs, depsPlan } from './deps.js';
 import { forwardedEnv } from './env.js';
+import { failedInstall, failedInstallLine, rememberFailure } from './failed-installs.js';
 import { runHere } from './local.js';
 import { clientId, projectKey, relativeCwd, remoteRoot } from './project.js';
 import { recordRun } from './runs-here.js';
@@ -47,8 +49,12 @@ import { conflictLines, keptLines, summaryLines } from './report.js';
 import { foreignCheck } from './foreign.js';
 import { whyNotSendable } from './sendable.js';
 import { toolchainNote } from './toolchain-note.js';
-import type { RunOutcome } from './run-log.js';
+import { type VenvHere, projectDeps } from './venv-here.js';
+import { type RunOutcome, hasRunOf } from './run-log.js';
+import { serviceSignsLine } from './service-signs.js';
 import { RunSignals } from './signals.js';
+import { RefusedPorts, refusedLine } from './refused-ports.js';
+import { type Forward, servicesFor } from './services.js';
 
 export interface RemoteRunOptions {
   orLocal?: boolean | undefined;
@@ -80,6 +86,11 @@ export async function runOnWorker(ctx: Context, config: Config, command: string,
   const root = git ?? ctx.cwd;
   const refusal = whyNotSendable(root, { home: ctx.home, git: git !== undefined, config });
   if (refusal) return cannot(`refusing to send ${root} to a worker: ${refusal}`, 'run it inside a project (a git repository), or with --local');
+  // A project's first run names the services on this machine it seems to need (service-signs.ts).
+  if (!hasRunOf(ctx, root)) {
+    const signs = serviceSignsLine(ctx, config, root);
+    if (signs) say(ctx, signs);
+  }
   const name = opts.worker ?? ctx.env.SPAREHAND_WORKER;
   let candidates = config.workers ?? [];
   if (name) {
@@ -97,6 +108,16 @@ export async function runOnWorker(ctx: Context, config: Config, command: string,
   const signals = new RunSignals();
   try {
     const run = prepare(ctx, config, command, opts, root);
+    // A venv the command uses that no worker can make: said, not run there with another Python's packages.
+    const venvCannot = venvUnmade(ctx, run);
+    if (venvCannot) return cannot(venvCannot, 'add a requirements or lock file that names what it holds, or run it here');
+    // A worker whose install of these very files failed before is not asked again (failed-installs.ts).
+    const failed = candidates.map((w) => ({ w, f: failedInstall(ctx, w, run.key, run.deps) }));
+    const first = failed.find((c) => c.f !== undefined);
+    if (first?.f && failed.every((c) => c.f !== undefined)) {
+      return cannot(failedInstallLine(first.w, first.f), `fix the install there (a changed lock file is tried again), or \`sparehand worker reset ${first.w.name}\` to forget it`);
+    }
+    candidates = failed.filter((c) => c.f === undefined).map((c) => c.w);
     const claim = await claimSlot(ctx, candidates, { orLocal: Boolean(opts.orLocal), signals, open: (w, waited) => attempt(ctx, w, run, !waited), until: opts.clock.startBy });
     if ('stopped' in claim) return exitStatus(null, signals.received ?? 'SIGTERM');
     if ('late' in claim) return late(ctx, opts, command, claim.late);
@@ -110,10 +131,22 @@ export async function runOnWorker(ctx: Context, config: Config, command: string,
     const forget = recordRun(ctx, claim.worker);
     if (opts.outcome) opts.outcome.where = claim.worker.name;
     try {
+      const socket = claim.attempt.socket;
+      const refused = socket === undefined ? undefined : await addForwards(ctx, claim.worker, socket, run.services);
+      if (refused) {
+        claim.attempt.abandon();
+        return await cannot(refused.message, refused.hint ?? 'see docs/run.md "Services on this machine"');
+      }
       return await runInSlot(ctx, opts, run, { worker: claim.worker, attempt: claim.attempt, signals });
     } finally {
       claim.attempt.abandon();
       forget();
+      // The forwards end with the run's own connection: the run ends when it has.
+      if (claim.attempt.socket !== undefined) {
+        await endedWithin(claim.attempt.session.ended, 3000);
+        // ssh removes it as it ends; not when it was killed.
+        rmSync(claim.attempt.socket, { force: true });
+      }
     }
   } finally {
     signals.dispose();
@@ -128,6 +161,13 @@ function late(ctx: Context, opts: RemoteRunOptions & { clock: RunClock }, comman
   if (opts.orLocal) return runHere(ctx, command, `${why} within half of --timeout ${shownTimeout(opts.clock)}`, msLeft(opts.clock.deadline), opts.outcome);
   say(ctx, `stopped: --timeout ${shownTimeout(opts.clock)} was reached before the command started (${why}); nothing ran`);
   return 124;
+}
+
+/** Waits for `ended` (a session's end), at most `ms`. */
+async function endedWithin(ended: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([ended.catch(() => undefined), new Promise((r) => (timer = setTimeout(r, ms)))]);
+  clearTimeout(timer);
 }
 
 type Sent = { ms: number } | { error: unknown };
@@ -164,6 +204,10 @@ interface RunAttempt extends Attempt {
   synced?: Promise<Sent>;
   /** Aborted when the sync must stop (the run's start-by time, or the attempt abandoned). */
   sendSignal: AbortSignal;
+  /** The socket of the run's own connection, when it forwards services (lib/remote/forward.ts). */
+  socket?: string;
+  /** The localhost ports the command's output says were refused (refused-ports.ts). */
+  refused: RefusedPorts;
 }
 
 /**
@@ -171,17 +215,32 @@ interface RunAttempt extends Attempt {
  * there at the same time: the claim costs no round trip of its own.
  */
 function attempt(ctx: Context, worker: Worker, run: Prepared, sendNow: boolean): RunAttempt {
+  const conn = connectionFor(ctx, worker);
+  // Services go through a connection of the run's own, never the shared one (ssh-args.ts sshOwnSessionArgs).
+  const socket = run.services.length > 0 ? ownSocket(conn) : undefined;
+  // An exec worker has no ssh to carry them (lib/remote/transport.ts).
+  if (run.services.length > 0 && worker.exec !== undefined) {
+    throw new SparehandError('WORKER', `${worker.name}: this machine's services cannot be forwarded to an exec worker (${workerWhere(worker)}): only ssh carries them`, {
+      hint: 'run it on an ssh worker, or here; or start the service in the container or pod',
+    });
+  }
+  if (run.services.length > 0 && socket === undefined) {
+    throw new SparehandError('WORKER', `${worker.name}: this machine's services cannot be forwarded: unix sockets are refused here, and the run's own connection needs one`, {
+      hint: 'run it outside the sandbox, or here',
+    });
+  }
   const folder = takeFolder(ctx, worker, run.key, run.root);
   const copy = copyId(worker, folder.index, run.key);
   const ancestor = run.watch ? loadAncestor(run.root, copy) : emptyAncestor();
   // An exec worker gives the command no terminal (transport.ts hasTerminal): it runs as with no terminal here.
   const tty = run.tty && hasTerminal(worker);
   const job = jobFor(ctx, worker, run, { mode: tty ? 'hold' : 'pipe', folder: folder.index, gen: ancestor.gen });
-  const conn = connectionFor(ctx, worker);
-  const session = openSession(ctx, { argv: remoteArgv(worker, conn, bootCommand()), env: sshEnv(ctx), job, staging: run.staging });
+  const refused = new RefusedPorts();
+  const argv = socket === undefined ? remoteArgv(worker, conn, bootCommand()) : ['ssh', ...sshOwnSessionArgs(sshWorker(worker), conn, socket, bootCommand())];
+  const session = openSession(ctx, { argv, env: sshEnv(ctx), job, staging: run.staging, onOutput: (b) => refused.push(b) });
   // What the copy keeps for itself (another platform's binaries, never brought here) stays there through the sync.
   const keep = keptPaths(run.root, run.watch ? ancestor : loadAncestor(run.root, copy));
-  const target: SyncTarget = { worker, conn, config: run.config, localRoot: run.root, remoteRoot: remoteRoot(worker, run.key, folder.index), env: sshEnv(ctx), keep };
+  const target: SyncTarget = { worker, conn, config: run.config, localRoot: run.root, remoteRoot: remoteRoot(worker, run.key, folder.index), env: sshEnv(ctx), keep, inputs: depsInputs(run.deps) };
   const stop = new AbortController();
   // The project must be there by the time the command has to start.
   const lateSend = run.clock.startBy === undefined ? undefined : setTimeout(() => stop.abort(), Math.max(0, run.clock.startBy - Date.now()));
@@ -197,6 +256,8 @@ function attempt(ctx: Context, worker: Worker, run: Prepared, sendNow: boolean):
     job,
     session,
     ...(synced ? { synced } : {}),
+    ...(socket === undefined ? {} : { socket }),
+    refused,
     sendSignal: stop.signal,
     abandon: () => {
       if (done) return;
@@ -223,6 +284,10 @@ interface Prepared {
   watch: boolean;
   programs: string[];
   deps: DepsInstall[];
+  /** The project's venv when no lock or requirements file makes it (venv-here.ts). */
+  venv?: VenvHere;
+  /** This machine's services the run forwards (services.ts). */
+  services: Forward[];
   startedAt: Date;
   clock: RunClock;
   staging: Staging;
@@ -245,7 +310,8 @@ function prepare(ctx: Context, config: Config, command: string, opts: RemoteRunO
     tty: ctx.stdinIsTTY && Boolean((ctx.stdout as { isTTY?: boolean }).isTTY),
     watch: opts.syncBack !== false,
     programs: programsFoundHere(ctx, command),
-    deps: config.sync?.copyDependencies ? [] : depsPlan(root, ctx.cwd),
+    ...(config.sync?.copyDependencies ? { deps: [] } : projectDeps(root, ctx.cwd, ctx.env.VIRTUAL_ENV, depsPlan(root, ctx.cwd))),
+    services: servicesFor(ctx, config, root),
     startedAt: new Date(),
     clock: opts.clock,
     staging: {
@@ -302,9 +368,19 @@ function jobFor(ctx: Context, worker: Worker, run: Prepared, how: { mode: Job['m
   };
 }
 
+/** Why the venv the command would use (active here, or named in it) cannot be made on a worker; else undefined. */
+function venvUnmade(ctx: Context, run: Prepared): string | undefined {
+  const v = run.venv;
+  if (!v?.cannot) return undefined;
+  const path = v.dir === '.' ? v.name : `${v.dir}/${v.name}`;
+  if (activeVenv(ctx, run.root) !== path && !run.command.includes(v.name)) return undefined;
+  return `the project's virtual environment ${path} cannot be made on a worker from what is installed in it here: ${v.cannot}`;
+}
+
 /** The folder an install fills, and how deep its names are compared (worker/deps.pl.ts fingerprint). */
 function dependencyFolder(d: DepsInstall): { folder?: string; depth?: number } {
-  if (d.files.some((f) => /^(package-lock\.json|npm-shrinkwrap\.json|pnpm-lock\.yaml|yarn\.lock|bun\.lockb?)$/.test(f))) return { folder: 'node_modules', depth: 2 };
+  if (d.fills) return { folder: d.fills, depth: 4 };
+  if (d.files.some((f) => /^(package-lock\.json|npm-shrinkwrap\.json|pnpm-lock\.yaml|yarn\.lock|bun\.lockb?|package\.json)$/.test(f))) return { folder: 'node_modules', depth: 2 };
   if (d.files.some((f) => /^(uv\.lock|poetry\.lock|pdm\.lock|Pipfile\.lock|requirements.*\.txt)$/.test(f))) return { folder: '.venv', depth: 4 };
   if (d.files.includes('composer.lock')) return { folder: 'vendor', depth: 2 };
   return {};
@@ -382,6 +458,7 @@ async function runInSlot(ctx: Context, opts: RemoteRunOptions & { clock: RunCloc
     }
     if (result.stoppedBy !== undefined) return exitStatus(null, result.stoppedBy);
     if (result.refused !== undefined) {
+      rememberFailure(ctx, worker, run.key, run.deps, result);
       if (opts.orLocal) return runHere(ctx, command, `${worker.name}: ${result.refused}`, msLeft(opts.clock.deadline), opts.outcome);
       throw new SparehandError('WORKER', `${worker.name}: ${result.refused}`, { hint: 'or run with --or-local to run here when the worker cannot' });
     }
@@ -393,6 +470,8 @@ async function runInSlot(ctx: Context, opts: RemoteRunOptions & { clock: RunCloc
     }
     const status = result.status;
     if (result.platform) await rememberWorkerPlatform(ctx, worker, result.platform);
+    const unforwarded = at.refused.end().filter((p) => !run.services.some((f) => f.port === p));
+    if (unforwarded.length > 0) say(ctx, refusedLine(worker.name, unforwarded));
     if (result.broken || result.report.broken || !result.report.done) {
       session.close();
       const why = result.broken ?? result.report.broken;

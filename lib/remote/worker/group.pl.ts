@@ -7,6 +7,8 @@
 export const GROUP_PL = String.raw`
 our ($shell, $root_dir);
 our $gone = 0;
+# The first bytes an install printed (run_group 'install'): what a failed install said.
+our $install_head = '';
 sub status_of { my ($w) = @_; return ($w & 127) ? 128 + ($w & 127) : $w >> 8 }
 
 # Frames that arrive while a command runs: signals for its group. Undef when sparehand is gone.
@@ -38,7 +40,8 @@ sub command_argv {
 sub run_group {
   my ($cmd, $cwd, $how) = @_;
   my ($r, $w);
-  if ($how eq 'frames') { pipe($r, $w) or refuse("cannot make a pipe on the worker: $!") }
+  if ($how ne 'stderr') { pipe($r, $w) or refuse("cannot make a pipe on the worker: $!") }
+  $install_head = '' if $how eq 'install';
   my $pid = fork;
   refuse("cannot start a process on the worker: $!") unless defined $pid;
   if (!$pid) {
@@ -47,6 +50,7 @@ sub run_group {
     $SIG{PIPE} = 'DEFAULT';
     open(STDIN, '<', '/dev/null');
     open(STDOUT, '>&', $w ? $w : \*STDERR);
+    open(STDERR, '>&', $w) if $how eq 'install';
     close $r if $r;
     my @argv = command_argv($cmd);
     chdir $cwd or exit 125;
@@ -73,7 +77,10 @@ sub run_group {
     if ($n && $n > 0) {
       if ($r && vec($rout, fileno($r), 1)) {
         my $got = sysread($r, my $buf, 65536);
-        if ($got) { put('out', $buf) or $gone = 1 }
+        if ($got && $how eq 'install') {
+          syswrite(STDERR, $buf);
+          $install_head .= substr($buf, 0, 8192 - length $install_head) if length($install_head) < 8192;
+        } elsif ($got) { put('out', $buf) or $gone = 1 }
         elsif (defined $got || !$!{EINTR}) { close $r; $r = undef }
       }
       signals_in($pid) if !$in_eof && vec($rout, fileno($in), 1);
