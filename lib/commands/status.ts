@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { loadConfig } from '../config.js';
 import type { Context } from '../context.js';
 import { type WorkerStatus, workerStatus } from '../remote/status.js';
+import { transportLabel } from '../remote/transport.js';
 import { type Platform, parsePlatform, platformLabel, platformWords as words, samePlatform } from '../platform/platform.js';
 import { platformHere } from '../platform/here.js';
 
@@ -17,8 +18,10 @@ function platformWords(w: WorkerStatus, here: Platform): string {
 }
 
 function formatStatus(w: WorkerStatus, here: Platform): string {
-  if (!w.reachable) return `${w.name} (${w.destination}${platformWords(w, here)}): unreachable: ${w.problem}`;
-  const lines = [`${w.name} (${w.destination}${platformWords(w, here)}): ${w.slots - w.free} of ${w.slots} slot${w.slots === 1 ? '' : 's'} busy`];
+  // Plain ssh shows its destination; a proxy or another transport is named (transport.ts transportLabel).
+  const over = w.transport.kind === 'ssh' && !w.transport.proxy ? w.destination : transportLabel(w.transport);
+  if (!w.reachable) return `${w.name} (${over}${platformWords(w, here)}): unreachable: ${w.problem}`;
+  const lines = [`${w.name} (${over}${platformWords(w, here)}): ${w.slots - w.free} of ${w.slots} slot${w.slots === 1 ? '' : 's'} busy`];
   for (let slot = 0; slot < w.slots; slot++) {
     const r = w.runs.find((x) => x.slot === slot);
     lines.push(r ? `  slot ${slot}: ${short(r.command)} — ${r.project} on ${r.machine} (${r.user}), for ${ago(r.seconds)}` : `  slot ${slot}: free`);

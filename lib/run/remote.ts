@@ -129,7 +129,7 @@ export async function runOnWorker(ctx: Context, config: Config, command: string,
       return cannot(sandboxed ?? first?.message ?? 'no worker reachable', first?.hint ?? 'check `sparehand worker check`');
     }
     const forget = recordRun(ctx, claim.worker);
-    if (opts.outcome) opts.outcome.where = claim.worker.name;
+    if (opts.outcome) Object.assign(opts.outcome, { where: claim.worker.name, transport: claim.worker.exec ? 'exec' : 'ssh' });
     try {
       const socket = claim.attempt.socket;
       const refused = socket === undefined ? undefined : await addForwards(ctx, claim.worker, socket, run.services);

@@ -12,6 +12,8 @@ type Env = Pick<Context, 'home' | 'env'>;
 export interface RunOutcome {
   /** A worker's name, or 'here'. */
   where: string;
+  /** How the worker was reached (lib/remote/transport.ts), for a run on one. */
+  transport?: 'ssh' | 'exec';
   /** Why it ran here (no worker, all busy, --local, …). */
   why?: string;
   syncMs?: number;

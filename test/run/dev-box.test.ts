@@ -62,7 +62,7 @@ describe('a worker behind a ProxyCommand (a jump host)', () => {
     expect(starts()).toBe(1);
   });
 
-  it('worker check says it goes through a proxy, and what the proxy is', async () => {
+  it('worker check and status say it goes through a proxy, and what the proxy is', async () => {
     const r = await sparehand(['worker', 'check', 'box', '--json'], { env: wh.env, cwd: tempDir() });
     expect(r.exitCode, r.stderr).toBe(0);
     const report = JSON.parse(r.stdout).workers[0];
@@ -70,5 +70,7 @@ describe('a worker behind a ProxyCommand (a jump host)', () => {
     expect(report.transport).toMatchObject({ kind: 'ssh', proxy: expect.stringMatching(/^ProxyCommand sh -c .*-W %h:%p/) });
     const text = await sparehand(['worker', 'check', 'box'], { env: wh.env, cwd: tempDir() });
     expect(text.stdout).toMatch(/^box: ok: .*\n {2}over: ssh devbox through ProxyCommand sh -c /m);
+    const status = await sparehand(['status'], { env: wh.env });
+    expect(status.stdout).toMatch(/^box \(ssh devbox through ProxyCommand sh -c .*\): 0 of 2 slots busy$/m);
   });
 });
