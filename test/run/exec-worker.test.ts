@@ -1,12 +1,13 @@
 // A container worker from `worker add --podman`: check, status and log name the transport; a container that is
 // not there is explained; a command there gets no terminal, and the run says nothing about it going elsewhere.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sparehand } from '../helpers/cli.js';
 import { type Container, startContainer } from '../helpers/container.js';
 import { tempDir } from '../helpers/context.js';
 import { gitProject } from '../helpers/project.js';
+import { freePort } from '../helpers/sshd.js';
 
 let ctr: Container;
 let env: NodeJS.ProcessEnv;
@@ -58,6 +59,19 @@ describe('an exec worker (podman exec -i)', () => {
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toBe('here\n');
     expect(r.stderr).toContain('could not be reached');
+  });
+
+  it('a pod worker whose API server does not answer (real kubectl, a closed port on 127.0.0.1): check says what kubectl said', async () => {
+    const home = tempDir('sparehand-home-');
+    const port = await freePort();
+    const kubeconfig = join(home, 'kubeconfig');
+    writeFileSync(kubeconfig, `apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "http://127.0.0.1:${port}"}}]\ncontexts: [{name: here, context: {cluster: c}}]\ncurrent-context: here\nusers: []\n`);
+    const e = { PATH: process.env.PATH, HOME: home, KUBECONFIG: kubeconfig };
+    const add = await sparehand(['worker', 'add', 'k0', '--kubectl', 'build-0', '--namespace', 'ci', '--container', 'tools', '--context', 'here'], { env: e });
+    expect(add.stderr).toContain('added worker "k0" (kubectl --context here exec -i -n ci build-0 -c tools --)');
+    const check = await sparehand(['worker', 'check', 'k0'], { env: e, cwd: tempDir() });
+    expect(check.exitCode).toBe(1);
+    expect(check.stdout).toContain(`k0: FAILED: worker "k0" (kubectl --context here exec -i -n ci build-0 -c tools --) could not be reached: The connection to the server 127.0.0.1:${port} was refused`);
   });
 
   it('worker add refuses ssh options or a destination with an exec worker, and a script for --exec', async () => {
