@@ -2,6 +2,8 @@
 import type { Command } from 'commander';
 import { allAgents } from '../agents/index.js';
 import { type Config, readConfig } from '../config.js';
+import { localSlotCount } from '../run/local-slots.js';
+import { gentlePrefix, gentleWords } from '../run/gentle.js';
 import type { Context } from '../context.js';
 import { isSparehandError } from '../errors.js';
 import { checkInstalled } from '../checks/hook-check.js';
@@ -81,6 +83,14 @@ function platformCheck(ctx: Context): DoctorCheck {
   return { name: 'platform', ok: here.problem === undefined, detail };
 }
 
+/** How many heavy commands run here at once and why, and how gently they start (local-slots.ts, gentle.ts). */
+function localSlotsCheck(ctx: Context, config: Config): DoctorCheck {
+  const { count, why } = localSlotCount(config);
+  const gentle = gentleWords(gentlePrefix(config, ctx.env.PATH));
+  const slots = count === 0 ? 'off' : `${count} at once`;
+  return { name: 'local slots', ok: true, detail: `${slots} (${why}); runs here are ${gentle}` };
+}
+
 /** In a project: the services on this machine it seems to need and the config does not forward (service-signs.ts). */
 function servicesCheck(ctx: Context): DoctorCheck | undefined {
   const root = gitRoot(ctx.cwd);
@@ -126,6 +136,7 @@ export async function doctor(ctx: Context): Promise<{ ok: boolean; checks: Docto
     const n = config.workers?.length ?? 0;
     const ignored = unknown.length ? `; unknown fields (ignored): ${unknown.join(', ')}` : '';
     checks.push({ name: 'config', ok: true, detail: `${n} worker${n === 1 ? '' : 's'} configured${ignored}` });
+    checks.push(localSlotsCheck(ctx, config));
     ({ reports: workers, toolchains } = await checkWorkersWithToolchains(ctx, config.workers ?? []));
     checks.push(...dependencyChecks(ctx, config));
   } catch (e) {
