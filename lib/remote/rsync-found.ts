@@ -7,10 +7,10 @@ import { quote } from 'shell-quote';
 import type { Worker } from '../config.js';
 import type { Context } from '../context.js';
 import { SparehandError, isSparehandError } from '../errors.js';
+import { capture } from '../process.js';
 import { which } from '../which.js';
 import { connect, connectionFor } from './connection.js';
 import { WORKER_RSYNC_PROBE, type RsyncInfo, parseRsyncVersion, pickWorkerRsync } from './rsync-flavour.js';
-import { capture } from '../process.js';
 import type { Connection } from './ssh-args.js';
 import { captureRemote, workerWhere } from './transport.js';
 import { cached, keep } from './worker-facts.js';
@@ -61,6 +61,7 @@ export async function rememberWorkerRsync(c: Env, worker: Worker, info: RsyncInf
 /** Looks for rsync on the worker over the shared connection (its PATH first, then where Homebrew and MacPorts put it). */
 export async function probeWorkerRsync(c: Env, worker: Worker, conn: Connection): Promise<RsyncInfo | undefined> {
   const r = await captureRemote({ ...c.env }, worker, conn, quote(['sh', '-c', WORKER_RSYNC_PROBE]));
+  // ssh says it could not connect with 255; an exec program has no such code: failing with nothing said is it.
   if (worker.exec === undefined ? r.code === 255 : r.code !== 0 && !r.stdout) throw new SparehandError('SSH', `cannot reach worker "${worker.name}" to look for its rsync: ${r.stderr.trim()}`);
   return pickWorkerRsync(r.stdout);
 }
