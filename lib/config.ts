@@ -22,6 +22,15 @@ export const WorkerSchema = z.object({
    * them, in the container or pod with its stdin and stdout: `["podman", "exec", "-i", "build"]`.
    */
   exec: z.optional(z.array(z.string().check(z.minLength(1))).check(z.minLength(1, 'needs at least the program'))),
+  /** A pool instead (lib/remote/pools.ts): the pods the selector matches, each a worker reached by `kubectl exec`. */
+  kubernetes: z.optional(
+    z.object({
+      namespace: z.string().check(z.minLength(1)),
+      selector: z.string().check(z.minLength(1)),
+      context: z.optional(z.string().check(z.minLength(1))),
+      container: z.optional(z.string().check(z.minLength(1))),
+    }),
+  ),
   port: z.optional(intRange(1, 65535)),
   identity: z.optional(z.string()),
   /** Folder on the worker holding the project copies (default `~/.cache/sparehand/work`). */
@@ -30,8 +39,8 @@ export const WorkerSchema = z.object({
   /** Let commands on this worker use this machine's ssh agent (off: no agent, X11 or port forwarding, whatever ~/.ssh/config says). */
   forwardAgent: z.optional(z.boolean()),
 }).check(
-  z.refine((w) => (w.destination === undefined) !== (w.exec === undefined), { message: 'a worker needs a destination (ssh) or exec (a container or pod), and not both' }),
-  z.refine((w) => w.exec === undefined || (w.port === undefined && w.identity === undefined && w.forwardAgent === undefined), { message: 'port, identity and forwardAgent are ssh\'s: an exec worker has none of them' }),
+  z.refine((w) => [w.destination, w.exec, w.kubernetes].filter((v) => v !== undefined).length === 1, { message: 'a worker needs one of destination (ssh), exec (a container or pod) and kubernetes (a pool of pods)' }),
+  z.refine((w) => (w.exec === undefined && w.kubernetes === undefined) || (w.port === undefined && w.identity === undefined && w.forwardAgent === undefined), { message: 'port, identity and forwardAgent are ssh\'s: an exec worker or a pool has none of them' }),
 );
 export type Worker = z.infer<typeof WorkerSchema>;
 /** A worker reached with ssh (lib/remote/ssh-args.ts takes only these; lib/remote/transport.ts picks). */

@@ -3,7 +3,8 @@ import type { Command } from 'commander';
 import { type Config, loadConfig } from '../config.js';
 import { type SlotRun, localSlotCount, peekSlots } from '../run/local-slots.js';
 import type { Context } from '../context.js';
-import { type WorkerStatus, workerStatus } from '../remote/status.js';
+import { type WorkerStatus, poolStatus, workerStatus } from '../remote/status.js';
+import { expandPools } from '../remote/pools.js';
 import { transportLabel } from '../remote/transport.js';
 import { type Platform, parsePlatform, platformLabel, platformWords as words, samePlatform } from '../platform/platform.js';
 import { platformHere } from '../platform/here.js';
@@ -63,7 +64,9 @@ export function register(program: Command, ctx: Context, setExit: (n: number) =>
     .option('--json', 'one JSON document: {"workers": [...], "here": {"platform": ..., "local": {"slots", "busy", "waiting"}}}')
     .action(async (o: { json?: boolean }) => {
       const config = loadConfig(ctx);
-      const [workers, local] = await Promise.all([Promise.all((config.workers ?? []).map((w) => workerStatus(ctx, w))), localStatus(ctx, config)]);
+      const pools = await expandPools(ctx, config.workers ?? []);
+      const [asked, local] = await Promise.all([Promise.all(pools.workers.map((w) => workerStatus(ctx, w))), localStatus(ctx, config)]);
+      const workers = [...asked, ...pools.failed.map((f) => poolStatus(ctx, f.pool, f.error.message))];
       const here = platformHere(ctx.env).platform;
       if (o.json) ctx.stdout.write(`${JSON.stringify({ workers, here: { platform: words(here), local } }, null, 2)}\n`);
       else {

@@ -7,7 +7,8 @@ import { SparehandError, isSparehandError } from '../errors.js';
 import { connect } from '../remote/connection.js';
 import type { WorkerReport } from '../remote/check.js';
 import { transportLabel, workerWhere } from '../remote/transport.js';
-import { type ExecChoice, execArgv } from '../remote/exec-engines.js';
+import { type ExecChoice, execArgv, kubernetesPool } from '../remote/exec-engines.js';
+import { expandPools } from '../remote/pools.js';
 import { checkWorkersWithToolchains, toolchainLine } from '../toolchain/check.js';
 import { rsyncLabel, rsyncNotes } from '../remote/rsync-flavour.js';
 import { lookForWorkerRsync } from '../remote/rsync-found.js';
@@ -45,6 +46,13 @@ export function formatReport(r: WorkerReport): string {
   return r.ok ? `${head}${notes}` : `${head}\n  ${r.problems.join('; ')}${r.hint ? `\n  fix: ${r.hint}` : ''}${notes}`;
 }
 
+/** The workers with each pool's running pods in its place; a pool that cannot be listed is said and left out. */
+async function podsToo(ctx: Context, workers: readonly Worker[]): Promise<Worker[]> {
+  const pools = await expandPools(ctx, workers);
+  for (const f of pools.failed) say(ctx, `${f.error.message}; skipped`);
+  return pools.workers;
+}
+
 export function register(program: Command, ctx: Context, setExit: (n: number) => void): void {
   const worker = program.command('worker').description('add, list, check and remove workers (SSH hosts)');
   worker
@@ -62,21 +70,32 @@ export function register(program: Command, ctx: Context, setExit: (n: number) =>
     .option('--kubectl <pod>', 'a pod: kubectl exec -i POD -- (with --namespace, --container, --context)')
     .option('--namespace <ns>', "the pod's namespace (--kubectl)")
     .option('--container <name>', "the pod's container (--kubectl)")
-    .option('--context <name>', 'the kubeconfig context (--kubectl)')
-    .action(async (name: string, destination: string | undefined, o: ExecChoice & { port?: number; identity?: string; dir?: string; slots?: number }) => {
-      const exec = execArgv(o);
-      if ((exec === undefined) === (destination === undefined)) {
-        throw new SparehandError('USAGE', exec ? 'an exec worker has no ssh destination' : 'give the ssh destination, or --exec, --docker, --podman or --kubectl', {
+    .option('--context <name>', 'the kubeconfig context (--kubectl, --kubernetes)')
+    .option('--kubernetes', 'a pool: the running pods --selector matches in --namespace, each a worker (kubectl exec), looked up per run')
+    .option('--selector <labels>', 'the pool\'s pods (--kubernetes), as kubectl -l takes it: app=build')
+    .option('--slots-per-pod <n>', 'how many commands may run on each pod at once (--kubernetes; default 2)', int)
+    .action(async (name: string, destination: string | undefined, o: ExecChoice & { port?: number; identity?: string; dir?: string; slots?: number; slotsPerPod?: number }) => {
+      const pool = kubernetesPool(o);
+      const exec = pool ? undefined : execArgv(o);
+      if ((exec === undefined && pool === undefined) === (destination === undefined)) {
+        throw new SparehandError('USAGE', destination ? 'an exec worker or a pool has no ssh destination' : 'give the ssh destination, or --exec, --docker, --podman, --kubectl or --kubernetes', {
           hint: 'sparehand worker add NAME user@host, or sparehand worker add NAME --podman CONTAINER',
         });
       }
-      const w: Worker = exec ? { name, exec } : { name, destination };
+      const w: Worker = pool ? { name, kubernetes: pool } : exec ? { name, exec } : { name, destination };
+      if (o.slotsPerPod !== undefined) o.slots = o.slotsPerPod;
       if (o.port !== undefined) w.port = o.port;
       if (o.identity !== undefined) w.identity = o.identity;
       if (o.dir !== undefined) w.dir = o.dir;
       if (o.slots !== undefined) w.slots = o.slots;
       const { replaced } = await addWorker(ctx, w);
       say(ctx, `${replaced ? 'replaced' : 'added'} worker "${name}" (${workerWhere(w)}); check it with \`sparehand worker check ${name}\``);
+      // A pool's pods are asked for at each run: here only whether it has any now.
+      if (pool) {
+        const found = await expandPools(ctx, [w]);
+        say(ctx, found.failed[0] ? found.failed[0].error.message : `pool "${name}" has ${found.workers.length} running pod${found.workers.length === 1 ? '' : 's'} now: ${found.workers.map((p) => p.name).join(', ')}`);
+        return;
+      }
       // Asked once: an unreachable worker costs one connection timeout, not one per question below.
       const unreachable = await connect(ctx, w).then(
         () => undefined,
@@ -134,7 +153,7 @@ export function register(program: Command, ctx: Context, setExit: (n: number) =>
       const dir = resolve(ctx.cwd, o.project ?? '.');
       if (!existsSync(dir)) throw new SparehandError('USAGE', `no folder ${dir}`, { hint: 'give --project the folder of a project' });
       const root = gitRoot(dir) ?? dir;
-      for (const w of workers) say(ctx, `${w.name}: removed ${await resetProject(ctx, w, root)} (the copies of ${root})`);
+      for (const w of await podsToo(ctx, workers)) say(ctx, `${w.name}: removed ${await resetProject(ctx, w, root)} (the copies of ${root})`);
     });
   worker
     .command('fetch')
@@ -146,7 +165,7 @@ export function register(program: Command, ctx: Context, setExit: (n: number) =>
     .option('--json', 'one JSON document')
     .action(async (paths: string[], o: { worker?: string; to?: string; list?: boolean; json?: boolean }) => {
       const config = loadConfig(ctx, (l) => say(ctx, l));
-      const workers = o.worker ? [findWorker(config, o.worker)] : (config.workers ?? []);
+      const workers = await podsToo(ctx, o.worker ? [findWorker(config, o.worker)] : (config.workers ?? []));
       const root = gitRoot(ctx.cwd) ?? ctx.cwd;
       const wanted = paths.map((p) => {
         const rel = relative(root, resolve(ctx.cwd, p)).split(sep).join('/');

@@ -3,7 +3,7 @@
 import { quote } from 'shell-quote';
 import type { Worker } from '../config.js';
 import type { Context } from '../context.js';
-import { isSparehandError } from '../errors.js';
+import { type SparehandError, isSparehandError } from '../errors.js';
 import { LOGIN_ENV } from './login-env.js';
 import { VERSIONS, parseVersions } from './versions.js';
 import { connect, connectionFor, sshEnv } from './connection.js';
@@ -80,6 +80,12 @@ versions "$@"
 function platformNote(ctx: Context, worker: Worker, there: Platform | undefined): string[] {
   const note = there ? differenceNote(worker.name, platformHere(ctx.env).platform, there) : undefined;
   return note ? [note] : [];
+}
+
+/** The report of a pool whose pods could not be listed, or that has none running (lib/remote/pools.ts). */
+export function poolFailure(ctx: Context, pool: Worker, e: SparehandError): WorkerReport {
+  const transport = transportInfo(ctx, pool, { controlPath: 'none' });
+  return { name: pool.name, destination: workerWhere(pool), transport, dir: workerDir(pool), slots: workerSlots(pool), ok: false, problems: [e.message], ...(e.hint ? { hint: e.hint } : {}) };
 }
 
 /** Checks one worker; never throws for the worker's own problems (they are in `problems`). */

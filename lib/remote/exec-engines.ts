@@ -11,6 +11,22 @@ export interface ExecChoice {
   namespace?: string | undefined;
   container?: string | undefined;
   context?: string | undefined;
+  /** A pool of pods (lib/remote/pools.ts) rather than one. */
+  kubernetes?: boolean | undefined;
+  selector?: string | undefined;
+}
+
+/** `--kubernetes --namespace NS --selector LABELS [--container C] [--context CTX]`: the pool; undefined without --kubernetes. */
+export function kubernetesPool(o: ExecChoice): { namespace: string; selector: string; container?: string; context?: string } | undefined {
+  if (!o.kubernetes) {
+    if (o.selector !== undefined) throw new SparehandError('USAGE', '--selector goes with --kubernetes');
+    return undefined;
+  }
+  if ([o.exec, o.docker, o.podman, o.kubectl].some((v) => v !== undefined)) throw new SparehandError('USAGE', '--kubernetes is a pool of pods: not with --exec, --docker, --podman or --kubectl');
+  if (o.namespace === undefined || o.selector === undefined) {
+    throw new SparehandError('USAGE', '--kubernetes needs --namespace and --selector', { hint: 'e.g. --kubernetes --namespace ci --selector app=sparehand-worker' });
+  }
+  return { namespace: o.namespace, selector: o.selector, ...(o.container === undefined ? {} : { container: o.container }), ...(o.context === undefined ? {} : { context: o.context }) };
 }
 
 /** `--exec` as words: a command line, not a shell script (no `;`, `|`, `$(…)`: the engine runs the words after it). */
@@ -36,7 +52,7 @@ export function execArgv(o: ExecChoice): string[] | undefined {
   const given = [o.exec, o.docker, o.podman, o.kubectl].filter((v) => v !== undefined);
   if (given.length > 1) throw new SparehandError('USAGE', 'give one of --exec, --docker, --podman and --kubectl');
   if (o.kubectl === undefined && (o.namespace ?? o.container ?? o.context) !== undefined) {
-    throw new SparehandError('USAGE', '--namespace, --container and --context go with --kubectl');
+    throw new SparehandError('USAGE', '--namespace, --container and --context go with --kubectl or --kubernetes');
   }
   if (o.exec !== undefined) return words(o.exec);
   if (o.docker !== undefined) return ['docker', 'exec', '-i', name('--docker', o.docker)];

@@ -28,6 +28,11 @@ export interface WorkerStatus {
   runs: Array<SlotRun & { seconds: number }>;
 }
 
+/** A pool whose pods could not be listed, or that has none running, as `status` shows it. */
+export function poolStatus(ctx: Pick<Context, 'env'>, pool: Worker, problem: string): WorkerStatus {
+  return { name: pool.name, destination: workerWhere(pool), transport: transportInfo(ctx, pool, { controlPath: 'none' }), reachable: false, problem, slots: workerSlots(pool), free: 0, runs: [] };
+}
+
 /** Asks one worker (a few ms over a shared connection); `setSlots` first writes its slot count (`worker add`). */
 export async function workerStatus(ctx: Context, worker: Worker, setSlots?: number): Promise<WorkerStatus> {
   const seen = knownWorkerPlatform(ctx, worker);

@@ -12,7 +12,10 @@ import type { UpPlan } from './rsync-flavour.js';
 import { type Connection, rsyncRsh, rsyncRshBlanks, rsyncWord, sshArgs } from './ssh-args.js';
 
 /** The transport as the reports show it. */
-export type TransportInfo = { kind: 'ssh'; destination: string; proxy?: string } | { kind: 'exec'; exec: string[] };
+export type TransportInfo =
+  | { kind: 'ssh'; destination: string; proxy?: string }
+  | { kind: 'exec'; exec: string[] }
+  | { kind: 'kubernetes'; namespace: string; selector: string };
 
 /** The worker as ssh reaches it; an exec worker here is sparehand's own mistake. */
 export function sshWorker(worker: Worker): SshWorker {
@@ -21,8 +24,9 @@ export function sshWorker(worker: Worker): SshWorker {
 }
 
 /** What the worker is, in a line or a key: its ssh destination, or its exec command. */
-export function workerWhere(worker: Pick<Worker, 'destination' | 'exec'>): string {
-  return worker.destination ?? quote(worker.exec ?? []);
+export function workerWhere(worker: Pick<Worker, 'destination' | 'exec' | 'kubernetes'>): string {
+  const k = worker.kubernetes;
+  return worker.destination ?? (k ? `pods -l ${k.selector} in ${k.namespace}` : quote(worker.exec ?? []));
 }
 
 /**
@@ -89,6 +93,7 @@ export function execFailure(worker: Worker, stderr: string, code: number): Spare
 /** What reaches `worker`: for ssh, its destination and the ProxyCommand or ProxyJump ssh's config gives it. */
 export function transportInfo(ctx: Pick<Context, 'env'>, worker: Worker, conn: Connection): TransportInfo {
   if (worker.exec !== undefined) return { kind: 'exec', exec: worker.exec };
+  if (worker.kubernetes !== undefined) return { kind: 'kubernetes', namespace: worker.kubernetes.namespace, selector: worker.kubernetes.selector };
   const w = sshWorker(worker);
   const proxy = resolvedHost(w, ctx.env, conn.configFile).proxy;
   return { kind: 'ssh', destination: w.destination, ...(proxy ? { proxy } : {}) };
@@ -97,5 +102,6 @@ export function transportInfo(ctx: Pick<Context, 'env'>, worker: Worker, conn: C
 /** One line for people: `ssh host`, `ssh alias through ProxyCommand …`, `exec podman exec -i build`. */
 export function transportLabel(t: TransportInfo): string {
   if (t.kind === 'exec') return `exec ${quote(t.exec)}`;
+  if (t.kind === 'kubernetes') return `kubernetes pods -l ${t.selector} in ${t.namespace}`;
   return `ssh ${t.destination}${t.proxy ? ` through ${t.proxy}` : ''}`;
 }

@@ -20,6 +20,7 @@ import { type ExecResult, execTerminal, openSession } from '../remote/session.js
 import { addForwards, ownSocket } from '../remote/forward.js';
 import { remotePath, sshOwnSessionArgs } from '../remote/ssh-args.js';
 import { hasTerminal, remoteArgv, sshWorker, workerWhere } from '../remote/transport.js';
+import { expandPools } from '../remote/pools.js';
 import { notBroughtBack, pruneNames, skipArgument, skipMatcher, skipRules } from '../remote/sync-rules.js';
 import { type SyncTarget, syncUp } from '../remote/sync.js';
 import { bootCommand } from '../remote/worker/program.js';
@@ -111,6 +112,13 @@ export async function runOnWorker(ctx: Context, config: Config, command: string,
   // A coding tool's sandbox with no network at all: nothing to try (lib/sandbox/run-checks.ts).
   const cut = await networkCutHere(ctx, config);
   if (cut !== undefined) return cannot(cut, 'widen the sandbox as it says');
+  // A pool is the pods it has now (lib/remote/pools.ts); one that has none, or cannot be asked, is skipped with a line.
+  if (candidates.some((w) => w.kubernetes)) {
+    const pools = await expandPools(ctx, candidates);
+    if (pools.workers.length === 0 && pools.failed[0]) return cannot(pools.failed[0].error.message, pools.failed[0].error.hint ?? 'check `sparehand worker check`');
+    for (const f of pools.failed) say(ctx, `${f.error.message}; skipped`);
+    candidates = pools.workers;
+  }
   signals = new RunSignals();
   try {
     const run = prepare(ctx, config, command, opts, root);

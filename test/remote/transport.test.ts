@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { parse } from 'shell-quote';
 import { describe, expect, it } from 'vitest';
 import { ConfigSchema, type Worker } from '../../lib/config.js';
-import { execArgv } from '../../lib/remote/exec-engines.js';
+import { execArgv, kubernetesPool } from '../../lib/remote/exec-engines.js';
+import { podListArgs, podWorkers } from '../../lib/remote/pools.js';
 import { GNU_PLAN, rsyncUpArgs } from '../../lib/remote/rsync-args.js';
 import { remoteArgv, rsyncShell, transportLabel } from '../../lib/remote/transport.js';
 import { tempDir } from '../helpers/context.js';
@@ -64,6 +65,22 @@ describe('the transport', () => {
     expect(() => execArgv({ podman: 'a', docker: 'b' })).toThrow(/one of/);
     expect(() => execArgv({ namespace: 'ci' })).toThrow(/go with --kubectl/);
     expect(transportLabel({ kind: 'exec', exec: ['kubectl', 'exec', '-i', 'p', '--'] })).toBe('exec kubectl exec -i p --');
+  });
+
+  it('a Kubernetes pool: the running pods its selector matches, each an exec worker NAME.POD with the pool\'s dir and slots', () => {
+    const pool = { namespace: 'ci', selector: 'app=build,tier in (a,b)', context: 'prod', container: 'tools' };
+    expect(podListArgs(pool)).toEqual(['--context', 'prod', 'get', 'pods', '-n', 'ci', '-l', 'app=build,tier in (a,b)', '--field-selector=status.phase=Running', '-o', 'jsonpath={range .items[*]}{.metadata.name}{"\\n"}{end}']);
+    const w = { name: 'k', kubernetes: pool, dir: '/work', slots: 3 };
+    expect(podWorkers(w, 'build-0\nbuild-1\n\n-rf\nBad Name\n')).toEqual([
+      { name: 'k.build-0', exec: ['kubectl', '--context', 'prod', 'exec', '-i', '-n', 'ci', 'build-0', '-c', 'tools', '--'], dir: '/work', slots: 3 },
+      { name: 'k.build-1', exec: ['kubectl', '--context', 'prod', 'exec', '-i', '-n', 'ci', 'build-1', '-c', 'tools', '--'], dir: '/work', slots: 3 },
+    ]);
+    expect(kubernetesPool({ kubernetes: true, namespace: 'ci', selector: 'app=build' })).toEqual({ namespace: 'ci', selector: 'app=build' });
+    expect(() => kubernetesPool({ kubernetes: true, namespace: 'ci' })).toThrow(/needs --namespace and --selector/);
+    expect(() => kubernetesPool({ kubernetes: true, namespace: 'ci', selector: 'a=b', podman: 'x' })).toThrow(/not with --exec/);
+    expect(() => kubernetesPool({ selector: 'a=b' })).toThrow(/goes with --kubernetes/);
+    expect(ConfigSchema.safeParse({ workers: [{ name: 'k', kubernetes: { namespace: 'ci', selector: 'a=b' } }] }).success).toBe(true);
+    expect(ConfigSchema.safeParse({ workers: [{ name: 'k', destination: 'h', kubernetes: { namespace: 'ci', selector: 'a=b' } }] }).success).toBe(false);
   });
 
   it('config: a worker has a destination or exec, not both; ssh options on an exec worker are refused', () => {
