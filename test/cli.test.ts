@@ -93,7 +93,7 @@ describe('help', () => {
 
   it('`help worker add` shows worker add\'s help, at any depth', async () => {
     const r = await sparehand(['help', 'worker', 'add'], { env: env() });
-    expect([r.exitCode, r.stdout]).toEqual([0, expect.stringMatching(/^Usage: sparehand worker add \[options\] <name> <destination>/)]);
+    expect([r.exitCode, r.stdout]).toEqual([0, expect.stringMatching(/^Usage: sparehand worker add \[options\] <name> \[destination\]/)]);
     const s = await sparehand(['help', 'agent', 'install'], { env: env() });
     expect(s.stdout).toMatch(/^Usage: sparehand agent install/);
   });

@@ -16,7 +16,8 @@ function today(entries: readonly LogEntry[], now = new Date()): { runs: number; 
 function formatEntry(e: LogEntry): string {
   const when = new Date(e.start).toLocaleString('sv-SE').slice(0, 16);
   if (e.refused !== undefined) return `${when}  refused (${e.refused})  exit ${e.exit}  ${e.project}  ${e.command}`;
-  const where = e.where === 'here' ? `here (${e.why ?? 'local'})` : e.where;
+  // ssh goes unsaid, as in `worker check`: another transport is named.
+  const where = e.where === 'here' ? `here (${e.why ?? 'local'})` : `${e.where}${e.transport && e.transport !== 'ssh' ? ` over ${e.transport}` : ''}`;
   const times = e.where === 'here' ? `total ${secs(e.totalMs)}` : `sync ${secs(e.syncMs)}${e.depsMs ? `, deps ${secs(e.depsMs)}` : ''}, run ${secs(e.runMs)}`;
   const back = e.where === 'here' ? '' : `, ${e.files ?? 0} back, ${e.conflicts ?? 0} conflict${e.conflicts === 1 ? '' : 's'}`;
   const waited = e.waitMs ? `, waited ${secs(e.waitMs)}` : '';

@@ -14,6 +14,8 @@ export interface RunOutcome {
   where: string;
   /** Set when sparehand refused the run before the command started (it never ran): why. */
   refused?: string;
+  /** How the worker was reached (lib/remote/transport.ts), for a run on one. */
+  transport?: 'ssh' | 'exec';
   /** Why it ran here (no worker, all busy, --local, …). */
   why?: string;
   /** How long it waited for a slot (here or on a worker). */

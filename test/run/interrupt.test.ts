@@ -6,7 +6,7 @@ import { tempDir } from '../helpers/context.js';
 import { until } from '../helpers/project.js';
 import { sharedWorker } from '../helpers/worker-env.js';
 
-const w = sharedWorker();
+export const w = sharedWorker();
 
 /** Processes on the worker (this machine) whose command line starts with `marker`. */
 function running(marker: string): string[] {
