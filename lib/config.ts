@@ -3,7 +3,8 @@
 import * as z from 'zod/mini';
 import { readConfigText } from './config-file.js';
 import type { Context } from './context.js';
-import { SparehandError } from './errors.js';
+import { keepConfigText, keptConfigText } from './config-kept.js';
+import { isSparehandError, SparehandError } from './errors.js';
 import { writeFileAtomically } from './fs-atomic.js';
 import { configPath } from './paths.js';
 
@@ -15,8 +16,22 @@ const intRange = (min: number, max: number) => {
 
 export const WorkerSchema = z.object({
   name: z.string().check(z.regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'letters, digits, ".", "_" and "-" only')),
-  /** What ssh is given: `host`, `user@host`, or an alias from ~/.ssh/config. */
-  destination: z.string().check(z.minLength(1), z.regex(/^[^-\s]/, 'must not start with "-" or a space')),
+  /** What ssh is given: `host`, `user@host`, or an alias from ~/.ssh/config (an ssh worker: the default transport). */
+  destination: z.optional(z.string().check(z.minLength(1), z.regex(/^[^-\s]/, 'must not start with "-" or a space'))),
+  /**
+   * An exec worker instead (lib/remote/transport.ts): the program and arguments that run a command, given after
+   * them, in the container or pod with its stdin and stdout: `["podman", "exec", "-i", "build"]`.
+   */
+  exec: z.optional(z.array(z.string().check(z.minLength(1))).check(z.minLength(1, 'needs at least the program'))),
+  /** A pool instead (lib/remote/pools.ts): the pods the selector matches, each a worker reached by `kubectl exec`. */
+  kubernetes: z.optional(
+    z.object({
+      namespace: z.string().check(z.minLength(1)),
+      selector: z.string().check(z.minLength(1)),
+      context: z.optional(z.string().check(z.minLength(1))),
+      container: z.optional(z.string().check(z.minLength(1))),
+    }),
+  ),
   port: z.optional(intRange(1, 65535)),
   identity: z.optional(z.string()),
   /** Folder on the worker holding the project copies (default `~/.cache/sparehand/work`). */
@@ -24,8 +39,13 @@ export const WorkerSchema = z.object({
   slots: z.optional(intRange(1, 256)),
   /** Let commands on this worker use this machine's ssh agent (off: no agent, X11 or port forwarding, whatever ~/.ssh/config says). */
   forwardAgent: z.optional(z.boolean()),
-});
+}).check(
+  z.refine((w) => [w.destination, w.exec, w.kubernetes].filter((v) => v !== undefined).length === 1, { message: 'a worker needs one of destination (ssh), exec (a container or pod) and kubernetes (a pool of pods)' }),
+  z.refine((w) => (w.exec === undefined && w.kubernetes === undefined) || (w.port === undefined && w.identity === undefined && w.forwardAgent === undefined), { message: 'port, identity and forwardAgent are ssh\'s: an exec worker or a pool has none of them' }),
+);
 export type Worker = z.infer<typeof WorkerSchema>;
+/** A worker reached with ssh (lib/remote/ssh-args.ts takes only these; lib/remote/transport.ts picks). */
+export type SshWorker = Worker & { destination: string };
 
 /**
  * A service on this machine that commands on a worker reach at 127.0.0.1:PORT there: a port (`5432`, `"6379"`),
@@ -153,11 +173,29 @@ export function readConfig(c: Env): ConfigFile {
   const path = configPath(c);
   const text = readConfigText(path);
   if (text === undefined) return { path, config: {}, raw: {}, unknown: [] };
+  const file = parseConfigText(path, text);
+  keepConfigText(c, path, text);
+  return file;
+}
+
+/** `path:LINE:COLUMN` of a JSON.parse error in `text` (its message gives a position), or `path`. */
+function jsonErrorAt(path: string, text: string, message: string): string {
+  const m = /at position (\d+)/.exec(message);
+  if (!m) return path;
+  const before = text.slice(0, Number(m[1]));
+  const line = before.split('\n').length;
+  return `${path}:${line}:${before.length - before.lastIndexOf('\n')}`;
+}
+
+/** The config in `text` (the file at `path`), checked; an error naming the file, line and field otherwise. */
+function parseConfigText(path: string, text: string): ConfigFile {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch (e) {
-    throw new SparehandError('CONFIG', `${path} is not valid JSON: ${(e as Error).message}`, {
+    const message = (e as Error).message;
+    const what = message.replace(/ in JSON at position \d+.*$/s, '').replace(/ \(line \d+ column \d+\)$/, '');
+    throw new SparehandError('CONFIG', `${jsonErrorAt(path, text, message)}: not valid JSON: ${what}`, {
       hint: 'fix the file by hand, or move it away to start from an empty config',
       cause: e,
     });
@@ -168,6 +206,28 @@ export function readConfig(c: Env): ConfigFile {
     throw new SparehandError('CONFIG', `${path}: ${problems}`, { hint: 'the fields are in `sparehand help config`' });
   }
   return { path, config: parsed.data, raw, unknown: unknownIn(ConfigSchema, raw, '') };
+}
+
+/**
+ * The config for what must go on when the file is broken (the hook, `run`): with a broken file, `warn` is told the
+ * file, line and problem first, and the last config that parsed is used, or the built-in defaults (no workers).
+ */
+export function loadConfigOrKept(c: Env, warn: (line: string) => void): Config {
+  try {
+    return loadConfig(c, warn);
+  } catch (e) {
+    if (!isSparehandError(e) || e.code !== 'CONFIG') throw e;
+    const path = configPath(c);
+    const kept = keptConfigText(c, path);
+    let config: Config | undefined;
+    try {
+      config = kept === undefined ? undefined : parseConfigText(path, kept.text).config;
+    } catch {
+      config = undefined;
+    }
+    warn(`${e.message}; ${config ? `using the last good config (from ${kept!.saved})` : 'using the built-in defaults (no workers)'} until it is fixed`);
+    return config ?? {};
+  }
 }
 
 /** The config; with `warn`, each field sparehand does not know is named (it is ignored, and kept on rewrite). */
@@ -189,4 +249,19 @@ export async function updateConfig(c: Env, edit: (raw: Record<string, unknown>, 
   const parsed = ConfigSchema.safeParse(next);
   if (!parsed.success) throw new SparehandError('USAGE', issuesText(parsed.error.issues, 'config', next));
   await writeFileAtomically(file.path, `${JSON.stringify(next, null, 2)}\n`);
+}
+
+/** What is wrong with the config file and what is used meanwhile, in one line; undefined when it reads. */
+export function configProblem(c: Env): string | undefined {
+  try {
+    readConfig(c);
+    return undefined;
+  } catch (e) {
+    if (!isSparehandError(e) || e.code !== 'CONFIG') throw e;
+    let problem: string | undefined;
+    loadConfigOrKept(c, (line) => {
+      problem = line;
+    });
+    return problem;
+  }
 }

@@ -3,7 +3,9 @@ import type { Command } from 'commander';
 import { type Config, loadConfig } from '../config.js';
 import { type SlotRun, localSlotCount, peekSlots } from '../run/local-slots.js';
 import type { Context } from '../context.js';
-import { type WorkerStatus, workerStatus } from '../remote/status.js';
+import { type WorkerStatus, poolStatus, workerStatus } from '../remote/status.js';
+import { expandPools } from '../remote/pools.js';
+import { transportLabel } from '../remote/transport.js';
 import { type Platform, parsePlatform, platformLabel, platformWords as words, samePlatform } from '../platform/platform.js';
 import { platformHere } from '../platform/here.js';
 
@@ -18,8 +20,10 @@ function platformWords(w: WorkerStatus, here: Platform): string {
 }
 
 function formatStatus(w: WorkerStatus, here: Platform): string {
-  if (!w.reachable) return `${w.name} (${w.destination}${platformWords(w, here)}): unreachable: ${w.problem}`;
-  const lines = [`${w.name} (${w.destination}${platformWords(w, here)}): ${w.slots - w.free} of ${w.slots} slot${w.slots === 1 ? '' : 's'} busy`];
+  // Plain ssh shows its destination; a proxy or another transport is named (transport.ts transportLabel).
+  const over = w.transport.kind === 'ssh' && !w.transport.proxy ? w.destination : transportLabel(w.transport);
+  if (!w.reachable) return `${w.name} (${over}${platformWords(w, here)}): unreachable: ${w.problem}`;
+  const lines = [`${w.name} (${over}${platformWords(w, here)}): ${w.slots - w.free} of ${w.slots} slot${w.slots === 1 ? '' : 's'} busy`];
   for (let slot = 0; slot < w.slots; slot++) {
     const r = w.runs.find((x) => x.slot === slot);
     lines.push(r ? `  slot ${slot}: ${short(r.command)} — ${r.project} on ${r.machine} (${r.user}), for ${ago(r.seconds)}` : `  slot ${slot}: free`);
@@ -56,11 +60,13 @@ function formatLocal(l: Awaited<ReturnType<typeof localStatus>>): string {
 export function register(program: Command, ctx: Context, setExit: (n: number) => void): void {
   program
     .command('status')
-    .description('runs in progress on every worker (from any machine) and here, slots free and busy, runs waiting')
+    .description('runs in progress on every worker (from any machine) and here, slots free and busy, runs waiting; exits 1 when a worker cannot be reached')
     .option('--json', 'one JSON document: {"workers": [...], "here": {"platform": ..., "local": {"slots", "busy", "waiting"}}}')
     .action(async (o: { json?: boolean }) => {
       const config = loadConfig(ctx);
-      const [workers, local] = await Promise.all([Promise.all((config.workers ?? []).map((w) => workerStatus(ctx, w))), localStatus(ctx, config)]);
+      const pools = await expandPools(ctx, config.workers ?? []);
+      const [asked, local] = await Promise.all([Promise.all(pools.workers.map((w) => workerStatus(ctx, w))), localStatus(ctx, config)]);
+      const workers = [...asked, ...pools.failed.map((f) => poolStatus(ctx, f.pool, f.error.message))];
       const here = platformHere(ctx.env).platform;
       if (o.json) ctx.stdout.write(`${JSON.stringify({ workers, here: { platform: words(here), local } }, null, 2)}\n`);
       else {
@@ -68,6 +74,7 @@ export function register(program: Command, ctx: Context, setExit: (n: number) =>
         else for (const w of workers) ctx.stdout.write(`${formatStatus(w, here)}\n`);
         ctx.stdout.write(`${formatLocal(local)}\n`);
       }
-      setExit(0);
+      // A worker that cannot be reached is a failure a script must see (its runs would go elsewhere, or nowhere).
+      setExit(workers.some((w) => !w.reachable) ? 1 : 0);
     });
 }

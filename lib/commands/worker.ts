@@ -6,13 +6,16 @@ import { type Context, say } from '../context.js';
 import { SparehandError, isSparehandError } from '../errors.js';
 import { connect } from '../remote/connection.js';
 import type { WorkerReport } from '../remote/check.js';
+import { transportLabel, workerWhere } from '../remote/transport.js';
+import { type ExecChoice, execArgv, kubernetesPool } from '../remote/exec-engines.js';
+import { expandPools } from '../remote/pools.js';
 import { checkWorkersWithToolchains, toolchainLine } from '../toolchain/check.js';
 import { rsyncLabel, rsyncNotes } from '../remote/rsync-flavour.js';
 import { lookForWorkerRsync } from '../remote/rsync-found.js';
 import { workerStatus } from '../remote/status.js';
 import { resetProject } from '../remote/reset.js';
 import { gitRoot } from '../project-root.js';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fetchKept, keptOutputs } from '../run/kept.js';
 import { size } from '../run/report.js';
@@ -37,8 +40,38 @@ export function formatReport(r: WorkerReport): string {
   const rsyncAt = r.rsyncPath && r.rsyncPath !== 'rsync' ? ` (${r.rsyncPath})` : '';
   const platform = r.platform ? parsePlatform(r.platform) : undefined;
   const head = `${r.name}: ${r.ok ? 'ok' : 'PROBLEM'}: ${platform ? `${platformLabel(platform, { libc: true })}, ` : ''}latency ${r.latencyMs} ms (connect ${r.connectMs} ms), bash ${r.bash ?? 'MISSING'}, rsync ${r.rsync ?? 'MISSING'}${rsyncAt}, perl ${r.perl ?? 'MISSING'}, ${gb} free in ${r.dir}, ${r.freeSlots ?? '?'}/${r.slots} slots free`;
-  const notes = (r.notes ?? []).map((n) => `\n  note: ${n}`).join('');
+  // Plain ssh to the destination goes unsaid; a proxy or another transport is named.
+  const over = r.transport.kind === 'ssh' && !r.transport.proxy ? [] : [`\n  over: ${transportLabel(r.transport)}`];
+  const notes = [...over, ...(r.notes ?? []).map((n) => `\n  note: ${n}`)].join('');
   return r.ok ? `${head}${notes}` : `${head}\n  ${r.problems.join('; ')}${r.hint ? `\n  fix: ${r.hint}` : ''}${notes}`;
+}
+
+/**
+ * The `--identity` to store: a file that is there (ssh would otherwise fail on every run, with a message about keys),
+ * kept as written when it starts with `~/` (ssh expands it), else made absolute (runs start ssh in the project).
+ */
+function identityFile(ctx: Context, given: string): string {
+  const stored = given.startsWith('~/') || isAbsolute(given) ? given : resolve(ctx.cwd, given);
+  const path = stored.startsWith('~/') ? join(ctx.home, stored.slice(2)) : stored;
+  let file = false;
+  try {
+    file = statSync(path).isFile();
+  } catch {
+    file = false;
+  }
+  if (!file) {
+    throw new SparehandError('USAGE', `--identity ${given}: ${existsSync(path) ? 'not a file' : 'no such file'}`, {
+      hint: 'give the private key file ssh would use (`ssh -i FILE`), e.g. ~/.ssh/id_ed25519; nothing was added',
+    });
+  }
+  return stored;
+}
+
+/** The workers with each pool's running pods in its place; a pool that cannot be listed is said and left out. */
+async function podsToo(ctx: Context, workers: readonly Worker[]): Promise<Worker[]> {
+  const pools = await expandPools(ctx, workers);
+  for (const f of pools.failed) say(ctx, `${f.error.message}; skipped`);
+  return pools.workers;
 }
 
 export function register(program: Command, ctx: Context, setExit: (n: number) => void): void {
@@ -47,19 +80,43 @@ export function register(program: Command, ctx: Context, setExit: (n: number) =>
     .command('add')
     .description('add a worker (or replace the one with that name)')
     .argument('<name>', 'a short name: letters, digits, ".", "_", "-"')
-    .argument('<destination>', 'what you would give ssh: host, user@host, or a ~/.ssh/config alias')
+    .argument('[destination]', 'what you would give ssh: host, user@host, or a ~/.ssh/config alias (none with --exec, --docker, --podman, --kubectl)')
     .option('--port <n>', 'ssh port', int)
     .option('--identity <file>', 'private key file (ssh -i)')
     .option('--dir <path>', 'folder on the worker for project copies (default ~/.cache/sparehand/work)')
     .option('--slots <n>', 'how many commands may run on it at once (default 2)', int)
-    .action(async (name: string, destination: string, o: { port?: number; identity?: string; dir?: string; slots?: number }) => {
-      const w: Worker = { name, destination };
+    .option('--exec <command>', "a container or pod instead of ssh: the command that runs a program in it with its stdin and stdout, e.g. 'podman exec -i build'")
+    .option('--docker <container>', 'a running container: docker exec -i CONTAINER')
+    .option('--podman <container>', 'a running container: podman exec -i CONTAINER')
+    .option('--kubectl <pod>', 'a pod: kubectl exec -i POD -- (with --namespace, --container, --context)')
+    .option('--namespace <ns>', "the pod's namespace (--kubectl)")
+    .option('--container <name>', "the pod's container (--kubectl)")
+    .option('--context <name>', 'the kubeconfig context (--kubectl, --kubernetes)')
+    .option('--kubernetes', 'a pool: the running pods --selector matches in --namespace, each a worker (kubectl exec), looked up per run')
+    .option('--selector <labels>', 'the pool\'s pods (--kubernetes), as kubectl -l takes it: app=build')
+    .option('--slots-per-pod <n>', 'how many commands may run on each pod at once (--kubernetes; default 2)', int)
+    .action(async (name: string, destination: string | undefined, o: ExecChoice & { port?: number; identity?: string; dir?: string; slots?: number; slotsPerPod?: number }) => {
+      const pool = kubernetesPool(o);
+      const exec = pool ? undefined : execArgv(o);
+      if ((exec === undefined && pool === undefined) === (destination === undefined)) {
+        throw new SparehandError('USAGE', destination ? 'an exec worker or a pool has no ssh destination' : 'give the ssh destination, or --exec, --docker, --podman, --kubectl or --kubernetes', {
+          hint: 'sparehand worker add NAME user@host, or sparehand worker add NAME --podman CONTAINER',
+        });
+      }
+      const w: Worker = pool ? { name, kubernetes: pool } : exec ? { name, exec } : { name, destination };
+      if (o.slotsPerPod !== undefined) o.slots = o.slotsPerPod;
       if (o.port !== undefined) w.port = o.port;
-      if (o.identity !== undefined) w.identity = o.identity;
+      if (o.identity !== undefined) w.identity = identityFile(ctx, o.identity);
       if (o.dir !== undefined) w.dir = o.dir;
       if (o.slots !== undefined) w.slots = o.slots;
       const { replaced } = await addWorker(ctx, w);
-      say(ctx, `${replaced ? 'replaced' : 'added'} worker "${name}" (${destination}); check it with \`sparehand worker check ${name}\``);
+      say(ctx, `${replaced ? 'replaced' : 'added'} worker "${name}" (${workerWhere(w)}); check it with \`sparehand worker check ${name}\``);
+      // A pool's pods are asked for at each run: here only whether it has any now.
+      if (pool) {
+        const found = await expandPools(ctx, [w]);
+        say(ctx, found.failed[0] ? found.failed[0].error.message : `pool "${name}" has ${found.workers.length} running pod${found.workers.length === 1 ? '' : 's'} now: ${found.workers.map((p) => p.name).join(', ')}`);
+        return;
+      }
       // Asked once: an unreachable worker costs one connection timeout, not one per question below.
       const unreachable = await connect(ctx, w).then(
         () => undefined,
@@ -86,7 +143,7 @@ export function register(program: Command, ctx: Context, setExit: (n: number) =>
       const workers = (loadConfig(ctx, (l) => say(ctx, l)).workers ?? []).map((w) => ({ ...w, dir: workerDir(w), slots: workerSlots(w) }));
       if (o.json) ctx.stdout.write(`${JSON.stringify({ workers }, null, 2)}\n`);
       else if (workers.length === 0) say(ctx, 'no worker configured; add one with `sparehand worker add NAME user@host`');
-      else for (const w of workers) ctx.stdout.write(`${w.name}\t${w.destination}${w.port ? `:${w.port}` : ''}\t${w.dir}\t${w.slots} slots\n`);
+      else for (const w of workers) ctx.stdout.write(`${w.name}\t${workerWhere(w)}${w.port ? `:${w.port}` : ''}\t${w.dir}\t${w.slots} slots\n`);
     });
   worker
     .command('check')
@@ -117,7 +174,7 @@ export function register(program: Command, ctx: Context, setExit: (n: number) =>
       const dir = resolve(ctx.cwd, o.project ?? '.');
       if (!existsSync(dir)) throw new SparehandError('USAGE', `no folder ${dir}`, { hint: 'give --project the folder of a project' });
       const root = gitRoot(dir) ?? dir;
-      for (const w of workers) say(ctx, `${w.name}: removed ${await resetProject(ctx, w, root)} (the copies of ${root})`);
+      for (const w of await podsToo(ctx, workers)) say(ctx, `${w.name}: removed ${await resetProject(ctx, w, root)} (the copies of ${root})`);
     });
   worker
     .command('fetch')
@@ -129,7 +186,7 @@ export function register(program: Command, ctx: Context, setExit: (n: number) =>
     .option('--json', 'one JSON document')
     .action(async (paths: string[], o: { worker?: string; to?: string; list?: boolean; json?: boolean }) => {
       const config = loadConfig(ctx, (l) => say(ctx, l));
-      const workers = o.worker ? [findWorker(config, o.worker)] : (config.workers ?? []);
+      const workers = await podsToo(ctx, o.worker ? [findWorker(config, o.worker)] : (config.workers ?? []));
       const root = gitRoot(ctx.cwd) ?? ctx.cwd;
       const wanted = paths.map((p) => {
         const rel = relative(root, resolve(ctx.cwd, p)).split(sep).join('/');

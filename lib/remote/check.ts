@@ -3,15 +3,14 @@
 import { quote } from 'shell-quote';
 import type { Worker } from '../config.js';
 import type { Context } from '../context.js';
-import { isSparehandError } from '../errors.js';
-import { capture } from '../process.js';
+import { type SparehandError, isSparehandError } from '../errors.js';
 import { LOGIN_ENV } from './login-env.js';
 import { VERSIONS, parseVersions } from './versions.js';
 import { connect, connectionFor, sshEnv } from './connection.js';
 import { SLOT_STATUS, type SlotRun, parseSlotStatus } from './worker-slots.js';
 import { rememberWorkerRsync } from './rsync-found.js';
 import { type RsyncFlavour, WORKER_RSYNC_PROBE, pickWorkerRsync, rsyncLabel, rsyncNotes } from './rsync-flavour.js';
-import { remotePath, sshArgs } from './ssh-args.js';
+import { remotePath } from './ssh-args.js';
 import { workerDir, workerSlots } from './workers.js';
 import { PLATFORM_PROBE } from './worker/platform.pl.js';
 import { rememberWorkerPlatform } from './worker-facts.js';
@@ -19,10 +18,13 @@ import { type Platform, parsePlatform, platformWords } from '../platform/platfor
 import { differenceNote } from '../platform/difference.js';
 import { platformHere } from '../platform/here.js';
 import { forgetNoAnswer } from './unreachable.js';
+import { type TransportInfo, captureRemote, transportInfo, workerWhere } from './transport.js';
 
 export interface WorkerReport {
   name: string;
   destination: string;
+  /** How sparehand reaches it (lib/remote/transport.ts). */
+  transport: TransportInfo;
   ok: boolean;
   /** Time to get the shared connection (ms; near 0 when it was already up). */
   connectMs?: number;
@@ -80,11 +82,18 @@ function platformNote(ctx: Context, worker: Worker, there: Platform | undefined)
   return note ? [note] : [];
 }
 
+/** The report of a pool whose pods could not be listed, or that has none running (lib/remote/pools.ts). */
+export function poolFailure(ctx: Context, pool: Worker, e: SparehandError): WorkerReport {
+  const transport = transportInfo(ctx, pool, { controlPath: 'none' });
+  return { name: pool.name, destination: workerWhere(pool), transport, dir: workerDir(pool), slots: workerSlots(pool), ok: false, problems: [e.message], ...(e.hint ? { hint: e.hint } : {}) };
+}
+
 /** Checks one worker; never throws for the worker's own problems (they are in `problems`). */
 export async function checkWorker(ctx: Context, worker: Worker, opts: { versions?: readonly string[] } = {}): Promise<WorkerReport> {
   const base = {
     name: worker.name,
-    destination: worker.destination,
+    destination: workerWhere(worker),
+    transport: transportInfo(ctx, worker, connectionFor(ctx, worker)),
     dir: workerDir(worker),
     slots: workerSlots(worker),
   };
@@ -99,9 +108,9 @@ export async function checkWorker(ctx: Context, worker: Worker, opts: { versions
     return { ...base, ok: false, problems: [e.message], ...(e.hint ? { hint: e.hint } : {}) };
   }
   const t = performance.now();
-  await capture('ssh', sshArgs(worker, conn, 'true'), { env: sshEnv(ctx) });
+  await captureRemote(sshEnv(ctx), worker, conn, 'true');
   const latencyMs = performance.now() - t;
-  const r = await capture('ssh', sshArgs(worker, conn, quote(['bash', '-c', PROBE, 'probe', remotePath(base.dir), SLOT_STATUS, PLATFORM_PROBE, ...(opts.versions ?? [])])), { env: sshEnv(ctx) });
+  const r = await captureRemote(sshEnv(ctx), worker, conn, quote(['bash', '-c', PROBE, 'probe', remotePath(base.dir), SLOT_STATUS, PLATFORM_PROBE, ...(opts.versions ?? [])]));
   const slots = parseSlotStatus(r.stdout);
   const versions = parseVersions(r.stdout);
   const field = (k: string) => new RegExp(`^${k}=(.*)$`, 'm').exec(r.stdout)?.[1]?.trim() || null;

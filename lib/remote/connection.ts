@@ -16,7 +16,8 @@ import { canWrite, tempOwnDir } from '../sandbox/own-dirs.js';
 import { proxyCommandFor } from '../sandbox/ssh-way.js';
 import { diagnoseSsh } from './ssh-errors.js';
 import { rememberNoAnswer } from './unreachable.js';
-import { type Connection, sshArgs, sshControlArgs, sshMasterArgs } from './ssh-args.js';
+import { type Connection, sshControlArgs, sshMasterArgs } from './ssh-args.js';
+import { captureRemote, execFailure, sshWorker } from './transport.js';
 
 type Env = Pick<Context, 'home' | 'env'>;
 
@@ -73,6 +74,8 @@ async function socketsWork(dir: string): Promise<boolean> {
  * password database's home (a test, a sandbox), ssh is pointed at $HOME/.ssh/config and $HOME/.ssh/known_hosts.
  */
 export function connectionFor(c: Env, worker: Worker): Connection {
+  // An exec worker has no ssh, so no shared connection: each call starts its program.
+  if (worker.exec !== undefined) return { controlPath: NO_CONTROL };
   const own = userInfo().homedir;
   const sshDir = join(c.home, '.ssh');
   const differs = c.home !== own;
@@ -84,7 +87,7 @@ export function connectionFor(c: Env, worker: Worker): Connection {
     .digest('hex')
     .slice(0, 16);
   const dir = controlDir(c);
-  const proxyCommand = proxyCommandFor(c, worker, configFile);
+  const proxyCommand = proxyCommandFor(c, sshWorker(worker), configFile);
   return {
     controlPath: dir === undefined || socketsRefused.has(dir) ? NO_CONTROL : join(dir, id),
     configFile,
@@ -95,15 +98,15 @@ export function connectionFor(c: Env, worker: Worker): Connection {
 
 /** The error for a connection that failed; one that got no answer is remembered (unreachable.ts). */
 function failed(c: Env, worker: Worker, stderr: string): SparehandError {
-  const d = diagnoseSsh(stderr, worker);
+  const d = diagnoseSsh(stderr, sshWorker(worker));
   if (d.kind === 'timeout' || d.kind === 'unreachable') rememberNoAnswer(c, worker, d.message);
   return new SparehandError('SSH', d.message, { hint: d.hint, cause: new Error(stderr) });
 }
 
 /** Reaches the worker once without a shared connection, so that a failure is explained as with one. */
 async function checkPlain(c: Env, worker: Worker, conn: Connection, env: NodeJS.ProcessEnv): Promise<void> {
-  const r = await capture('ssh', sshArgs(worker, conn, 'true'), { env });
-  if (r.code !== 0) throw failed(c, worker, r.stderr);
+  const r = await captureRemote(env, worker, conn, 'true');
+  if (r.code !== 0) throw worker.exec ? execFailure(worker, r.stderr, r.code) : failed(c, worker, r.stderr);
 }
 
 /** Runs the background master with its stderr in a file: a persisting master must not hold our pipes open. */
@@ -113,7 +116,7 @@ function startMaster(worker: Worker, conn: Connection, env: NodeJS.ProcessEnv, l
     writeFileSync(logFile, '', { mode: 0o600 });
     const fd = openSync(logFile, 'a');
     // A ControlPersist master sends its ProxyCommand's stderr nowhere: sparehand's tunnel writes its reason here.
-    const child = spawn('ssh', sshMasterArgs(worker, conn), { stdio: ['ignore', 'ignore', fd], env: { ...env, SPAREHAND_PROXY_LOG: logFile } });
+    const child = spawn('ssh', sshMasterArgs(sshWorker(worker), conn), { stdio: ['ignore', 'ignore', fd], env: { ...env, SPAREHAND_PROXY_LOG: logFile } });
     closeSync(fd);
     child.once('error', (e) => reject(new SparehandError('SSH', `cannot start ssh: ${e.message}`, { cause: e })));
     child.once('exit', (code) => resolve({ code: code ?? 255, log: readFileSync(logFile, 'utf8') }));
@@ -134,7 +137,7 @@ export async function connect(
     await checkPlain(c, worker, conn, env);
     return performance.now() - started;
   }
-  const alive = async () => (await capture('ssh', sshControlArgs(worker, conn, 'check'), { env })).code === 0;
+  const alive = async () => (await capture('ssh', sshControlArgs(sshWorker(worker), conn, 'check'), { env })).code === 0;
   // A socket that accepts a connection means a master is up: checked in-process, which saves spawning ssh.
   if (!opts.verify && (await socketAccepts(conn.controlPath))) return performance.now() - started;
   if (await alive()) return performance.now() - started;

@@ -9,7 +9,7 @@ import type { Worker } from '../config.js';
 import type { Context } from '../context.js';
 import { SparehandError } from '../errors.js';
 import { connect, connectionFor, sshEnv } from './connection.js';
-import { sshArgs } from './ssh-args.js';
+import { remoteArgv } from './transport.js';
 
 // Perl core only. The copy's folder is the argument; the paths come NUL-separated on stdin.
 const SEND = String.raw`
@@ -60,13 +60,14 @@ export async function fetchFiles(
 ): Promise<void> {
   const conn = connectionFor(ctx, worker);
   await connect(ctx, worker, conn);
-  const child = spawn('ssh', sshArgs(worker, conn, quote(['perl', '-e', SEND, remoteRoot])), { env: sshEnv(ctx), stdio: ['pipe', 'pipe', 'pipe'] });
+  const [file, ...args] = remoteArgv(worker, conn, quote(['perl', '-e', SEND, remoteRoot]));
+  const child = spawn(file as string, args, { env: sshEnv(ctx), stdio: ['pipe', 'pipe', 'pipe'] });
   child.stdin.on('error', () => undefined);
   child.stdin.end(Buffer.from(paths.map((p) => `${p}\0`).join('')));
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()).length > 4096 && (stderr = stderr.slice(-4096)));
   const ended = new Promise<number>((resolve, reject) => {
-    child.once('error', (e) => reject(new SparehandError('SSH', `cannot start ssh: ${e.message}`, { cause: e })));
+    child.once('error', (e) => reject(new SparehandError('SSH', `cannot start ${file}: ${e.message}`, { cause: e })));
     child.once('close', (code) => resolve(code ?? 255));
   });
   let pending: Buffer = Buffer.alloc(0);

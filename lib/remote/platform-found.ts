@@ -4,15 +4,14 @@ import { quote } from 'shell-quote';
 import type { Worker } from '../config.js';
 import type { Context } from '../context.js';
 import { type Platform, parsePlatform } from '../platform/platform.js';
-import { capture } from '../process.js';
 import { connectionFor, sshEnv } from './connection.js';
-import { sshArgs } from './ssh-args.js';
+import { captureRemote } from './transport.js';
 import { PLATFORM_PROBE } from './worker/platform.pl.js';
 import { rememberWorkerPlatform } from './worker-facts.js';
 
 /** Asks the (reachable) worker what it is and records it; undefined when it cannot say (no perl there). */
 export async function lookForWorkerPlatform(ctx: Context, worker: Worker): Promise<Platform | undefined> {
-  const r = await capture('ssh', sshArgs(worker, connectionFor(ctx, worker), quote(['perl', '-e', PLATFORM_PROBE])), { env: sshEnv(ctx) });
+  const r = await captureRemote(sshEnv(ctx), worker, connectionFor(ctx, worker), quote(['perl', '-e', PLATFORM_PROBE]));
   const p = parsePlatform(/^platform=(.*)$/m.exec(r.stdout)?.[1] ?? '');
   if (p) await rememberWorkerPlatform(ctx, worker, p);
   return p;

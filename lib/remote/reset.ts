@@ -6,13 +6,13 @@ import { quote } from 'shell-quote';
 import type { Worker } from '../config.js';
 import type { Context } from '../context.js';
 import { SparehandError } from '../errors.js';
-import { capture } from '../process.js';
 import { forgetFailedInstalls } from '../run/failed-installs.js';
 import { clientId, projectKey } from '../run/project.js';
 import { copyId } from '../sync/ancestor.js';
 import { OWN_FOLDER } from '../sync/own-folder.js';
 import { connect, connectionFor, sshEnv } from './connection.js';
-import { remotePath, sshArgs } from './ssh-args.js';
+import { remotePath } from './ssh-args.js';
+import { captureRemote } from './transport.js';
 import { workerDir } from './workers.js';
 
 /** Removes `root`'s copies on `worker` and the ancestors of them here; returns the folder removed there. */
@@ -20,7 +20,7 @@ export async function resetProject(ctx: Context, worker: Worker, root: string): 
   const key = projectKey(root, clientId(ctx, root));
   const there = `${remotePath(workerDir(worker)).replace(/\/+$/, '')}/${key}`;
   await connect(ctx, worker);
-  const r = await capture('ssh', sshArgs(worker, connectionFor(ctx, worker), quote(['rm', '-rf', '--', there])), { env: sshEnv(ctx) });
+  const r = await captureRemote(sshEnv(ctx), worker, connectionFor(ctx, worker), quote(['rm', '-rf', '--', there]));
   if (r.code !== 0) {
     throw new SparehandError('WORKER', `cannot remove ${there} on worker "${worker.name}": ${r.stderr.trim().split('\n')[0] ?? `exit ${r.code}`}`, {
       hint: 'a run of this project may be using it there: try again when it has ended',

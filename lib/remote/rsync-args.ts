@@ -2,7 +2,8 @@
 // The way back is not rsync: the worker program reports exactly what the command changed (lib/sync/worker-report.pl.ts).
 import type { Config, Worker } from '../config.js';
 import type { UpPlan } from './rsync-flavour.js';
-import { type Connection, rsyncPathMaking, rsyncRsh, rsyncRshBlanks } from './ssh-args.js';
+import { type Connection, rsyncPathMaking } from './ssh-args.js';
+import { rsyncShell } from './transport.js';
 import { upFilterArgs } from './sync-rules.js';
 
 /** GNU rsync 3 on both sides. */
@@ -36,15 +37,16 @@ export function rsyncUpArgs(
   remoteRoot: string,
   sides: UpSides = { plan: GNU_PLAN, there: 'rsync' },
 ): UpCommand {
-  const { rsh, env } = sides.plan.rsh === 'quoted' ? { rsh: rsyncRsh(worker, conn), env: {} } : rsyncRshBlanks(worker, conn);
+  const { rsh, env, host, extra } = rsyncShell(worker, conn, sides.plan);
   return {
     args: [
       '-a', sides.plan.del,
+      ...extra,
       '-e', rsh,
       `--rsync-path=${rsyncPathMaking(remoteRoot, sides.there)}`,
       ...upFilterArgs(config, sides.ignoredFile, sides.hidden),
       `${localRoot}/`,
-      `${worker.destination}:.`,
+      `${host}:.`,
     ],
     env,
   };

@@ -11,7 +11,8 @@ import { capture } from '../process.js';
 import { which } from '../which.js';
 import { connect, connectionFor } from './connection.js';
 import { WORKER_RSYNC_PROBE, type RsyncInfo, parseRsyncVersion, pickWorkerRsync } from './rsync-flavour.js';
-import { type Connection, sshArgs } from './ssh-args.js';
+import type { Connection } from './ssh-args.js';
+import { captureRemote, workerWhere } from './transport.js';
 import { cached, keep } from './worker-facts.js';
 
 type Env = Pick<Context, 'home' | 'env'>;
@@ -43,7 +44,7 @@ export async function rsyncHere(c: Env): Promise<RsyncInfo> {
 
 /** One file per way of reaching a worker (relative to the cache folder). */
 function workerFile(worker: Worker): string {
-  const id = createHash('sha256').update(JSON.stringify([worker.destination, worker.port, worker.identity])).digest('hex').slice(0, 16);
+  const id = createHash('sha256').update(JSON.stringify([workerWhere(worker), worker.port, worker.identity])).digest('hex').slice(0, 16);
   return join('workers', `${id}.rsync.json`);
 }
 
@@ -57,10 +58,11 @@ export async function rememberWorkerRsync(c: Env, worker: Worker, info: RsyncInf
   await keep(c, workerFile(worker), info === undefined ? undefined : `${JSON.stringify({ rsync: info })}\n`);
 }
 
-/** Looks for rsync on the worker over the shared connection (its PATH first, then where Homebrew and MacPorts put it). */
+/** Looks for rsync on the worker over the shared connection (its PATH first, then where Homebrew and MacPorts put it, then its owner's login PATH). */
 export async function probeWorkerRsync(c: Env, worker: Worker, conn: Connection): Promise<RsyncInfo | undefined> {
-  const r = await capture('ssh', sshArgs(worker, conn, quote(['sh', '-c', WORKER_RSYNC_PROBE])), { env: { ...c.env } });
-  if (r.code === 255) throw new SparehandError('SSH', `cannot reach worker "${worker.name}" to look for its rsync: ${r.stderr.trim()}`);
+  const r = await captureRemote({ ...c.env }, worker, conn, quote(['sh', '-c', WORKER_RSYNC_PROBE]));
+  // ssh says it could not connect with 255; an exec program has no such code: failing with nothing said is it.
+  if (worker.exec === undefined ? r.code === 255 : r.code !== 0 && !r.stdout) throw new SparehandError('SSH', `cannot reach worker "${worker.name}" to look for its rsync: ${r.stderr.trim()}`);
   return pickWorkerRsync(r.stdout);
 }
 
@@ -75,7 +77,7 @@ export async function rsyncThere(c: Env, worker: Worker, conn: Connection): Prom
 }
 
 export function noRsyncThere(worker: Worker): SparehandError {
-  return new SparehandError('SYNC', `worker "${worker.name}" has no rsync (looked on its PATH, and for Homebrew's and MacPorts')`, {
+  return new SparehandError('SYNC', `worker "${worker.name}" has no rsync (looked on its PATH, its owner's login PATH, and for Homebrew's and MacPorts')`, {
     hint: 'install rsync on the worker (Debian/Ubuntu: `apt-get install rsync`; a Mac: `brew install rsync`)',
   });
 }

@@ -57,10 +57,10 @@ export interface ExecResult {
   stoppedBy?: NodeJS.Signals | 'timeout' | 'late';
 }
 
-/** ssh's exit status (128+N for a signal), once it has ended and its output is read. */
-function sshEnded(child: ChildProcess): Promise<number> {
+/** ssh's (or the exec program's) exit status (128+N for a signal), once it has ended and its output is read. */
+function sshEnded(child: ChildProcess, program: string): Promise<number> {
   return new Promise<number>((resolve, reject) => {
-    child.once('error', (e) => reject(new SparehandError('SSH', `cannot start ssh: ${e.message}`, { cause: e })));
+    child.once('error', (e) => reject(new SparehandError('SSH', `cannot start ${program}: ${e.message}`, { cause: e })));
     child.once('close', (code, signal) => resolve(exitStatus(code, signal)));
   });
 }
@@ -104,15 +104,17 @@ export interface Session {
 }
 
 /**
- * Starts the session: ssh (args from the caller: the bootstrap as the remote command) in its own process group
- * (a Ctrl-C reaches sparehand, not ssh), the program and the job on its input at once.
+ * Starts the session: ssh or an exec program (argv from the caller, lib/remote/transport.ts: the bootstrap as the
+ * remote command) in its own process group (a Ctrl-C reaches sparehand, not it), the program and the job on its
+ * input at once.
  */
 export function openSession(
   ctx: Context,
   /** `onOutput`: sees what the command prints (both streams), as it comes. */
-  opts: { args: string[]; env: NodeJS.ProcessEnv; job: Job; staging: Staging; onOutput?: (chunk: Buffer) => void },
+  opts: { argv: string[]; env: NodeJS.ProcessEnv; job: Job; staging: Staging; onOutput?: (chunk: Buffer) => void },
 ): Session {
-  const child = spawn('ssh', opts.args, { env: opts.env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+  const [program, ...args] = opts.argv as [string, ...string[]];
+  const child = spawn(program, args, { env: opts.env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
   // What the worker's shell says before the program's first frame is held back: when perl is missing there it is
   // only "perl: command not found", which the run says better.
   let heldErr: Buffer[] | undefined = [];
@@ -127,7 +129,7 @@ export function openSession(
   });
   child.stdin?.on('error', () => undefined);
   child.stdin?.write(Buffer.concat([programPreamble(), jobFrame(opts.job)]));
-  const ended = sshEnded(child);
+  const ended = sshEnded(child, program);
   ended.catch(() => undefined);
 
   const reader = new FrameReader();
@@ -369,11 +371,12 @@ export function openSession(
  */
 export async function execTerminal(
   hold: Session,
-  opts: { args: (jobFile: string) => string[]; env: NodeJS.ProcessEnv; deadline?: number | undefined; signals: SignalSource },
+  opts: { argv: (jobFile: string) => string[]; env: NodeJS.ProcessEnv; deadline?: number | undefined; signals: SignalSource },
 ): Promise<ExecResult | undefined> {
   const jobFile = await hold.ready;
   if (jobFile === undefined) return undefined;
-  const child: ChildProcess = spawn('ssh', opts.args(jobFile), { env: opts.env, stdio: 'inherit' });
+  const [program, ...args] = opts.argv(jobFile) as [string, ...string[]];
+  const child: ChildProcess = spawn(program, args, { env: opts.env, stdio: 'inherit' });
   let stoppedBy: ExecResult['stoppedBy'];
   const stop = (sig: NodeJS.Signals) => child.kill(sig);
   opts.signals.react((sig) => {
@@ -382,7 +385,7 @@ export async function execTerminal(
   });
   const timer = opts.deadline === undefined ? undefined : setTimeout(() => ((stoppedBy ??= 'timeout'), stop('SIGTERM')), Math.max(0, opts.deadline - Date.now()));
   try {
-    const sshStatus = await sshEnded(child);
+    const sshStatus = await sshEnded(child, program);
     if (stoppedBy !== undefined) return { sshStatus, report: new ReportReader({ dir: () => undefined }), stoppedBy };
     const r = await hold.results(sshStatus);
     // Ctrl-C at the terminal stopped it before the command ran (an install): the run was stopped, not lost.

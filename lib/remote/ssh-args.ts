@@ -1,6 +1,6 @@
 // ssh and rsync argument arrays: pure functions of a worker and a connection, tested as data.
 import { quote } from 'shell-quote';
-import type { Worker } from '../config.js';
+import type { SshWorker as Worker } from '../config.js';
 
 /** Where ssh looks for things; derived from the context so that a test HOME is honoured (see docs/workers.md). */
 export interface Connection {

@@ -1,5 +1,5 @@
 // Turns what ssh printed on stderr into one clear sentence and a fix (pure; tested with ssh's real wording).
-import type { Worker } from '../config.js';
+import type { SshWorker as Worker } from '../config.js';
 
 /** A word as a person would type it: bare when the shell leaves it alone, else in single quotes. */
 const word = (s: string): string => (/^[\w@%+=:,./~-]+$/.test(s) ? s : `'${s.replaceAll("'", "'\\''")}'`);

@@ -2,10 +2,10 @@
 import { quote } from 'shell-quote';
 import type { Worker } from '../config.js';
 import type { Context } from '../context.js';
-import { capture } from '../process.js';
 import { connectionFor, sshEnv } from './connection.js';
 import { LOGIN_ENV } from './login-env.js';
-import { remotePath, sshArgs } from './ssh-args.js';
+import { remotePath } from './ssh-args.js';
+import { captureRemote } from './transport.js';
 import { workerDir } from './workers.js';
 
 /** `versions CMD…`: one `version<TAB>CMD<TAB>first line` per command (the line empty when it failed). */
@@ -31,6 +31,6 @@ export function parseVersions(stdout: string): Record<string, string | null> {
 /** Asks the worker (over the shared connection, which must be up) for each command's version line. */
 export async function workerVersions(ctx: Context, worker: Worker, commands: readonly string[]): Promise<Record<string, string | null>> {
   const script = `${LOGIN_ENV}${VERSIONS}login_env "$1/.login-env"; shift; versions "$@"`;
-  const args = sshArgs(worker, connectionFor(ctx, worker), quote(['bash', '-c', script, 'sparehand', remotePath(workerDir(worker)), ...commands]));
-  return parseVersions((await capture('ssh', args, { env: sshEnv(ctx) })).stdout);
+  const remote = quote(['bash', '-c', script, 'sparehand', remotePath(workerDir(worker)), ...commands]);
+  return parseVersions((await captureRemote(sshEnv(ctx), worker, connectionFor(ctx, worker), remote)).stdout);
 }

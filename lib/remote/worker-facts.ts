@@ -5,6 +5,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Worker } from '../config.js';
+import { workerWhere } from './transport.js';
 import type { Context } from '../context.js';
 import { writeFileAtomically } from '../fs-atomic.js';
 import { cacheDir } from '../paths.js';
@@ -43,7 +44,7 @@ export async function keep(c: Env, rel: string, text: string | undefined): Promi
 
 const PLATFORMS = join('workers', 'platforms.json');
 /** A way of reaching a worker, as the platforms file knows it. */
-const reach = (w: Pick<Worker, 'destination' | 'port' | 'identity'>): string => JSON.stringify([w.destination, w.port ?? null, w.identity ?? null]);
+const reach = (w: Pick<Worker, 'destination' | 'exec' | 'port' | 'identity'>): string => JSON.stringify([workerWhere(w), w.port ?? null, w.identity ?? null]);
 type Platforms = Record<string, { platform: string; seen: string }>;
 const platforms = (c: Env): Platforms => {
   const v = cached(c, PLATFORMS);

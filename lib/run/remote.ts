@@ -18,7 +18,9 @@ import type { Job } from '../remote/job.js';
 import { rememberWorkerRsync, rsyncHere, rsyncThere } from '../remote/rsync-found.js';
 import { type ExecResult, type OwnChange, type Session, execTerminal, openSession } from '../remote/session.js';
 import { addForwards, ownSocket } from '../remote/forward.js';
-import { remotePath, sshArgs, sshOwnSessionArgs } from '../remote/ssh-args.js';
+import { remotePath, sshOwnSessionArgs } from '../remote/ssh-args.js';
+import { hasTerminal, remoteArgv, sshWorker, workerWhere } from '../remote/transport.js';
+import { expandPools } from '../remote/pools.js';
 import { notBroughtBack, pruneNames, skipArgument, skipMatcher, skipRules } from '../remote/sync-rules.js';
 import { type SyncTarget, syncUp } from '../remote/sync.js';
 import { type Fingerprint, changedSince, filePuts, fingerprint, quickCheckBlind } from '../remote/warm-send.js';
@@ -112,6 +114,13 @@ export async function runOnWorker(ctx: Context, config: Config, command: string,
   // A coding tool's sandbox with no network at all: nothing to try (lib/sandbox/run-checks.ts).
   const cut = await networkCutHere(ctx, config);
   if (cut !== undefined) return cannot(cut, 'widen the sandbox as it says');
+  // A pool is the pods it has now (lib/remote/pools.ts); one that has none, or cannot be asked, is skipped with a line.
+  if (candidates.some((w) => w.kubernetes)) {
+    const pools = await expandPools(ctx, candidates);
+    if (pools.workers.length === 0 && pools.failed[0]) return cannot(pools.failed[0].error.message, pools.failed[0].error.hint ?? 'check `sparehand worker check`');
+    for (const f of pools.failed) say(ctx, `${f.error.message}; skipped`);
+    candidates = pools.workers;
+  }
   signals = new RunSignals();
   try {
     const run = prepare(ctx, config, command, opts, root);
@@ -139,13 +148,13 @@ export async function runOnWorker(ctx: Context, config: Config, command: string,
     // A worker's slot: the place in the local queue goes to the next run.
     opts.turn?.release();
     const forget = recordRun(ctx, claim.worker);
-    if (opts.outcome) Object.assign(opts.outcome, { where: claim.worker.name, ...(claim.waitedMs > 0 ? { waitMs: claim.waitedMs } : {}) });
+    if (opts.outcome) Object.assign(opts.outcome, { where: claim.worker.name, transport: claim.worker.exec ? 'exec' : 'ssh', ...(claim.waitedMs > 0 ? { waitMs: claim.waitedMs } : {}) });
     try {
       const socket = claim.attempt.socket;
       const refused = socket === undefined ? undefined : await addForwards(ctx, claim.worker, socket, run.services);
       if (refused) {
         claim.attempt.abandon();
-        return await cannot(refused.message, refused.hint ?? 'see docs/run.md "Services on this machine"');
+        return await cannot(refused.message, refused.hint ?? 'see `sparehand help run.md`, "Services on this machine"');
       }
       return await runInSlot(ctx, { ...opts, prefix, signals, waitMs: claim.waitedMs }, run, { worker: claim.worker, attempt: claim.attempt, signals });
     } finally {
@@ -232,6 +241,8 @@ async function send(ctx: Context, t: SyncTarget, signal: AbortSignal, warm: Warm
 /** A try at one worker: one of the project's copies there, its ancestor, the session that claims a slot, and the project sent. */
 interface RunAttempt extends Attempt {
   folder: number;
+  /** Whether the command runs with a terminal there (the terminal session). */
+  tty: boolean;
   target: SyncTarget;
   /** The copy's ancestor file (lib/sync/ancestor.ts copyId) and what it held when the run started. */
   copy: string;
@@ -256,6 +267,12 @@ function attempt(ctx: Context, worker: Worker, run: Prepared, sendNow: boolean):
   const conn = connectionFor(ctx, worker);
   // Services go through a connection of the run's own, never the shared one (ssh-args.ts sshOwnSessionArgs).
   const socket = run.services.length > 0 ? ownSocket(conn) : undefined;
+  // An exec worker has no ssh to carry them (lib/remote/transport.ts).
+  if (run.services.length > 0 && worker.exec !== undefined) {
+    throw new SparehandError('WORKER', `${worker.name}: this machine's services cannot be forwarded to an exec worker (${workerWhere(worker)}): only ssh carries them`, {
+      hint: 'run it on an ssh worker, or here; or start the service in the container or pod',
+    });
+  }
   if (run.services.length > 0 && socket === undefined) {
     throw new SparehandError('WORKER', `${worker.name}: this machine's services cannot be forwarded: unix sockets are refused here, and the run's own connection needs one`, {
       hint: 'run it outside the sandbox, or here',
@@ -264,12 +281,14 @@ function attempt(ctx: Context, worker: Worker, run: Prepared, sendNow: boolean):
   const folder = takeFolder(ctx, worker, run.key, run.root);
   const copy = copyId(worker, folder.index, run.key);
   const ancestor = run.watch ? loadAncestor(run.root, copy) : emptyAncestor();
+  // An exec worker gives the command no terminal (transport.ts hasTerminal): it runs as with no terminal here.
+  const tty = run.tty && hasTerminal(worker);
   // Taken in any case: a run without the sync back leaves the copy as its command made it.
   const kept = takeWarm(run.root, copy);
-  const job = { ...jobFor(ctx, worker, run, { mode: run.tty ? 'hold' : 'pipe', folder: folder.index, gen: ancestor.gen }), warm: run.watch && kept !== undefined };
+  const job = { ...jobFor(ctx, worker, run, { mode: tty ? 'hold' : 'pipe', folder: folder.index, gen: ancestor.gen }), warm: run.watch && kept !== undefined };
   const refused = new RefusedPorts();
-  const args = socket === undefined ? sshArgs(worker, conn, bootCommand()) : sshOwnSessionArgs(worker, conn, socket, bootCommand());
-  const session = openSession(ctx, { args, env: sshEnv(ctx), job, staging: run.staging, onOutput: (b) => refused.push(b) });
+  const argv = socket === undefined ? remoteArgv(worker, conn, bootCommand()) : ['ssh', ...sshOwnSessionArgs(sshWorker(worker), conn, socket, bootCommand())];
+  const session = openSession(ctx, { argv, env: sshEnv(ctx), job, staging: run.staging, onOutput: (b) => refused.push(b) });
   // What the copy keeps for itself (another platform's binaries, never brought here) stays there through the sync.
   const keep = keptPaths(run.root, run.watch ? ancestor : loadAncestor(run.root, copy));
   const target: SyncTarget = { worker, conn, config: run.config, localRoot: run.root, remoteRoot: remoteRoot(worker, run.key, folder.index), env: sshEnv(ctx), keep, inputs: depsInputs(run.deps) };
@@ -283,6 +302,7 @@ function attempt(ctx: Context, worker: Worker, run: Prepared, sendNow: boolean):
   return {
     warm,
     folder: folder.index,
+    tty,
     target,
     copy,
     ancestor,
@@ -463,9 +483,9 @@ async function runInSlot(ctx: Context, opts: InSlot, run: Prepared, claimed: Cla
   const there = `${worker.name}:${t.remoteRoot}`;
   try {
     const t1 = performance.now();
-    const result = run.tty
+    const result = at.tty
       ? await execTerminal(session, {
-          args: (jobFile) => sshArgs(worker, t.conn, bootCommand(jobFile), { tty: true }),
+          argv: (jobFile) => remoteArgv(worker, t.conn, bootCommand(jobFile), { tty: true }),
           env: sshEnv(ctx),
           deadline: opts.clock.deadline,
           signals,
@@ -577,7 +597,7 @@ async function bringBack(ctx: Context, run: Prepared, at: RunAttempt, base: Ance
     foreign: foreign(c),
     keptThere: ancestor.paths[c.path]?.k === 1,
   });
-  const wanted = run.tty ? [] : contentNeeded(changes, { root, known });
+  const wanted = at.tty ? [] : contentNeeded(changes, { root, known });
   if (wanted.length > 0) await at.session.fetch(wanted);
   let conflicts: string | undefined;
   let folds: boolean | undefined;

@@ -3,7 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { quote } from 'shell-quote';
-import type { Worker } from '../config.js';
+import type { SshWorker } from '../config.js';
 import { packageUrl } from '../package-files.js';
 import { sandboxHere } from './here.js';
 
@@ -17,17 +17,25 @@ export function proxyVariable(env: NodeJS.ProcessEnv): string | undefined {
   return PROXY_VARIABLES.find((v) => /^(https?|socks5h?|socks):\/\//i.test(env[v] ?? ''));
 }
 
-const resolved = new Map<string, { host: string; port: number; proxied: boolean }>();
+/** What `ssh -G` makes of a worker; `proxy`: the user's ProxyCommand or ProxyJump for it, as `ProxyJump host`. */
+export interface ResolvedHost {
+  host: string;
+  port: number;
+  proxied: boolean;
+  proxy?: string;
+}
+
+const resolved = new Map<string, ResolvedHost>();
 
 /** What `ssh -G` makes of a worker: the host and port it connects to, and whether the user's config proxies it. */
-export function resolvedHost(worker: Pick<Worker, 'destination' | 'port'>, env: NodeJS.ProcessEnv, configFile?: string): { host: string; port: number; proxied: boolean } {
+export function resolvedHost(worker: Pick<SshWorker, 'destination' | 'port'>, env: NodeJS.ProcessEnv, configFile?: string): ResolvedHost {
   const key = JSON.stringify([worker.destination, worker.port, configFile, env.HOME]);
   let r = resolved.get(key);
   if (r === undefined) resolved.set(key, (r = askSsh(worker, env, configFile)));
   return r;
 }
 
-function askSsh(worker: Pick<Worker, 'destination' | 'port'>, env: NodeJS.ProcessEnv, configFile?: string): { host: string; port: number; proxied: boolean } {
+function askSsh(worker: Pick<SshWorker, 'destination' | 'port'>, env: NodeJS.ProcessEnv, configFile?: string): ResolvedHost {
   const fallback = { host: worker.destination.replace(/^[^@]*@/, ''), port: worker.port ?? 22, proxied: false };
   try {
     const out = execFileSync('ssh', [...(configFile ? ['-F', configFile] : []), ...(worker.port ? ['-p', String(worker.port)] : []), '-G', '--', worker.destination], {
@@ -37,8 +45,11 @@ function askSsh(worker: Pick<Worker, 'destination' | 'port'>, env: NodeJS.Proces
       timeout: 5000,
     });
     const field = (k: string) => new RegExp(`^${k} (.*)$`, 'm').exec(out)?.[1]?.trim();
-    const proxied = [field('proxycommand'), field('proxyjump')].some((v) => v !== undefined && v !== 'none');
-    return { host: field('hostname') ?? fallback.host, port: Number(field('port') ?? fallback.port), proxied };
+    const set = (v: string | undefined) => (v !== undefined && v !== 'none' ? v : undefined);
+    const command = set(field('proxycommand'));
+    const jump = set(field('proxyjump'));
+    const proxy = command !== undefined ? `ProxyCommand ${command}` : jump !== undefined ? `ProxyJump ${jump}` : undefined;
+    return { host: field('hostname') ?? fallback.host, port: Number(field('port') ?? fallback.port), proxied: proxy !== undefined, ...(proxy ? { proxy } : {}) };
   } catch {
     return fallback;
   }
@@ -48,7 +59,7 @@ function askSsh(worker: Pick<Worker, 'destination' | 'port'>, env: NodeJS.Proces
  * ssh's ProxyCommand for `worker` when this process is in a sandbox whose network is its proxy (and the user's own ssh
  * config does not already proxy the worker: that stays theirs); undefined otherwise.
  */
-export function proxyCommandFor(c: Env, worker: Worker, configFile?: string): string | undefined {
+export function proxyCommandFor(c: Env, worker: SshWorker, configFile?: string): string | undefined {
   const here = sandboxHere(c.env);
   if (here?.by !== 'marker' || here.network !== 'proxy') return undefined;
   const variable = proxyVariable(c.env);

@@ -21,7 +21,12 @@ export function sandboxWants(c: Pick<Context, 'home' | 'env'>, config: Pick<Conf
   const sshConfig = join(c.home, '.ssh', 'config');
   const wants: SandboxWants = { folders: [cacheDir(c), stateDir(c)], hosts: [], unknown: [] };
   for (const w of config.workers ?? []) {
-    const r = resolvedHost(w, c.env, existsSync(sshConfig) ? sshConfig : undefined);
+    // An exec worker's program reaches its engine (a socket, the Kubernetes API server) its own way.
+    if (w.destination === undefined) {
+      wants.unknown.push(w.name);
+      continue;
+    }
+    const r = resolvedHost({ destination: w.destination, port: w.port }, c.env, existsSync(sshConfig) ? sshConfig : undefined);
     if (r.proxied) wants.unknown.push(w.name);
     else if (!wants.hosts.some((h) => h.host === r.host && h.port === r.port)) wants.hosts.push({ worker: w.name, host: r.host, port: r.port });
   }

@@ -21,6 +21,8 @@ import type { Outcome } from './apply.js';
 import { localHash } from './apply.js';
 import type { Change } from './change.js';
 import { OWN_FOLDER, ownFolder } from './own-folder.js';
+import type { Worker } from '../config.js';
+import { workerWhere } from '../remote/transport.js';
 
 export interface Entry {
   t: 'f' | 'l' | 'd';
@@ -51,9 +53,9 @@ export const newGeneration = (): string => randomBytes(12).toString('hex');
 export const signature = (st: Stats): string => `${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
 
 /** The copy's file name: the worker (name and where it is) and the copy's number there. */
-export function copyId(worker: { name: string; destination: string; port?: number | undefined; dir?: string | undefined }, folder: number, key: string): string {
+export function copyId(worker: Pick<Worker, 'name' | 'destination' | 'exec' | 'port' | 'dir'>, folder: number, key: string): string {
   const safe = worker.name.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 40);
-  const where = createHash('sha256').update(JSON.stringify([worker.destination, worker.port ?? null, worker.dir ?? null, key])).digest('hex').slice(0, 10);
+  const where = createHash('sha256').update(JSON.stringify([workerWhere(worker), worker.port ?? null, worker.dir ?? null, key])).digest('hex').slice(0, 10);
   return `${safe}-${where}-${folder}`;
 }
 

@@ -3,7 +3,8 @@
 import type { Worker } from '../config.js';
 import type { Context } from '../context.js';
 import { projectRoot } from '../project-root.js';
-import { type WorkerReport, checkWorker } from '../remote/check.js';
+import { type WorkerReport, checkWorker, poolFailure } from '../remote/check.js';
+import { expandPools } from '../remote/pools.js';
 import { versionsHere } from './local.js';
 import { type ToolchainRow, compareToolchains, toolchainsOf } from './project.js';
 
@@ -11,10 +12,13 @@ import { type ToolchainRow, compareToolchains, toolchainsOf } from './project.js
 export async function checkWorkersWithToolchains(ctx: Context, workers: readonly Worker[]): Promise<{ reports: WorkerReport[]; toolchains: ToolchainRow[] }> {
   const used = toolchainsOf(projectRoot(ctx.cwd), ctx.cwd);
   const commands = [...new Set(used.map((u) => u.toolchain.version))];
-  const [here, reports] = await Promise.all([
+  // A pool is checked pod by pod; one whose pods cannot be listed is one failed report.
+  const pools = await expandPools(ctx, workers);
+  const [here, checked] = await Promise.all([
     versionsHere(ctx.env, commands),
-    Promise.all(workers.map((w) => checkWorker(ctx, w, { versions: commands }))),
+    Promise.all(pools.workers.map((w) => checkWorker(ctx, w, { versions: commands }))),
   ]);
+  const reports = [...checked, ...pools.failed.map((f) => poolFailure(ctx, f.pool, f.error))];
   const answers = new Map(reports.filter((r) => r.versions).map((r) => [r.name, new Map(Object.entries(r.versions ?? {}))]));
   const toolchains = compareToolchains(used, here, answers);
   for (const r of reports) {

@@ -7,6 +7,7 @@ import { clientId, projectKey } from '../../lib/run/project.js';
 import { tempDir } from './context.js';
 import { afterAll, beforeAll } from 'vitest';
 import { type Sshd, startSshd, trustHostKey } from './sshd.js';
+import { containerWorker, startContainer } from './container.js';
 
 export interface WorkerHome {
   home: string;
@@ -42,10 +43,20 @@ export function workerHome(sshds: readonly Sshd[], extra: Partial<Config> & { sl
   return { home, env, close: () => closeConnections({ home, env }) };
 }
 
-/** One test sshd and a HOME using it as worker `w0`, for a whole test file (started once, stopped after). */
+/**
+ * One test sshd and a HOME using it as worker `w0`, for a whole test file (started once, stopped after); in a file
+ * that imports podman-first.ts, a container reached by `podman exec -i` instead (its `sshd` has only `remoteDir`
+ * and `stop`).
+ */
 export function sharedWorker(): { readonly sshd: Sshd; readonly wh: WorkerHome } {
   const state: { sshd?: Sshd; wh?: WorkerHome } = {};
   beforeAll(async () => {
+    if (containerWorker()) {
+      const c = startContainer();
+      state.sshd = { port: 0, dir: c.remoteDir, knownHostsLine: '', identity: '', remoteDir: c.remoteDir, stop: c.stop };
+      state.wh = workerHome([], { workers: [{ name: 'w0', exec: c.exec, dir: c.remoteDir }] });
+      return;
+    }
     state.sshd = await startSshd();
     state.wh = workerHome([state.sshd]);
   });

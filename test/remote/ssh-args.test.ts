@@ -2,7 +2,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Config, Worker } from '../../lib/config.js';
+import type { Config, SshWorker as Worker } from '../../lib/config.js';
 import { rsyncUpArgs } from '../../lib/remote/rsync-args.js';
 import { BOOT, bootCommand } from '../../lib/remote/worker/program.js';
 import { remotePath, rsyncPathMaking, rsyncRsh, rsyncRshBlanks, rsyncWord, sshArgs, sshMasterArgs, sshOptions } from '../../lib/remote/ssh-args.js';

@@ -1,0 +1,3 @@
+// remote.test.ts again, with the worker a podman container reached by the exec transport (`podman exec -i`).
+import '../helpers/podman-first.js';
+import './remote.test.js';
