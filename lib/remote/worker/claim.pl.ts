@@ -41,16 +41,16 @@ sub claim {
 }
 # Whether the copy is still what the last run left, for a client that may then skip the send (lib/remote/warm-send.ts):
 # "same GEN" when the copy's generation is GEN and nothing in it has a ctime newer than the marker that run made
-# at its end (the kernel sets ctime on every change, a deletion's on the folder; find stops at the first one), else
-# "changed GEN".
+# once its command had ended, before its report (the kernel sets ctime on every change, a deletion's on the folder;
+# find stops at the first one), else "changed GEN".
 sub copy_state {
   my ($root, $folder) = @_;
   my $gen = '';
   if (open(my $g, '<', "$root/../$folder.gen")) { $gen = <$g> // ''; chomp $gen; close $g }
-  return "changed $gen" unless length($gen) && -d $root && -f "$root/../$folder.tree.since";
+  return "changed $gen" unless length($gen) && -d $root && -f "$root/../$folder.tree.done";
   my $pid = open(my $fh, '-|');
   return "changed $gen" unless defined $pid;
-  if (!$pid) { open(STDERR, '>', '/dev/null'); chdir $root or exit 2; exec { 'find' } 'find', '.', '-cnewer', "../$folder.tree.since", '-print'; exit 127 }
+  if (!$pid) { open(STDERR, '>', '/dev/null'); chdir $root or exit 2; exec { 'find' } 'find', '.', '-cnewer', "../$folder.tree.done", '-print'; exit 127 }
   my $got = sysread($fh, my $buf, 1);
   if ($got) { kill 'TERM', $pid; close $fh; return "changed $gen" }
   close $fh;
