@@ -13,12 +13,15 @@ function today(entries: readonly LogEntry[], now = new Date()): { runs: number; 
   return { runs: mine.length, onWorkers: away.length, here: mine.length - away.length, workerMs: away.reduce((t, e) => t + (e.runMs ?? 0) + (e.depsMs ?? 0), 0) };
 }
 
+/** How a warm run sent the project (lib/remote/warm-send.ts), when it did not use rsync. */
+const SENT: Record<string, string> = { skipped: ' (nothing changed, nothing sent)', own: ' (the few changed files sent in the session)' };
+
 function formatEntry(e: LogEntry): string {
   const when = new Date(e.start).toLocaleString('sv-SE').slice(0, 16);
   if (e.refused !== undefined) return `${when}  refused (${e.refused})  exit ${e.exit}  ${e.project}  ${e.command}`;
   // ssh goes unsaid, as in `worker check`: another transport is named.
   const where = e.where === 'here' ? `here (${e.why ?? 'local'})` : `${e.where}${e.transport && e.transport !== 'ssh' ? ` over ${e.transport}` : ''}`;
-  const times = e.where === 'here' ? `total ${secs(e.totalMs)}` : `sync ${secs(e.syncMs)}${e.depsMs ? `, deps ${secs(e.depsMs)}` : ''}, run ${secs(e.runMs)}`;
+  const times = e.where === 'here' ? `total ${secs(e.totalMs)}` : `sync ${secs(e.syncMs)}${SENT[e.sent ?? ''] ?? ''}${e.depsMs ? `, deps ${secs(e.depsMs)}` : ''}, run ${secs(e.runMs)}`;
   const back = e.where === 'here' ? '' : `, ${e.files ?? 0} back, ${e.conflicts ?? 0} conflict${e.conflicts === 1 ? '' : 's'}`;
   const waited = e.waitMs ? `, waited ${secs(e.waitMs)}` : '';
   return `${when}  ${where}  exit ${e.exit}  ${times}${waited}${back}  ${e.project}  ${e.command}`;

@@ -48,6 +48,7 @@ describe('a warm run', () => {
     const r = await run(proj, 'cat a.txt src/new.txt; ls src');
     expect(r.stdout).toBe('edited\nnew\nb.txt\nnew.txt\n');
     expect(sent()).toBe('own');
+    expect((await sparehand(['log', '-n', '1'], { env: shared.wh.env, cwd: proj })).stdout).toMatch(/sync [^,]*\(the few changed files sent in the session\)/);
     // Its mtime as here, to the microsecond (a build that compares times sees what it would here).
     const mtime = statSync(join(proj, 'a.txt')).mtimeMs;
     const there = statSync(join(copyPath(shared.wh, shared.sshd.remoteDir, proj), 'a.txt')).mtimeMs;
