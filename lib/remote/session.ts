@@ -3,11 +3,11 @@
 // `out` frames, signals passed on as `sig` frames), and reads the report of what the command changed. With a
 // terminal, the command runs in a second session (ssh -tt) while this one holds the slot and passes on the
 // report that session left on the worker.
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { constants } from 'node:os';
 import type { Context } from '../context.js';
 import { SparehandError } from '../errors.js';
-import { exitStatus } from '../process.js';
+import { exitStatus, start } from '../process.js';
 import { type Platform, parsePlatform } from '../platform/platform.js';
 import { ReportReader, type Staging } from '../sync/report-reader.js';
 import { type Frame, FrameReader, frame } from './frames.js';
@@ -106,7 +106,7 @@ export function openSession(
   opts: { argv: string[]; env: NodeJS.ProcessEnv; job: Job; staging: Staging; onOutput?: (chunk: Buffer) => void },
 ): Session {
   const [program, ...args] = opts.argv as [string, ...string[]];
-  const child = spawn(program, args, { env: opts.env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = start(program, args, { env: opts.env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
   // What the worker's shell says before the program's first frame is held back: when perl is missing there it is
   // only "perl: command not found", which the run says better.
   let heldErr: Buffer[] | undefined = [];
@@ -359,7 +359,7 @@ export async function execTerminal(
   const jobFile = await hold.ready;
   if (jobFile === undefined) return undefined;
   const [program, ...args] = opts.argv(jobFile) as [string, ...string[]];
-  const child: ChildProcess = spawn(program, args, { env: opts.env, stdio: 'inherit' });
+  const child: ChildProcess = start(program, args, { env: opts.env, stdio: 'inherit' });
   let stoppedBy: ExecResult['stoppedBy'];
   const stop = (sig: NodeJS.Signals) => child.kill(sig);
   opts.signals.react((sig) => {
