@@ -1,5 +1,5 @@
 // A whole command string → heavy or not, the rule that decided, and where to cut it.
-import { SparehandError, isSparehandError } from '../errors.js';
+import { type SparehandError, isSparehandError } from '../errors.js';
 import type { Verdict } from './kinds.js';
 import { type ListItem, parse } from './parse.js';
 import type { Facts } from './built-outputs.js';

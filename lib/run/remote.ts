@@ -38,7 +38,7 @@ import { ignoredAmong } from '../sync/sent.js';
 import { which } from '../which.js';
 import { networkCutHere, sandboxRefused } from '../sandbox/run-checks.js';
 import { type Attempt, claimSlot } from './claim.js';
-import { type RunClock, msLeft, runClock, shownTimeout } from './clock.js';
+import { type RunClock, runClock, shownTimeout } from './clock.js';
 import { takeFolder } from './folders.js';
 import { type DepsInstall, depsInputs, depsPlan } from './deps.js';
 import { forwardedEnv } from './env.js';

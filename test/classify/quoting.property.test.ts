@@ -21,7 +21,7 @@ function runBatch(lines: (invocation: (id: number) => string) => string[]): { go
   const script = lines((id) => `${bashQuote(fake)} ${id}`);
   // Each case in its own subshell so a `cd` or an `exit` in one cannot disturb the next; the subshell waits
   // for a case that ends in `&` (the outer `wait` does not see its grandchildren: flaky on a loaded machine).
-  const body = script.map((l) => `(\n${l}\nwait\n) </dev/null >/dev/null 2>&1\n`).join('') + 'wait\n';
+  const body = `${script.map((l) => `(\n${l}\nwait\n) </dev/null >/dev/null 2>&1\n`).join('')}wait\n`;
   writeFileSync(join(dir, 'script.sh'), body);
   execFileSync('/bin/bash', [join(dir, 'script.sh')], { cwd: join(dir, 'work'), stdio: 'ignore', timeout: 120_000 });
   const got = new Map<number, string[]>();

@@ -129,7 +129,7 @@ describe('sparehand worker check', () => {
       'rsync on the worker is openrsync (protocol 27): runs work the same (git lists what .gitignore keeps out, whichever rsync is there). GNU rsync is the one sparehand is tested with most: `brew install rsync` on the worker (sparehand then finds /opt/homebrew/bin/rsync by itself)',
     ]);
     const text = await sparehand(['worker', 'check'], { env: h.env });
-    expect(text.stdout).toMatch(/^w0: ok: .*, rsync openrsync \(protocol 27\), perl .*\n  note: rsync on the worker is openrsync \(protocol 27\): runs work the same .*`brew install rsync` on the worker/);
+    expect(text.stdout).toMatch(/^w0: ok: .*, rsync openrsync \(protocol 27\), perl .*\n {2}note: rsync on the worker is openrsync \(protocol 27\): runs work the same .*`brew install rsync` on the worker/);
     const gnu = JSON.parse((await sparehand(['worker', 'check', '--json'], { env: home([sshd]).env })).stdout).workers[0];
     expect([gnu.rsyncFlavour, gnu.rsyncPath, gnu.notes]).toEqual(['gnu', 'rsync', []]);
   });
@@ -225,7 +225,7 @@ describe('sparehand doctor', () => {
     const bad = home([noRsync]);
     const t = await sparehand(['doctor'], { env: bad.env });
     expect(t.exitCode).toBe(1);
-    expect(t.stdout).toMatch(/^ok  ssh: OpenSSH_.*\nok  rsync: rsync 3\.\d+\.\d+\S* \(\/\S+\/rsync\)\nok  platform: this machine is Linux \S+ \(glibc\) \(detected\)\nok  config: 1 worker configured\nok  local slots: \d+ at once \(.*\); runs here are started at nice \d+.*\nBAD worker w0: PROBLEM: /);
+    expect(t.stdout).toMatch(/^ok {2}ssh: OpenSSH_.*\nok {2}rsync: rsync 3\.\d+\.\d+\S* \(\/\S+\/rsync\)\nok {2}platform: this machine is Linux \S+ \(glibc\) \(detected\)\nok {2}config: 1 worker configured\nok {2}local slots: \d+ at once \(.*\); runs here are started at nice \d+.*\nBAD worker w0: PROBLEM: /);
   });
 
   it('on a Mac: names openrsync here and what it changes, and that Claude Code\'s command-line flags cannot be read without /proc', async () => {

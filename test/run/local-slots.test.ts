@@ -236,7 +236,7 @@ describe('one queue across here and a busy worker', () => {
       expect(await until(async () => JSON.parse((await sparehand(['status', '--json'], { env: h.env })).stdout).here.local.waiting.length === later.length)).toBe(true);
     }
     const text = await sparehand(['status'], { env: h.env });
-    expect(text.stdout).toMatch(/  waiting 3: .* — .*, for a worker only\n/);
+    expect(text.stdout).toMatch(/ {2}waiting 3: .* — .*, for a worker only\n/);
     writeFileSync(release, '');
     const results = await Promise.all([first.run, ...later.map((r) => r.run)]);
     expect(results.map((r) => r.exitCode), results.map((r) => r.stderr).join('\n')).toEqual([0, 0, 0, 0]);
