@@ -12,6 +12,7 @@ import { type Platform, parsePlatform } from '../platform/platform.js';
 import { ReportReader, type Staging } from '../sync/report-reader.js';
 import { type Frame, FrameReader, frame } from './frames.js';
 import { type Job, jobFrame } from './job.js';
+import { rewrittenOutput, rootsOf } from './root-rewrite.js';
 import { programPreamble } from './worker/program.js';
 
 /** How the run tells a stage about a signal sparehand received (`again`: not the first one). */
@@ -95,8 +96,13 @@ export interface Session {
  * Starts the session: ssh (args from the caller: the bootstrap as the remote command) in its own process group
  * (a Ctrl-C reaches sparehand, not ssh), the program and the job on its input at once.
  */
-export function openSession(ctx: Context, opts: { args: string[]; env: NodeJS.ProcessEnv; job: Job; staging: Staging }): Session {
+export function openSession(ctx: Context, opts: { args: string[]; env: NodeJS.ProcessEnv; job: Job; staging: Staging; root: string }): Session {
   const child = spawn('ssh', opts.args, { env: opts.env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+  // The command's output, and what the worker program says on its stderr (an install's output), with the copy's
+  // folder there shown as the project's root here once the worker has named it (`root`).
+  const out = rewrittenOutput(ctx.stdout, opts.root);
+  const err = rewrittenOutput(ctx.stderr, opts.root);
+  const programErr = rewrittenOutput(ctx.stderr, opts.root);
   // What the worker's shell says before the program's first frame is held back: when perl is missing there it is
   // only "perl: command not found", which the run says better.
   let heldErr: Buffer[] | undefined = [];
@@ -104,7 +110,7 @@ export function openSession(ctx: Context, opts: { args: string[]; env: NodeJS.Pr
     if (heldErr) for (const b of heldErr) ctx.stderr.write(b);
     heldErr = undefined;
   };
-  child.stderr?.on('data', (d: Buffer) => (heldErr ? heldErr.push(d) : ctx.stderr.write(d)));
+  child.stderr?.on('data', (d: Buffer) => (heldErr ? heldErr.push(d) : void programErr.write(d)));
   child.stdin?.on('error', () => undefined);
   child.stdin?.write(Buffer.concat([programPreamble(), jobFrame(opts.job)]));
   const ended = sshEnded(child);
@@ -134,8 +140,14 @@ export function openSession(ctx: Context, opts: { args: string[]; env: NodeJS.Pr
   const onFrame = async (f: Frame): Promise<void> => {
     switch (f.type) {
       case 'out':
-        if (!ctx.stdout.write(f.payload)) await new Promise((r) => ctx.stdout.once('drain', r));
+        return out.write(f.payload);
+      case 'err':
+        return err.write(f.payload);
+      case 'root': {
+        const roots = rootsOf(f.payload, opts.job.key, opts.job.folder);
+        for (const o of [out, err, programErr]) o.setRoots(roots);
         return;
+      }
       case 'claim': {
         const text = f.payload.toString();
         const [first, ...more] = text.split(' ');
@@ -176,6 +188,8 @@ export function openSession(ctx: Context, opts: { args: string[]; env: NodeJS.Pr
         }
         result.status = Number(m[1]);
         result.seenAt = performance.now();
+        out.flush();
+        err.flush();
         if (m[2] !== undefined && m[3] !== undefined && Number(m[3]) >= Number(m[2])) result.depsSeconds = Number(m[3]) - Number(m[2]);
         return;
       }
@@ -198,6 +212,7 @@ export function openSession(ctx: Context, opts: { args: string[]; env: NodeJS.Pr
         if (result.broken) break;
       }
     } finally {
+      for (const o of [out, err, programErr]) o.flush();
       streamEnded = true;
       // Nothing at all, and the worker's shell said "command not found": no perl there.
       if (framesSeen === 0 && (await ended.catch(() => -1)) === 127) {
