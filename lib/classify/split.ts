@@ -2,7 +2,7 @@
 // parts that must stay here run here, in the same order with the same `&&`/`||`/`;`, redirects and pipes where
 // they were. Every piece is an exact substring of the command; the pieces joined are the command.
 import type { Verdict } from './kinds.js';
-import type { Word } from './lex.js';
+import type { Redirect, Word } from './lex.js';
 import type { ListItem, Pipeline } from './parse.js';
 import { type Facts, runsBuilt } from './built-outputs.js';
 import { createsFiles, leavesForUnnamedFolder, type Role, roleOf } from './roles.js';
@@ -13,6 +13,11 @@ import { wordsOutside } from './wrappers.js';
 export interface Piece {
   text: string;
   send: boolean;
+  /**
+   * Moved into the sent piece before it (at its end): `npm test > x.log 2>&1` is sent as `npm test 2>&1`, with
+   * `> x.log` here, so the command's stderr joins its stdout in the file and sparehand's own lines do not.
+   */
+  into?: boolean;
 }
 
 /**
@@ -27,6 +32,8 @@ interface Sent {
   to: number;
   start: number;
   end: number;
+  /** Stretches after `end` that go inside it (Piece.into). */
+  moved?: ReadonlyArray<{ start: number; end: number }>;
 }
 
 const SEPARATORS = new Set(['', ';', '\n']);
@@ -179,25 +186,70 @@ const shellProblem = (p: Pipeline): NoCut => {
  * output redirects after its last word and the pipes after it stay outside (an input redirect, or a
  * redirect among the words, takes them all inside). The heavy command must be the pipeline's first.
  */
-function cutPipeline(p: Pipeline, verdicts: Verdicts): { start: number; end: number } | NoCut {
+type Cut = { start: number; end: number; moved?: Array<{ start: number; end: number }> };
+
+function cutPipeline(p: Pipeline, verdicts: Verdicts): Cut | NoCut {
   const core = p.commands[0] as Pipeline['commands'][number];
   if (!hasHeavy(core, verdicts)) return { rule: 'local: heavy part reads a pipe', why: 'reads its input from a pipe that stays here' };
+  if (p.pipes[0] === '|&') return STDERR_PIPED;
   let start = p.commandStart;
   let end: number;
   let problem: NoCut | undefined;
+  // Where the command's stderr goes is decided inside the run: sparehand's own lines (its summary) stay on the
+  // tool's stderr, out of the file or pipe the command's stderr goes to (`npm test 2>&1 | tail -1`).
+  const input = core.redirects.some((r) => r.operator.startsWith('<'));
+  const before = core.kind === 'simple' ? core.redirectBeforeWord : false;
+  const joined = input || before ? undefined : stderrJoinsStdout(core.redirects);
+  if (joined) {
+    // `> x.log 2>&1`: the file stays here, the `2>&1` goes inside.
+    const cmdEnd = core.kind === 'simple' ? ((core.words[core.words.length - 1] as Word | undefined)?.end ?? core.end) : core.closeEnd;
+    const from = core.kind === 'simple' && core.assignments.length === 0 ? wordsOutside(core.words.map((w) => w.value)) : 0;
+    if (from > 0 && core.kind === 'simple') start = (core.words[from] as Word).start;
+    problem = core.kind === 'simple' ? simpleProblem(core, verdicts, from, []) : commandProblem({ ...core, redirects: [] }, verdicts);
+    const moved = joined.map((i) => ({ start: i === 0 ? cmdEnd : (core.redirects[i - 1] as Redirect).end, end: (core.redirects[i] as Redirect).end }));
+    return problem ?? { start, end: cmdEnd, moved };
+  }
+  const stderr = core.redirects.some(movesStderr);
+  if (stderr && core.redirects.some((r) => r.operator.endsWith('>>'))) return APPENDS;
   if (core.kind === 'simple') {
     const from = core.assignments.length === 0 ? wordsOutside(core.words.map((w) => w.value)) : 0;
     if (from > 0) start = (core.words[from] as Word).start;
-    const allInside = core.redirectBeforeWord || core.redirects.some((r) => r.operator.startsWith('<'));
+    const allInside = stderr || core.redirectBeforeWord || core.redirects.some((r) => r.operator.startsWith('<'));
     end = allInside ? core.end : (core.words[core.words.length - 1] as Word).end;
     problem = simpleProblem(core, verdicts, from, allInside ? core.redirects : []);
   } else {
-    const allInside = core.redirects.some((r) => r.operator.startsWith('<'));
+    const allInside = stderr || core.redirects.some((r) => r.operator.startsWith('<'));
     end = allInside ? core.end : core.closeEnd;
     problem = commandProblem(allInside ? core : { ...core, redirects: [] }, verdicts);
   }
   return problem ?? { start, end };
 }
+
+/**
+ * The redirects (indices) that only send stderr where stdout goes, when they all come after every other redirect
+ * and no other touches stderr (`> x.log 2>&1`, `>> x.log 2>&1`): inside the run they mean the same. Else undefined.
+ */
+function stderrJoinsStdout(redirects: readonly Redirect[]): number[] | undefined {
+  const joins = (r: Redirect) => r.fd === '2' && r.operator === '>&' && r.target.value === '1' && !r.target.quoted;
+  const first = redirects.findIndex(joins);
+  if (first < 0) return undefined;
+  const rest = redirects.slice(first);
+  if (!rest.every(joins) || redirects.slice(0, first).some(movesStderr)) return undefined;
+  return rest.map((_, i) => first + i);
+}
+
+/** A redirect that changes where stderr goes: `2>…`, `2>&1`, `&>…`, `>& file`. */
+const movesStderr = (r: Redirect): boolean =>
+  r.fd === '2' || r.operator.startsWith('&>') || (r.operator === '>&' && r.fd === '' && !/^(\d+|-)$/.test(r.target.value));
+
+const STDERR_PIPED: NoCut = {
+  rule: 'local: stderr piped to a part that stays here',
+  why: "pipes its stderr (`|&`) to a part that stays here, where sparehand's own lines would join the command's",
+};
+const APPENDS: NoCut = {
+  rule: 'local: stderr appended to a file',
+  why: 'appends its stderr to a file, which would be written on the worker, where an ignored file is not the one here',
+};
 
 function pieces(src: string, sent: readonly Sent[]): Piece[] {
   const out: Piece[] = [];
@@ -206,6 +258,11 @@ function pieces(src: string, sent: readonly Sent[]): Piece[] {
     if (s.start > at) out.push({ text: src.slice(at, s.start), send: false });
     out.push({ text: src.slice(s.start, s.end), send: true });
     at = s.end;
+    for (const m of s.moved ?? []) {
+      if (m.start > at) out.push({ text: src.slice(at, m.start), send: false });
+      out.push({ text: src.slice(m.start, m.end), send: false, into: true });
+      at = m.end;
+    }
   }
   if (at < src.length) out.push({ text: src.slice(at), send: false });
   return out;

@@ -1,0 +1,63 @@
+// Issue 21: rewrites that mean the same as the original. sparehand's own lines never take the place of the
+// command's in a pipe or a file, and a word naming a place outside the project keeps the command here.
+import { describe, expect, it } from 'vitest';
+import { classify, rewriteCommand } from '../../lib/classify/index.js';
+
+const rewrite = (cmd: string) => {
+  const c = classify(cmd);
+  return { rule: c.rule, rewrite: c.wrap ? rewriteCommand(c, 'sparehand') : null };
+};
+
+describe("where the command's stderr goes is decided inside the run", () => {
+  it.each([
+    ['npm test 2>&1 | tail -1', "sparehand run --or-local -- 'npm test 2>&1' | tail -1"],
+    ['npm test > x.log 2>&1', "sparehand run --or-local -- 'npm test 2>&1' > x.log"],
+    ['npm test >> x.log 2>&1', "sparehand run --or-local -- 'npm test 2>&1' >> x.log"],
+    ['npm test 2>err.log', "sparehand run --or-local -- 'npm test 2>err.log'"],
+    ['npm test 2>/dev/null | tail -1', "sparehand run --or-local -- 'npm test 2>/dev/null' | tail -1"],
+    ['npm test &> out.log', "sparehand run --or-local -- 'npm test &> out.log'"],
+    ['npm test 2>&1 > out.log | cat', "sparehand run --or-local -- 'npm test 2>&1 > out.log' | cat"],
+    ['(npm test) > x.log 2>&1 && git diff', "sparehand run --or-local -- '(npm test) 2>&1' > x.log && git diff"],
+    ['npm test > x.log', "sparehand run --or-local -- 'npm test' > x.log"],
+  ])('%s', (cmd, want) => {
+    expect(rewrite(cmd).rewrite).toBe(want);
+  });
+
+  it('leaves alone what it cannot keep: stderr piped with |&, stderr with an append', () => {
+    expect(rewrite('npm test |& tail -1')).toEqual({ rule: 'local: stderr piped to a part that stays here', rewrite: null });
+    expect(rewrite('npm test 2>&1 >> x.log')).toEqual({ rule: 'local: stderr appended to a file', rewrite: null });
+    expect(rewrite('npm test 2>>err.log')).toEqual({ rule: 'local: stderr appended to a file', rewrite: null });
+  });
+});
+
+describe('a word naming a place outside the project keeps the command here', () => {
+  it.each([
+    ['npm test -- --outputFile=../report.json', 'local: path outside the project: ../report.json'],
+    ['make report OUT=../report.txt', 'local: path outside the project: ../report.txt'],
+    ['OUT=../report.txt make report', 'local: path outside the project: ../report.txt'],
+    ['make print X=~', 'local: path outside the project: ~'],
+    ['make print X=a:~/b', 'local: path outside the project: ~/b'],
+    ['make print X=$HOME', 'local: expands $HOME'],
+    ['make print X="${HOME}"', 'local: expands ${HOME}'],
+    ['cargo build -o ../x', 'local: path outside the project: ../x'],
+    ['pytest -o../x', 'local: path outside the project: ../x'],
+    ['make -C .. test', 'local: path outside the project: ..'],
+    ['pytest --junitxml=../r.xml', 'local: path outside the project: ../r.xml'],
+    ['npm test -- --output-file sub/../../r.json', 'local: path outside the project: sub/../../r.json'],
+    ['npm test -- --outputFile=/tmp/r.json', 'local: path outside the project: /tmp/r.json'],
+    ['cargo test --target-dir ~/t', 'local: path outside the project: ~/t'],
+    ['npm test 2>../err.log', 'local: path outside the project: ../err.log'],
+    ['cd sub && npm test -- ../../r.json', 'local: path outside the project: ../../r.json'],
+  ])('%s', (cmd, rule) => {
+    const c = classify(cmd);
+    expect({ heavy: c.heavy, rule: c.rule }).toEqual({ heavy: false, rule });
+    expect(c.reason).toContain('left alone, it runs here');
+  });
+
+  it('but not a path that stays inside, a quoted ~, a URL, or the program rules', () => {
+    for (const cmd of [
+      'npm test -- --outputFile=report.json', 'npm test -- src/../x', 'cd sub && make -f ../Makefile test', "npm test -- '~'",
+      'npm test -- --registry=http://h/../x', 'cd app && ../gradlew build', 'npm test > ../out.txt', 'make test X=a.b',
+    ]) expect(classify(cmd).heavy, cmd).toBe(true);
+  });
+});
