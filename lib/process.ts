@@ -1,5 +1,6 @@
-// Starting programs: the one place below lib/run and lib/remote that knows how a child's end becomes an exit status.
-import { spawn } from 'node:child_process';
+// Starting programs: the one place in lib/ that starts one (test/style.test.ts checks it), and that knows how a
+// child's end becomes an exit status. Always an argv, never a shell of the caller's making.
+import { type ChildProcess, type SpawnOptions, spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import { SparehandError } from './errors.js';
 
@@ -14,6 +15,13 @@ export interface ProcResult {
   code: number;
   stdout: string;
   stderr: string;
+  /** Stopped because `timeoutMs` passed. */
+  timedOut?: boolean;
+}
+
+/** Starts `cmd` with `args` for a caller that streams its pipes itself (sessions, rsync's peers, a local command). */
+export function start(cmd: string, args: readonly string[], opts: SpawnOptions): ChildProcess {
+  return spawn(cmd, args, { ...opts, shell: false });
 }
 
 /**
@@ -31,6 +39,8 @@ export interface CaptureOptions {
   signal?: AbortSignal;
   /** Stop the program if sparehand itself dies (see TIED); no `input` then. */
   tied?: boolean;
+  /** Stop it (SIGTERM) after this long; the result says `timedOut`. */
+  timeoutMs?: number;
 }
 
 /** Runs a program with argv, collecting its output (never through a shell of ours, but for `tied`'s fixed one). */
@@ -53,22 +63,34 @@ export function capture(cmd: string, args: readonly string[], opts: CaptureOptio
     };
     if (opts.signal?.aborted) abort();
     opts.signal?.addEventListener('abort', abort, { once: true });
+    let timedOut = false;
+    const timer =
+      opts.timeoutMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            timedOut = true;
+            abort();
+          }, opts.timeoutMs);
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.once('error', (e) => reject(new SparehandError('IO', `cannot start ${cmd}: ${e.message}`, { cause: e })));
+    child.once('error', (e) => {
+      clearTimeout(timer);
+      reject(new SparehandError('IO', `cannot start ${cmd}: ${e.message}`, { cause: e }));
+    });
     let done = false;
     const finish = (code: number | null, signal: NodeJS.Signals | null) => {
       if (done) return;
       done = true;
       opts.signal?.removeEventListener('abort', abort);
+      clearTimeout(timer);
       if (tied) child.stdin.destroy();
-      resolve({ code: exitStatus(code, signal), stdout, stderr });
+      resolve({ code: exitStatus(code, signal), stdout, stderr, ...(timedOut ? { timedOut } : {}) });
     };
     child.once('close', finish);
     // Stopped on purpose: its end is enough. (An ssh that went through a shared connection handed its output to the
     // master, which keeps those pipes open as long as the other side runs: waiting for them to close could be forever.)
     child.once('exit', (code, signal) => {
-      if (!opts.signal?.aborted) return;
+      if (!opts.signal?.aborted && !timedOut) return;
       setTimeout(() => {
         finish(code, signal);
         child.stdout.destroy();

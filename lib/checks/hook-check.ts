@@ -3,13 +3,13 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { execa } from 'execa';
 import { agentEnvVar } from '../agents/index.js';
 import type { AgentSpec, InstallBase, Scope } from '../agents/types.js';
 import { type Outcome, decodeWire } from './decode-answer.js';
 import { which } from '../which.js';
 import { installedCommandsIn, notesAt, targetsAt } from '../install/engine.js';
 import { hasNote } from '../install/note-block.js';
+import { type ProcResult, capture } from '../process.js';
 import { projectRoot } from '../project-root.js';
 import { readIfExists } from '../install/workspace.js';
 
@@ -36,8 +36,8 @@ export const quotedPaths = (command: string): string[] =>
 /** Runs one installed hook with one shell call and reads its answer. */
 async function trial(run: Runner, agent: AgentSpec, command: string, cwd: string): Promise<Outcome> {
   if (run.kind === 'probe') {
-    const r = await execa(process.execPath, ['--input-type=module', '-e', run.source(command)], { ...run.opts, reject: false, timeout: 30_000, input: '' });
-    if (r.exitCode !== 0) return { kind: 'invalid', why: `the plugin probe failed: ${r.stderr.split('\n')[0] ?? ''}` };
+    const r = await runFor(process.execPath, ['--input-type=module', '-e', run.source(command)], run.opts, '');
+    if (r.code !== 0) return { kind: 'invalid', why: `the plugin probe failed: ${r.stderr.split('\n')[0] ?? ''}` };
     try {
       return JSON.parse(r.stdout) as Outcome;
     } catch {
@@ -45,14 +45,20 @@ async function trial(run: Runner, agent: AgentSpec, command: string, cwd: string
     }
   }
   const payload = JSON.stringify(agent.samplePayload!(command, cwd));
-  const r = await execa(run.file, run.args, { ...run.opts, input: payload, reject: false, timeout: 30_000, stripFinalNewline: false });
+  const r = await runFor(run.file, run.args, run.opts, payload);
   if (r.timedOut) return { kind: 'invalid', why: 'no answer within 30 s' };
-  return decodeWire({ stdout: r.stdout, stderr: r.stderr, exitCode: r.exitCode ?? 1 }, command);
+  return decodeWire({ stdout: r.stdout, stderr: r.stderr, exitCode: r.code }, command);
 }
 
+/** Runs a hook (or its probe) as the tool would, for at most 30 s; a program that cannot start is exit 127, as in a shell. */
+const runFor = (file: string, args: readonly string[], opts: RunOpts, input: string): Promise<ProcResult> =>
+  capture(file, args, { ...opts, input, timeoutMs: 30_000 }).catch((e: Error) => ({ code: 127, stdout: '', stderr: e.message }));
+
+type RunOpts = { env: NodeJS.ProcessEnv; cwd: string };
+
 type Runner =
-  | { kind: 'exec'; file: string; args: string[]; opts: { env: NodeJS.ProcessEnv; extendEnv: false; cwd: string } }
-  | { kind: 'probe'; source: (command: string) => string; opts: { env: NodeJS.ProcessEnv; extendEnv: false; cwd: string } };
+  | { kind: 'exec'; file: string; args: string[]; opts: RunOpts }
+  | { kind: 'probe'; source: (command: string) => string; opts: RunOpts };
 
 /** Tests a tool's hook at one scope with a heavy and a light command. */
 async function checkAgent(
@@ -84,7 +90,7 @@ async function runChecks(
   env: NodeJS.ProcessEnv,
   reinstall: string,
 ): Promise<CheckResult> {
-  const runOpts = { env, extendEnv: false as const, cwd: opts.cwd };
+  const runOpts = { env, cwd: opts.cwd };
   let runner: Runner | undefined;
   for (const target of targetsAt(agent, scope)) {
     const path = target.path(base);

@@ -1,6 +1,6 @@
 // A minimal JSON-RPC client over a child's stdio (newline-delimited JSON), for asking a tool what it sees.
-import { execa } from 'execa';
 import { SparehandError } from '../errors.js';
+import { start } from '../process.js';
 
 export interface RpcSession {
   call: (method: string, params?: unknown) => Promise<unknown>;
@@ -10,7 +10,7 @@ export interface RpcSession {
 
 /** Starts `file args` and speaks JSON-RPC to it; every call fails after `timeoutMs`. */
 export function rpcSession(file: string, args: readonly string[], opts: { env: NodeJS.ProcessEnv; cwd: string; timeoutMs: number }): RpcSession {
-  const child = execa(file, [...args], { env: opts.env, extendEnv: false, cwd: opts.cwd, reject: false, stdin: 'pipe', stdout: 'pipe', stderr: 'ignore', buffer: false });
+  const child = start(file, args, { env: opts.env, cwd: opts.cwd, stdio: ['pipe', 'pipe', 'ignore'] });
   const waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   let next = 1;
   let rest = '';
@@ -39,7 +39,8 @@ export function rpcSession(file: string, args: readonly string[], opts: { env: N
     waiting.clear();
   };
   child.on('exit', () => fail('exited'));
-  child.catch(() => fail('could not run'));
+  child.on('error', () => fail('could not run'));
+  child.stdin?.on('error', () => undefined);
   const send = (msg: object) => child.stdin?.write(`${JSON.stringify(msg)}\n`);
   return {
     call(method, params) {
