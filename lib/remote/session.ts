@@ -12,7 +12,7 @@ import { type Platform, parsePlatform } from '../platform/platform.js';
 import { ReportReader, type Staging } from '../sync/report-reader.js';
 import { type Frame, FrameReader, frame } from './frames.js';
 import { type Job, jobFrame } from './job.js';
-import { rewrittenOutput, rootsOf } from './root-rewrite.js';
+import { RootRewriter, rewrittenOutput, rootRewriteStream, rootsOf } from './root-rewrite.js';
 import { programPreamble } from './worker/program.js';
 
 /** How the run tells a stage about a signal sparehand received (`again`: not the first one). */
@@ -88,6 +88,8 @@ export interface Session {
   results(sshStatus: number): Promise<ExecResult>;
   /** Ends the session; the worker lets the slot go. */
   close(): void;
+  /** The copy's folder on the worker, as its `root` frame named it (checked: root-rewrite.ts rootsOf). */
+  roots(): readonly string[];
   /** The session's end (its ssh exit status). */
   ended: Promise<number>;
 }
@@ -132,6 +134,7 @@ export function openSession(ctx: Context, opts: { args: string[]; env: NodeJS.Pr
   };
   const settled = () => new Promise<void>((r) => (wake = r));
   let streamEnded = false;
+  let roots: string[] = [];
   let fetching = 0;
   let framesSeen = 0;
   /** Terminal mode: the holding session has passed on all the terminal session left. */
@@ -144,7 +147,7 @@ export function openSession(ctx: Context, opts: { args: string[]; env: NodeJS.Pr
       case 'err':
         return err.write(f.payload);
       case 'root': {
-        const roots = rootsOf(f.payload, opts.job.key, opts.job.folder);
+        roots = rootsOf(f.payload, opts.job.key, opts.job.folder);
         for (const o of [out, err, programErr]) o.setRoots(roots);
         return;
       }
@@ -247,6 +250,7 @@ export function openSession(ctx: Context, opts: { args: string[]; env: NodeJS.Pr
     claimed: claim,
     ended,
     ready,
+    roots: () => roots,
     go: (changes) => {
       const parts = [frame('go')];
       for (const c of changes) {
@@ -345,12 +349,20 @@ export function openSession(ctx: Context, opts: { args: string[]; env: NodeJS.Pr
  * with the job file the holding session wrote; that session then passes on the report.
  */
 export async function execTerminal(
+  ctx: Pick<Context, 'stdout'>,
   hold: Session,
-  opts: { args: (jobFile: string) => string[]; env: NodeJS.ProcessEnv; deadline?: number | undefined; signals: SignalSource },
+  opts: { args: (jobFile: string) => string[]; env: NodeJS.ProcessEnv; deadline?: number | undefined; signals: SignalSource; root: string },
 ): Promise<ExecResult | undefined> {
   const jobFile = await hold.ready;
   if (jobFile === undefined) return undefined;
-  const child: ChildProcess = spawn('ssh', opts.args(jobFile), { env: opts.env, stdio: 'inherit' });
+  // The terminal's output (stdout and stderr both, as the worker's terminal gives them) with the copy's folder
+  // shown as the root here; the terminal stays ssh's for input.
+  const child: ChildProcess = spawn('ssh', opts.args(jobFile), { env: opts.env, stdio: ['inherit', 'pipe', 'inherit'] });
+  const rw = new RootRewriter(opts.root);
+  rw.setRoots(hold.roots());
+  const shown = (child.stdout as NodeJS.ReadableStream).pipe(rootRewriteStream(rw));
+  shown.pipe(ctx.stdout, { end: false });
+  const allShown = new Promise((r) => shown.once('end', r));
   let stoppedBy: ExecResult['stoppedBy'];
   const stop = (sig: NodeJS.Signals) => child.kill(sig);
   opts.signals.react((sig) => {
@@ -360,6 +372,7 @@ export async function execTerminal(
   const timer = opts.deadline === undefined ? undefined : setTimeout(() => ((stoppedBy ??= 'timeout'), stop('SIGTERM')), Math.max(0, opts.deadline - Date.now()));
   try {
     const sshStatus = await sshEnded(child);
+    await allShown;
     if (stoppedBy !== undefined) return { sshStatus, report: new ReportReader({ dir: () => undefined }), stoppedBy };
     const r = await hold.results(sshStatus);
     // Ctrl-C at the terminal stopped it before the command ran (an install): the run was stopped, not lost.

@@ -345,11 +345,12 @@ async function runInSlot(ctx: Context, opts: RemoteRunOptions & { clock: RunCloc
   try {
     const t1 = performance.now();
     const result = run.tty
-      ? await execTerminal(session, {
+      ? await execTerminal(ctx, session, {
           args: (jobFile) => sshArgs(worker, t.conn, bootCommand(jobFile), { tty: true }),
           env: sshEnv(ctx),
           deadline: opts.clock.deadline,
           signals,
+          root,
         })
       : await session.run({ deadline: opts.clock.deadline, startBy: opts.clock.startBy, signals });
     const execEnd = performance.now();

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
+import { bashQuote } from '../../lib/classify/index.js';
 import { BIN, sparehand } from '../helpers/cli.js';
 import { gitProject } from '../helpers/project.js';
 import { copyPath, sharedWorker } from '../helpers/worker-env.js';
@@ -24,6 +25,18 @@ describe("paths in the command's output are this machine's", () => {
     const there = copyPath(w.wh, w.sshd.remoteDir, proj);
     expect(r.stdout).toBe(`${proj}\nat file://${proj}/x.js:3:7\n\x1b[31m${proj}/src/a.txt\x1b[0m\n${there}1 ${there}.bak\n${proj}/src\n`);
     expect(r.stderr).toBe(`err: ${proj}/src\n`);
+  });
+
+  it('in a terminal too (ssh -tt): the root here, and a line that ends in part of a root is not kept back', async () => {
+    const proj = gitProject({ 'a.txt': 'a\n' });
+    const there = copyPath(w.wh, w.sshd.remoteDir, proj);
+    // script(1) gives sparehand a terminal for stdin and stdout, as a person's shell has.
+    const inner = `${bashQuote(process.execPath)} ${bashQuote(BIN)} run --quiet -- ${bashQuote('echo "[$PWD]"; printf "%s" "${PWD%/*}"; sleep 1; echo " ${PWD}1"')}`;
+    const r = await execa('script', ['-qefc', inner, '/dev/null'], { cwd: proj, env: { ...w.wh.env, TERM: 'dumb' }, extendEnv: false, reject: false, input: '' });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const out = (r.stdout as string).replaceAll('\r', '');
+    expect(out).toContain(`[${proj}]\n`);
+    expect(out).toContain(`${there.slice(0, there.lastIndexOf('/'))} ${there}1`);
   });
 
   it('passes binary output through unchanged, and a root split across two writes is still found', async () => {
