@@ -27,8 +27,29 @@ export const WorkerSchema = z.object({
 });
 export type Worker = z.infer<typeof WorkerSchema>;
 
+/**
+ * A service on this machine that commands on a worker reach at 127.0.0.1:PORT there: a port (`5432`, `"6379"`),
+ * or `"HOST:PORT"` for one this machine reaches at HOST (`"localhost:8080"`, `"127.0.0.2:5432"`).
+ */
+export const ServiceSchema = z.union([
+  intRange(1, 65535),
+  z.string().check(
+    z.refine((s) => {
+      const m = /^(?:[A-Za-z0-9][A-Za-z0-9.-]*:|\[[0-9A-Fa-f:.]+\]:)?(\d{1,5})$/.exec(s);
+      return m !== null && Number(m[1]) >= 1 && Number(m[1]) <= 65535;
+    }, 'a port (5432), or "HOST:PORT" ("localhost:8080")'),
+  ),
+]);
+export type Service = z.infer<typeof ServiceSchema>;
+
+const ServicesSchema = z.array(ServiceSchema);
+
 export const ConfigSchema = z.object({
   workers: z.optional(z.array(WorkerSchema)),
+  /** This machine's services forwarded to every run's worker for its duration (docs/run.md "Services on this machine"). */
+  services: z.optional(ServicesSchema),
+  /** Settings for one project, by its folder here (the git top level; `~/` is the home folder). */
+  projects: z.optional(z.record(z.string(), z.object({ services: z.optional(ServicesSchema) }))),
   /** Changes to the heavy-command rules: each entry is a command prefix, e.g. "npm run e2e". */
   rules: z.optional(
     z.object({
@@ -91,10 +112,17 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 
 /** The fields of `value` that `schema` does not know, as dotted paths (`myNote`, `sync.exclud`, `workers.0.note`). */
 function unknownIn(schema: z.core.$ZodType, value: unknown, path: string): string[] {
-  const def = schema._zod.def as { type: string; innerType?: z.core.$ZodType; element?: z.core.$ZodType; shape?: Record<string, z.core.$ZodType> };
+  const def = schema._zod.def as {
+    type: string;
+    innerType?: z.core.$ZodType;
+    element?: z.core.$ZodType;
+    valueType?: z.core.$ZodType;
+    shape?: Record<string, z.core.$ZodType>;
+  };
   const at = (k: string | number) => (path ? `${path}.${k}` : String(k));
   if (def.innerType) return unknownIn(def.innerType, value, path);
   if (def.type === 'array' && def.element && Array.isArray(value)) return value.flatMap((v, i) => unknownIn(def.element!, v, at(i)));
+  if (def.type === 'record' && def.valueType && isObject(value)) return Object.entries(value).flatMap(([k, v]) => unknownIn(def.valueType!, v, at(k)));
   if (def.type === 'object' && def.shape && isObject(value)) {
     const shape = def.shape;
     return Object.entries(value).flatMap(([k, v]) => (Object.hasOwn(shape, k) ? unknownIn(shape[k]!, v, at(k)) : [at(k)]));

@@ -1,7 +1,7 @@
 // `sparehand doctor`: is everything sparehand needs here and on the workers?
 import type { Command } from 'commander';
 import { allAgents } from '../agents/index.js';
-import { readConfig } from '../config.js';
+import { type Config, readConfig } from '../config.js';
 import type { Context } from '../context.js';
 import { isSparehandError } from '../errors.js';
 import { checkInstalled } from '../checks/hook-check.js';
@@ -13,7 +13,9 @@ import { rsyncHere } from '../remote/rsync-found.js';
 import { permissionParityNotes } from '../agents/platform-notes.js';
 import { capture } from '../process.js';
 import { formatReport } from './worker.js';
-import { projectRoot } from '../project-root.js';
+import { gitRoot, projectRoot } from '../project-root.js';
+import { serviceSignsLine } from '../run/service-signs.js';
+import { servicesFor } from '../run/services.js';
 import { readLog } from '../run/run-log.js';
 import { tilde } from '../context.js';
 import { toolInstalled } from '../install/engine.js';
@@ -91,6 +93,22 @@ function resetHint(ctx: Context): DoctorCheck | undefined {
   return { name: 'last run', ok: true, detail: `${m[0]} (it ran here); if the install works here, \`sparehand worker reset ${m[1]}\` wipes this project's copies there and the next run installs afresh` };
 }
 
+/** In a project: the services on this machine it seems to need and the config does not forward (service-signs.ts). */
+function servicesCheck(ctx: Context): DoctorCheck | undefined {
+  const root = gitRoot(ctx.cwd);
+  if (root === undefined) return undefined;
+  let config: Config;
+  try {
+    config = readConfig(ctx).config;
+  } catch {
+    return undefined;
+  }
+  const line = serviceSignsLine(ctx, config, root);
+  const forwarded = servicesFor(ctx, config, root).map((f) => f.port);
+  if (line) return { name: 'services', ok: true, detail: line };
+  return forwarded.length ? { name: 'services', ok: true, detail: `forwarded to the worker for each run: ${forwarded.join(', ')}` } : undefined;
+}
+
 /**
  * Per installed tool with a sandbox of its own: whether it is on and whether a run inside it offloads. Not a failure
  * when the user keeps it closed; a failure when --sandbox-access widened it and it no longer covers the workers.
@@ -125,6 +143,8 @@ export async function doctor(ctx: Context): Promise<{ ok: boolean; checks: Docto
     if (!isSparehandError(e)) throw e;
     checks.push({ name: 'config', ok: false, detail: e.message });
   }
+  const services = servicesCheck(ctx);
+  if (services) checks.push(services);
   const reset = resetHint(ctx);
   if (reset) checks.push(reset);
   checks.push(...(await installedHookChecks(ctx)));

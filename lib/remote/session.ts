@@ -98,7 +98,11 @@ export interface Session {
  * Starts the session: ssh (args from the caller: the bootstrap as the remote command) in its own process group
  * (a Ctrl-C reaches sparehand, not ssh), the program and the job on its input at once.
  */
-export function openSession(ctx: Context, opts: { args: string[]; env: NodeJS.ProcessEnv; job: Job; staging: Staging; root: string }): Session {
+export function openSession(
+  ctx: Context,
+  /** `onOutput`: sees what the command prints (both streams), as it comes; `root`: the project's root here. */
+  opts: { args: string[]; env: NodeJS.ProcessEnv; job: Job; staging: Staging; root: string; onOutput?: (chunk: Buffer) => void },
+): Session {
   const child = spawn('ssh', opts.args, { env: opts.env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
   // The command's output, and what the worker program says on its stderr (an install's output), with the copy's
   // folder there shown as the project's root here once the worker has named it (`root`).
@@ -112,7 +116,11 @@ export function openSession(ctx: Context, opts: { args: string[]; env: NodeJS.Pr
     if (heldErr) for (const b of heldErr) ctx.stderr.write(b);
     heldErr = undefined;
   };
-  child.stderr?.on('data', (d: Buffer) => (heldErr ? heldErr.push(d) : void programErr.write(d)));
+  child.stderr?.on('data', (d: Buffer) => {
+    opts.onOutput?.(d);
+    if (heldErr) heldErr.push(d);
+    else void programErr.write(d);
+  });
   child.stdin?.on('error', () => undefined);
   child.stdin?.write(Buffer.concat([programPreamble(), jobFrame(opts.job)]));
   const ended = sshEnded(child);
@@ -143,8 +151,10 @@ export function openSession(ctx: Context, opts: { args: string[]; env: NodeJS.Pr
   const onFrame = async (f: Frame): Promise<void> => {
     switch (f.type) {
       case 'out':
+        opts.onOutput?.(f.payload);
         return out.write(f.payload);
       case 'err':
+        opts.onOutput?.(f.payload);
         return err.write(f.payload);
       case 'root': {
         roots = rootsOf(f.payload, opts.job.key, opts.job.folder);

@@ -23,7 +23,7 @@ export const CONTROL_PERSIST = '10m';
  * nothing of this machine's forwarded to the worker (no agent, X11 or ports, whatever ~/.ssh/config says; a worker
  * with `forwardAgent: true` gets the agent).
  */
-export function sshOptions(worker: Worker, conn: Connection, master: 'yes' | 'no' = 'no'): string[] {
+export function sshOptions(worker: Worker, conn: Connection, master: 'yes' | 'no' = 'no', persist = CONTROL_PERSIST): string[] {
   const args: string[] = [];
   if (conn.configFile !== undefined) args.push('-F', conn.configFile);
   args.push(
@@ -31,7 +31,7 @@ export function sshOptions(worker: Worker, conn: Connection, master: 'yes' | 'no
     '-o', `ConnectTimeout=${conn.connectTimeout ?? 5}`,
     '-o', `ControlMaster=${master}`,
     '-o', `ControlPath=${conn.controlPath}`,
-    '-o', `ControlPersist=${CONTROL_PERSIST}`,
+    '-o', `ControlPersist=${persist}`,
     '-o', 'ServerAliveInterval=15',
     '-o', 'ServerAliveCountMax=3',
     '-o', `ForwardAgent=${worker.forwardAgent ? 'yes' : 'no'}`,
@@ -49,6 +49,29 @@ export function sshOptions(worker: Worker, conn: Connection, master: 'yes' | 'no
 export function sshArgs(worker: Worker, conn: Connection, remote: string, opts: { tty?: boolean } = {}): string[] {
   // -q with a terminal: ssh would end every run with "Shared connection to … closed." on it.
   return [...sshOptions(worker, conn), ...(opts.tty ? ['-tt', '-q'] : ['-T']), '--', worker.destination, remote];
+}
+
+/**
+ * A run's session that forwards services: a connection of its own, never the shared one (a forward asked through
+ * that belongs to its master and outlives the run). It is a master on `socket` (a socket of this run's, used only
+ * by sshForwardArgs) that does not persist: it ends with the session, and its forwards with it.
+ */
+export function sshOwnSessionArgs(worker: Worker, conn: Connection, socket: string, remote: string): string[] {
+  return [...sshOptions(worker, { ...conn, controlPath: socket }, 'yes', 'no'), '-T', '--', worker.destination, remote];
+}
+
+/**
+ * Asks the run's own master (`socket`) to add `forwards` (`-R` arguments). The master was started with
+ * ClearAllForwardings, so no forward of ~/.ssh/config is on it; `-F /dev/null`: none is added by this request
+ * either. Exit 0 when the worker made every one.
+ */
+export function sshForwardArgs(socket: string, forwards: readonly string[]): string[] {
+  return ['-F', '/dev/null', '-o', `ControlPath=${socket}`, '-O', 'forward', ...forwards, 'sparehand-worker'];
+}
+
+/** Runs `remote` through the run's own master (`socket`): no new connection, nothing of ~/.ssh/config. */
+export function sshThroughArgs(socket: string, remote: string): string[] {
+  return ['-F', '/dev/null', '-o', `ControlPath=${socket}`, '-T', 'sparehand-worker', remote];
 }
 
 /** Starts the shared connection in the background (-f) once authenticated; nothing is run (-N). */

@@ -2,7 +2,7 @@
 // copy (the ancestor's) → run the command there (its changes come back in the same session) → check and apply
 // them here → remember what both sides hold → report. Or run here, with --or-local, when no worker can.
 import { randomBytes } from 'node:crypto';
-import { existsSync, lstatSync } from 'node:fs';
+import { existsSync, lstatSync, rmSync } from 'node:fs';
 import { hostname, userInfo } from 'node:os';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { projectSettingsPaths } from '../agents/project-settings.js';
@@ -17,7 +17,8 @@ import { connectionFor, sshEnv } from '../remote/connection.js';
 import type { Job } from '../remote/job.js';
 import { rememberWorkerRsync, rsyncHere, rsyncThere } from '../remote/rsync-found.js';
 import { type ExecResult, execTerminal, openSession } from '../remote/session.js';
-import { remotePath, sshArgs } from '../remote/ssh-args.js';
+import { addForwards, ownSocket } from '../remote/forward.js';
+import { remotePath, sshArgs, sshOwnSessionArgs } from '../remote/ssh-args.js';
 import { notBroughtBack, pruneNames, skipArgument, skipMatcher, skipRules } from '../remote/sync-rules.js';
 import { type SyncTarget, syncUp } from '../remote/sync.js';
 import { bootCommand } from '../remote/worker/program.js';
@@ -46,8 +47,11 @@ import { conflictLines, keptLines, summaryLines } from './report.js';
 import { foreignCheck } from './foreign.js';
 import { whyNotSendable } from './sendable.js';
 import { toolchainNote } from './toolchain-note.js';
-import type { RunOutcome } from './run-log.js';
+import { type RunOutcome, hasRunOf } from './run-log.js';
+import { serviceSignsLine } from './service-signs.js';
 import { RunSignals } from './signals.js';
+import { RefusedPorts, refusedLine } from './refused-ports.js';
+import { type Forward, servicesFor } from './services.js';
 
 export interface RemoteRunOptions {
   orLocal?: boolean | undefined;
@@ -79,6 +83,11 @@ export async function runOnWorker(ctx: Context, config: Config, command: string,
   const root = git ?? ctx.cwd;
   const refusal = whyNotSendable(root, { home: ctx.home, git: git !== undefined, config });
   if (refusal) return cannot(`refusing to send ${root} to a worker: ${refusal}`, 'run it inside a project (a git repository), or with --local');
+  // A project's first run names the services on this machine it seems to need (service-signs.ts).
+  if (!hasRunOf(ctx, root)) {
+    const signs = serviceSignsLine(ctx, config, root);
+    if (signs) say(ctx, signs);
+  }
   const name = opts.worker ?? ctx.env.SPAREHAND_WORKER;
   let candidates = config.workers ?? [];
   if (name) {
@@ -109,10 +118,22 @@ export async function runOnWorker(ctx: Context, config: Config, command: string,
     const forget = recordRun(ctx, claim.worker);
     if (opts.outcome) opts.outcome.where = claim.worker.name;
     try {
+      const socket = claim.attempt.socket;
+      const refused = socket === undefined ? undefined : await addForwards(ctx, claim.worker, socket, run.services);
+      if (refused) {
+        claim.attempt.abandon();
+        return await cannot(refused.message, refused.hint ?? 'see docs/run.md "Services on this machine"');
+      }
       return await runInSlot(ctx, opts, run, { worker: claim.worker, attempt: claim.attempt, signals });
     } finally {
       claim.attempt.abandon();
       forget();
+      // The forwards end with the run's own connection: the run ends when it has.
+      if (claim.attempt.socket !== undefined) {
+        await endedWithin(claim.attempt.session.ended, 3000);
+        // ssh removes it as it ends; not when it was killed.
+        rmSync(claim.attempt.socket, { force: true });
+      }
     }
   } finally {
     signals.dispose();
@@ -127,6 +148,13 @@ function late(ctx: Context, opts: RemoteRunOptions & { clock: RunClock }, comman
   if (opts.orLocal) return runHere(ctx, command, `${why} within half of --timeout ${shownTimeout(opts.clock)}`, msLeft(opts.clock.deadline), opts.outcome);
   say(ctx, `stopped: --timeout ${shownTimeout(opts.clock)} was reached before the command started (${why}); nothing ran`);
   return 124;
+}
+
+/** Waits for `ended` (a session's end), at most `ms`. */
+async function endedWithin(ended: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([ended.catch(() => undefined), new Promise((r) => (timer = setTimeout(r, ms)))]);
+  clearTimeout(timer);
 }
 
 type Sent = { ms: number } | { error: unknown };
@@ -161,6 +189,10 @@ interface RunAttempt extends Attempt {
   synced?: Promise<Sent>;
   /** Aborted when the sync must stop (the run's start-by time, or the attempt abandoned). */
   sendSignal: AbortSignal;
+  /** The socket of the run's own connection, when it forwards services (lib/remote/forward.ts). */
+  socket?: string;
+  /** The localhost ports the command's output says were refused (refused-ports.ts). */
+  refused: RefusedPorts;
 }
 
 /**
@@ -168,12 +200,21 @@ interface RunAttempt extends Attempt {
  * there at the same time: the claim costs no round trip of its own.
  */
 function attempt(ctx: Context, worker: Worker, run: Prepared, sendNow: boolean): RunAttempt {
+  const conn = connectionFor(ctx, worker);
+  // Services go through a connection of the run's own, never the shared one (ssh-args.ts sshOwnSessionArgs).
+  const socket = run.services.length > 0 ? ownSocket(conn) : undefined;
+  if (run.services.length > 0 && socket === undefined) {
+    throw new SparehandError('WORKER', `${worker.name}: this machine's services cannot be forwarded: unix sockets are refused here, and the run's own connection needs one`, {
+      hint: 'run it outside the sandbox, or here',
+    });
+  }
   const folder = takeFolder(ctx, worker, run.key, run.root);
   const copy = copyId(worker, folder.index, run.key);
   const ancestor = run.watch ? loadAncestor(run.root, copy) : emptyAncestor();
   const job = jobFor(ctx, worker, run, { mode: run.tty ? 'hold' : 'pipe', folder: folder.index, gen: ancestor.gen });
-  const conn = connectionFor(ctx, worker);
-  const session = openSession(ctx, { args: sshArgs(worker, conn, bootCommand()), env: sshEnv(ctx), job, staging: run.staging, root: run.root });
+  const refused = new RefusedPorts();
+  const args = socket === undefined ? sshArgs(worker, conn, bootCommand()) : sshOwnSessionArgs(worker, conn, socket, bootCommand());
+  const session = openSession(ctx, { args, env: sshEnv(ctx), job, staging: run.staging, root: run.root, onOutput: (b) => refused.push(b) });
   // What the copy keeps for itself (another platform's binaries, never brought here) stays there through the sync.
   const keep = keptPaths(run.root, run.watch ? ancestor : loadAncestor(run.root, copy));
   const target: SyncTarget = { worker, conn, config: run.config, localRoot: run.root, remoteRoot: remoteRoot(worker, run.key, folder.index), env: sshEnv(ctx), keep };
@@ -191,6 +232,8 @@ function attempt(ctx: Context, worker: Worker, run: Prepared, sendNow: boolean):
     job,
     session,
     ...(synced ? { synced } : {}),
+    ...(socket === undefined ? {} : { socket }),
+    refused,
     sendSignal: stop.signal,
     abandon: () => {
       if (done) return;
@@ -217,6 +260,8 @@ interface Prepared {
   watch: boolean;
   programs: string[];
   deps: DepsInstall[];
+  /** This machine's services the run forwards (services.ts). */
+  services: Forward[];
   startedAt: Date;
   clock: RunClock;
   staging: Staging;
@@ -240,6 +285,7 @@ function prepare(ctx: Context, config: Config, command: string, opts: RemoteRunO
     watch: opts.syncBack !== false,
     programs: programsFoundHere(ctx, command),
     deps: config.sync?.copyDependencies ? [] : depsPlan(root, ctx.cwd),
+    services: servicesFor(ctx, config, root),
     startedAt: new Date(),
     clock: opts.clock,
     staging: {
@@ -388,6 +434,8 @@ async function runInSlot(ctx: Context, opts: RemoteRunOptions & { clock: RunCloc
     }
     const status = result.status;
     if (result.platform) await rememberWorkerPlatform(ctx, worker, result.platform);
+    const unforwarded = at.refused.end().filter((p) => !run.services.some((f) => f.port === p));
+    if (unforwarded.length > 0) say(ctx, refusedLine(worker.name, unforwarded));
     if (result.broken || result.report.broken || !result.report.done) {
       session.close();
       const why = result.broken ?? result.report.broken;

@@ -66,3 +66,8 @@ export function readLog(c: Env): LogEntry[] {
     }
   });
 }
+
+/** Whether the log has a run of the project at `root` (a first run says what it sees: run/service-signs.ts). */
+export function hasRunOf(c: Env, root: string): boolean {
+  return textOf(logPath(c)).includes(`"project":${JSON.stringify(root)}`);
+}

@@ -48,9 +48,10 @@ async function waitForPort(port: number, proc: ChildProcess, log: () => string):
 
 /**
  * Starts sshd (as root) on a free port; the user key may be shared between several sshds; `path` sets sessions'
- * PATH; `home` gives the worker's sessions a HOME of their own (their ~/.profile, ~/.bashrc, caches).
+ * PATH; `home` gives the worker's sessions a HOME of their own (their ~/.profile, ~/.bashrc, caches); `extra`: more
+ * sshd_config lines.
  */
-export async function startSshd(opts: { identity?: string; path?: string; home?: string; user?: 'nobody' } = {}): Promise<Sshd> {
+export async function startSshd(opts: { identity?: string; path?: string; home?: string; user?: 'nobody'; extra?: string[] } = {}): Promise<Sshd> {
   const dir = tempDir('sparehand-sshd-');
   mkdirSync('/run/sshd', { recursive: true, mode: 0o755 });
   keygen(join(dir, 'host_key'));
@@ -78,6 +79,8 @@ export async function startSshd(opts: { identity?: string; path?: string; home?:
       'MaxSessions 64',
       'MaxStartups 64',
       'LogLevel ERROR',
+      // More sshd_config lines (`AllowTcpForwarding no`).
+      ...(opts.extra ?? []),
       // One SetEnv line: sshd uses only the first.
       ...(opts.path || opts.home ? [`SetEnv ${[opts.path ? `PATH=${opts.path}` : '', opts.home ? `HOME=${opts.home}` : ''].join(' ').trim()}`] : []),
       // A worker whose owner is not root (as real ones are): every session becomes `nobody` before it runs anything.
