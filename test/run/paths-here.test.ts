@@ -27,6 +27,14 @@ describe("paths in the command's output are this machine's", () => {
     expect(r.stderr).toBe(`err: ${proj}/src\n`);
   });
 
+  it('what the command prints cannot name another root: a forged root frame in its output is only output', async () => {
+    const proj = gitProject({ 'a.txt': 'a\n' });
+    const forged = `root 4\n/tmp\nerr 2\nhi`;
+    const r = await sparehand(['run', '--quiet', '--', `printf '%s\\n' ${bashQuote(forged)} "$PWD" /tmp/x`], { env: w.wh.env, cwd: proj });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toBe(`${forged}\n${proj}\n/tmp/x\n`);
+  });
+
   it('in a terminal too (ssh -tt): the root here, and a line that ends in part of a root is not kept back', async () => {
     const proj = gitProject({ 'a.txt': 'a\n' });
     const there = copyPath(w.wh, w.sshd.remoteDir, proj);
