@@ -54,12 +54,12 @@ const fail = (why: string): never => {
   throw new SparehandError('PARSE', why);
 };
 
-/** Parses a whole command string; throws SparehandError('PARSE') naming what it could not follow. */
-export function parse(src: string): ListItem[] {
+/** Parses a whole command string (`depth`: how far below the project's root it starts); throws SparehandError('PARSE') naming what it could not follow. */
+export function parse(src: string, depth = 0): ListItem[] {
   const st = { src, tokens: lex(src), i: 0 };
   const items = list(st, false);
   if (st.i < st.tokens.length) fail(`unexpected ${describe(st.tokens[st.i])}`);
-  depths(items, 0);
+  depths(items, Number.isInteger(depth) && depth > 0 ? depth : 0);
   return items;
 }
 

@@ -1,7 +1,11 @@
 // Issue 21: rewrites that mean the same as the original. sparehand's own lines never take the place of the
 // command's in a pipe or a file, and a word naming a place outside the project keeps the command here.
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { classify, rewriteCommand } from '../../lib/classify/index.js';
+import { sparehand } from '../helpers/cli.js';
+import { tempDir } from '../helpers/context.js';
+import { gitProject } from '../helpers/project.js';
 
 const rewrite = (cmd: string) => {
   const c = classify(cmd);
@@ -52,6 +56,20 @@ describe('a word naming a place outside the project keeps the command here', () 
     const c = classify(cmd);
     expect({ heavy: c.heavy, rule: c.rule }).toEqual({ heavy: false, rule });
     expect(c.reason).toContain('left alone, it runs here');
+  });
+
+  it('from a folder below the project root, a ../x that climbs no higher stays inside (the caller says how deep)', () => {
+    expect(classify('npm test -- --outputFile=../r.json', {}, { depth: 1 }).heavy).toBe(true);
+    expect(classify('make -C .. test', {}, { depth: 2 }).heavy).toBe(true);
+    expect(classify('npm test -- ../../r.json', {}, { depth: 1 }).rule).toBe('local: path outside the project: ../../r.json');
+    expect(classify('cd a && npm test -- ../../r.json', {}, { depth: 1 }).heavy).toBe(true);
+  });
+
+  it('sparehand classify, run in a subfolder of a project, knows how deep it is', async () => {
+    const proj = gitProject({ 'pkg/sub/a.txt': 'a\n' });
+    const at = (cwd: string) => sparehand(['classify', '--json', '--', 'npm test -- --outputFile=../../r.json'], { cwd, env: { HOME: tempDir('sparehand-home-'), PATH: process.env.PATH } });
+    expect(JSON.parse((await at(join(proj, 'pkg', 'sub'))).stdout).heavy).toBe(true);
+    expect(JSON.parse((await at(join(proj, 'pkg'))).stdout).rule).toBe('local: path outside the project: ../../r.json');
   });
 
   it('but not a path that stays inside, a quoted ~, a URL, or the program rules', () => {
