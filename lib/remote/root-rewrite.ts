@@ -88,55 +88,57 @@ export class RootRewriter {
     const out: Buffer[] = [];
     let from = this.tail.length;
     let at = from;
-    const firsts = [...new Set(this.pats.map((p) => p.from[0] as number))];
-    while (at < data.length) {
-      // Straight to the next byte a pattern starts with.
-      let next = data.length;
-      for (const b of firsts) {
-        const i = data.indexOf(b, at);
-        if (i >= 0 && i < next) next = i;
+    let hold: number | undefined;
+    // Whole matches first (found by the native search), the earliest of any pattern, longest first at one place.
+    const found = this.pats.map(() => -1);
+    for (;;) {
+      let best: { i: number; p: Pattern } | undefined;
+      for (const [k, p] of this.pats.entries()) {
+        if ((found[k] as number) < at) found[k] = data.indexOf(p.from, at);
+        const i = found[k] as number;
+        if (i >= 0 && (best === undefined || i < best.i)) best = { i, p };
       }
-      at = next;
-      if (at >= data.length) break;
-      const m = this.matchAt(data, at, startsPath(data, at), ending);
-      if (m === 'more') break;
-      if (m === undefined) {
-        at++;
+      if (best === undefined) break;
+      const { i, p } = best;
+      const next = i + p.from.length < data.length ? (data[i + p.from.length] as number) : undefined;
+      if (p.bare && !startsPath(data, i)) {
+        at = i + 1;
         continue;
       }
-      out.push(data.subarray(from, at), m.to);
-      at += m.from.length;
-      from = at;
+      if (next === undefined && !ending) {
+        hold = i;
+        break;
+      }
+      if (next !== undefined && next !== 0x2f && continuesName(next)) {
+        at = i + 1;
+        continue;
+      }
+      out.push(data.subarray(from, i), p.to);
+      at = from = i + p.from.length;
     }
-    if (at < data.length) this.held = Buffer.from(data.subarray(at));
-    out.push(data.subarray(from, at));
-    this.tail = Buffer.from(data.subarray(Math.max(0, at - TAIL), at));
+    // Then the end: the earliest place from which what is left may still become a match.
+    if (hold === undefined && !ending) hold = this.partialAt(data, from);
+    const end = hold ?? data.length;
+    if (hold !== undefined) this.held = Buffer.from(data.subarray(hold));
+    out.push(data.subarray(from, end));
+    this.tail = Buffer.from(data.subarray(Math.max(0, end - TAIL), end));
     return Buffer.concat(out);
   }
 
-  /** The pattern that matches at `at`; 'more' when the bytes so far may still become one. */
-  private matchAt(data: Buffer, at: number, starts: boolean, ending: boolean): Pattern | 'more' | undefined {
-    let more = false;
-    for (const p of this.pats) {
-      if (p.bare && !starts) continue;
-      const n = Math.min(p.from.length, data.length - at);
-      if (data.compare(p.from, 0, n, at, at + n) !== 0) continue;
-      if (n < p.from.length) {
-        more ||= !ending;
-        continue;
+  /** The first offset (from `start`) where the bytes to the end are the beginning of a pattern, if any. */
+  private partialAt(data: Buffer, start: number): number | undefined {
+    const longest = Math.max(...this.pats.map((p) => p.from.length));
+    for (let k = Math.max(start, data.length - longest + 1); k < data.length; k++) {
+      for (const p of this.pats) {
+        const n = data.length - k;
+        if (n < p.from.length && data.compare(p.from, 0, n, k, data.length) === 0 && (!p.bare || startsPath(data, k))) return k;
       }
-      const next = at + n < data.length ? (data[at + n] as number) : undefined;
-      if (next === undefined && !ending) {
-        more = true;
-        continue;
-      }
-      if (next === undefined || next === 0x2f || !continuesName(next)) return more ? 'more' : p;
     }
-    return more ? 'more' : undefined;
+    return undefined;
   }
 
   private pass(data: Buffer): Buffer {
-    this.tail = Buffer.from(Buffer.concat([this.tail, data]).subarray(-TAIL));
+    this.tail = Buffer.from(data.length >= TAIL ? data.subarray(-TAIL) : Buffer.concat([this.tail, data]).subarray(-TAIL));
     return data;
   }
 }

@@ -68,6 +68,21 @@ describe('the worker root shown as the root here', () => {
     expect(rw.flush().toString()).toBe('');
   });
 
+  it('gives the same bytes however the stream is cut (random texts of root pieces, slashes, colour codes, URLs)', () => {
+    let x = 7;
+    const next = (n: number) => {
+      x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+      return (x >>> 8) % n;
+    };
+    const bits = [THERE, THERE.slice(0, 9), THERE.slice(9), '/', 'file://', '\x1b[31m', '\x1b[0m', 'a', '1', '.', ' ', '\n', ':', '0', '/0'];
+    for (let t = 0; t < 300; t++) {
+      const text = Array.from({ length: 1 + next(12) }, () => bits[next(bits.length)]).join('');
+      const whole = through(text);
+      const cuts = [...new Set(Array.from({ length: next(4) }, () => next(text.length + 1)))].sort((a, b) => a - b);
+      expect(through(text, cuts), JSON.stringify({ text, cuts })).toBe(whole);
+    }
+  });
+
   it('rewrites inside ANSI colour codes and keeps the codes', () => {
     const text = `\x1b[1m\x1b[31m${THERE}\x1b[0m/src \x1b[2m(${THERE}/a.ts)\x1b[22m\x1b]8;;file://${THERE}/a.ts\x1b\\link\x1b]8;;\x1b\\`;
     const want = `\x1b[1m\x1b[31m${HERE}\x1b[0m/src \x1b[2m(${HERE}/a.ts)\x1b[22m\x1b]8;;file://${HERE}/a.ts\x1b\\link\x1b]8;;\x1b\\`;
