@@ -59,6 +59,15 @@ export const ConfigSchema = z.object({
   ),
   /** Extra environment variable names forwarded to the worker. */
   env: z.optional(z.array(z.string().check(z.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name')))),
+  /** Runs here (docs/run.md "Local slots"): how many at once, and how gently. */
+  local: z.optional(
+    z.object({
+      /** How many heavy commands run here at once; the rest queue (0: none queue). Default: fits the machine. */
+      slots: z.optional(intRange(0, 256)),
+      /** The niceness runs here start with (0: as sparehand's, and no I/O priority change). Default 10. */
+      nice: z.optional(intRange(0, 19)),
+    }),
+  ),
   sync: z.optional(
     z.object({
       /** Extra rsync exclude patterns. */

@@ -2,6 +2,8 @@
 import type { Command } from 'commander';
 import { allAgents } from '../agents/index.js';
 import { type Config, readConfig } from '../config.js';
+import { localSlotCount } from '../run/local-slots.js';
+import { gentlePrefix, gentleWords } from '../run/gentle.js';
 import type { Context } from '../context.js';
 import { isSparehandError } from '../errors.js';
 import { checkInstalled } from '../checks/hook-check.js';
@@ -12,11 +14,11 @@ import { rsyncLabel, rsyncNotes } from '../remote/rsync-flavour.js';
 import { rsyncHere } from '../remote/rsync-found.js';
 import { permissionParityNotes } from '../agents/platform-notes.js';
 import { capture } from '../process.js';
+import { dependencyChecks } from './doctor-deps.js';
 import { formatReport } from './worker.js';
 import { gitRoot, projectRoot } from '../project-root.js';
 import { serviceSignsLine } from '../run/service-signs.js';
 import { servicesFor } from '../run/services.js';
-import { readLog } from '../run/run-log.js';
 import { tilde } from '../context.js';
 import { toolInstalled } from '../install/engine.js';
 import { workspace } from '../install/workspace.js';
@@ -81,16 +83,12 @@ function platformCheck(ctx: Context): DoctorCheck {
   return { name: 'platform', ok: here.problem === undefined, detail };
 }
 
-/**
- * In a project whose last run could not install its dependencies on a worker (it ran here instead, or failed):
- * the copies there may be what is wrong, and `worker reset` starts them afresh.
- */
-function resetHint(ctx: Context): DoctorCheck | undefined {
-  const root = projectRoot(ctx.cwd);
-  const last = readLog(ctx).filter((e) => e.project === root && e.why).at(-1);
-  const m = last?.why ? /^([\w.-]+): installing dependencies failed on the worker/.exec(last.why) : null;
-  if (!m) return undefined;
-  return { name: 'last run', ok: true, detail: `${m[0]} (it ran here); if the install works here, \`sparehand worker reset ${m[1]}\` wipes this project's copies there and the next run installs afresh` };
+/** How many heavy commands run here at once and why, and how gently they start (local-slots.ts, gentle.ts). */
+function localSlotsCheck(ctx: Context, config: Config): DoctorCheck {
+  const { count, why } = localSlotCount(config);
+  const gentle = gentleWords(gentlePrefix(config, ctx.env.PATH));
+  const slots = count === 0 ? 'off' : `${count} at once`;
+  return { name: 'local slots', ok: true, detail: `${slots} (${why}); runs here are ${gentle}` };
 }
 
 /** In a project: the services on this machine it seems to need and the config does not forward (service-signs.ts). */
@@ -138,15 +136,15 @@ export async function doctor(ctx: Context): Promise<{ ok: boolean; checks: Docto
     const n = config.workers?.length ?? 0;
     const ignored = unknown.length ? `; unknown fields (ignored): ${unknown.join(', ')}` : '';
     checks.push({ name: 'config', ok: true, detail: `${n} worker${n === 1 ? '' : 's'} configured${ignored}` });
+    checks.push(localSlotsCheck(ctx, config));
     ({ reports: workers, toolchains } = await checkWorkersWithToolchains(ctx, config.workers ?? []));
+    checks.push(...dependencyChecks(ctx, config));
   } catch (e) {
     if (!isSparehandError(e)) throw e;
     checks.push({ name: 'config', ok: false, detail: e.message });
   }
   const services = servicesCheck(ctx);
   if (services) checks.push(services);
-  const reset = resetHint(ctx);
-  if (reset) checks.push(reset);
   checks.push(...(await installedHookChecks(ctx)));
   checks.push(...(await sandboxChecks(ctx)));
   const ok = checks.every((c) => c.ok) && workers.every((w) => w.ok) && toolchains.every((t) => t.problems.length === 0);
@@ -156,7 +154,7 @@ export async function doctor(ctx: Context): Promise<{ ok: boolean; checks: Docto
 export function register(program_: Command, ctx: Context, setExit: (n: number) => void): void {
   program_
     .command('doctor')
-    .description('check ssh, rsync, the config, every worker, the installed hooks and (in a project) its toolchains here and there')
+    .description('check ssh, rsync, the config, every worker, the installed hooks and (in a project) its toolchains here and there and what would make its dependencies differ there')
     .option('--json', 'one JSON document')
     .action(async (o: { json?: boolean }) => {
       const r = await doctor(ctx);

@@ -18,7 +18,8 @@ function formatEntry(e: LogEntry): string {
   const where = e.where === 'here' ? `here (${e.why ?? 'local'})` : e.where;
   const times = e.where === 'here' ? `total ${secs(e.totalMs)}` : `sync ${secs(e.syncMs)}${e.depsMs ? `, deps ${secs(e.depsMs)}` : ''}, run ${secs(e.runMs)}`;
   const back = e.where === 'here' ? '' : `, ${e.files ?? 0} back, ${e.conflicts ?? 0} conflict${e.conflicts === 1 ? '' : 's'}`;
-  return `${when}  ${where}  exit ${e.exit}  ${times}${back}  ${e.project}  ${e.command}`;
+  const waited = e.waitMs ? `, waited ${secs(e.waitMs)}` : '';
+  return `${when}  ${where}  exit ${e.exit}  ${times}${waited}${back}  ${e.project}  ${e.command}`;
 }
 
 export function register(program: Command, ctx: Context, setExit: (n: number) => void): void {

@@ -10,11 +10,17 @@ import { commandString } from '../run/command-string.js';
 import { parseDuration } from '../run/duration.js';
 import { runHere, runLocal } from '../run/local.js';
 import { runOnWorker } from '../run/remote.js';
-import { runClock } from '../run/clock.js';
+import { runClock, shownTimeout } from '../run/clock.js';
+import type { Config } from '../config.js';
+import { gentlePrefix } from '../run/gentle.js';
+import { localTurn } from '../run/local-wait.js';
+import { RunSignals } from '../run/signals.js';
 
 export interface RunOptions {
   orLocal?: boolean;
   local?: boolean;
+  /** With --local: take a local slot first (wait in the local queue). */
+  queue?: boolean;
   worker?: string;
   /** Milliseconds (parsed from `--timeout`). */
   timeout?: number;
@@ -74,6 +80,7 @@ export function register(program: Command, ctx: Context, setExit: (n: number) =>
     .description('run a command on a worker (synced there and back), or here with --or-local / --local')
     .option('--or-local', 'run here when no worker is configured, reachable or free')
     .option('--local', 'run here, never on a worker')
+    .option('--queue', 'with --local: wait for a local slot first, as runs here without a worker do (local.slots)')
     .option('--worker <name>', 'use this worker (also: SPAREHAND_WORKER)')
     .option('--timeout <dur>', 'end the whole run within this long (e.g. 90s, 10m): connecting, waiting, sending, installing and the command; exit status 124', timeoutOption)
     .option('--no-sync-back', 'do not bring changed files back')
@@ -105,12 +112,31 @@ async function run(ctx: Context, command: string, opts: RunOptions): Promise<num
 
 async function runSomewhere(ctx: Context, command: string, opts: RunOptions, outcome: RunOutcome): Promise<number> {
   const timeoutMs = opts.timeout;
+  // From sparehand's own start (the process's), not the command's: the whole run is bounded. A run that may go
+  // here waits at most half of it for a slot (clock.ts startBy).
+  const clock = runClock(timeoutMs, Boolean(opts.orLocal || opts.local), Math.floor(performance.timeOrigin));
   if (opts.local) {
-    say(ctx, 'running locally (--local)');
+    // --local never fails for the config: it only says how gently to run, and how many at once.
+    let config: Config = {};
+    try {
+      config = loadConfig(ctx);
+    } catch {
+      /* as if there were none */
+    }
+    const prefix = gentlePrefix(config, ctx.env.PATH);
     outcome.why = '--local';
-    return runLocal(ctx, command, { timeoutMs });
+    if (!opts.queue) {
+      say(ctx, 'running locally (--local)');
+      return runLocal(ctx, command, { timeoutMs, prefix });
+    }
+    return withSignals((signals) =>
+      runHere(ctx, command, '--local --queue', { deadline: clock.deadline, until: clock.startBy, limit: `half of --timeout ${shownTimeout(clock)}`, turn: localTurn(ctx, config, command), signals, prefix, outcome }),
+    );
   }
+  if (opts.queue) throw new SparehandError('USAGE', '--queue goes with --local', { hint: 'runs that may go here with --or-local queue for a local slot already' });
   const config = loadConfig(ctx, (l) => say(ctx, l));
+  // Every run that may wait takes its turn: for a slot here (with --or-local) and for the workers' slots.
+  const turn = localTurn(ctx, config, command);
   if ((config.workers ?? []).length === 0) {
     if (!opts.orLocal) {
       throw new SparehandError('WORKER', 'no worker is configured', {
@@ -118,16 +144,21 @@ async function runSomewhere(ctx: Context, command: string, opts: RunOptions, out
       });
     }
     // The first line a newcomer sees: it says what to do next.
-    return runHere(ctx, command, 'no worker configured; to run on a spare machine, add one: `sparehand worker add NAME user@host`', timeoutMs, outcome);
+    const why = 'no worker configured; to run on a spare machine, add one: `sparehand worker add NAME user@host`';
+    const prefix = gentlePrefix(config, ctx.env.PATH);
+    return withSignals((signals) =>
+      runHere(ctx, command, why, { deadline: clock.deadline, until: clock.startBy, limit: `half of --timeout ${shownTimeout(clock)}`, turn, signals, prefix, outcome }),
+    );
   }
-  return runOnWorker(ctx, config, command, {
-    orLocal: opts.orLocal,
-    worker: opts.worker,
-    timeoutMs,
-    // From sparehand's own start (the process's), not the command's: the whole run is bounded.
-    clock: runClock(timeoutMs, Boolean(opts.orLocal), Math.floor(performance.timeOrigin)),
-    syncBack: opts.syncBack,
-    quiet: opts.quiet,
-    outcome,
-  });
+  return runOnWorker(ctx, config, command, { orLocal: opts.orLocal, worker: opts.worker, timeoutMs, clock, turn, syncBack: opts.syncBack, quiet: opts.quiet, outcome });
+}
+
+/** Signals while a run waits for its slot: the wait ends as the run would (128+N); the command gets its own. */
+async function withSignals<T>(f: (signals: RunSignals) => Promise<T>): Promise<T> {
+  const signals = new RunSignals();
+  try {
+    return await f(signals);
+  } finally {
+    signals.dispose();
+  }
 }

@@ -1,6 +1,7 @@
 // `sparehand status [--json]`: what runs on each worker now, from this machine or any other sharing it.
 import type { Command } from 'commander';
-import { loadConfig } from '../config.js';
+import { type Config, loadConfig } from '../config.js';
+import { type SlotRun, localSlotCount, peekSlots } from '../run/local-slots.js';
 import type { Context } from '../context.js';
 import { type WorkerStatus, workerStatus } from '../remote/status.js';
 import { type Platform, parsePlatform, platformLabel, platformWords as words, samePlatform } from '../platform/platform.js';
@@ -26,17 +27,47 @@ function formatStatus(w: WorkerStatus, here: Platform): string {
   return lines.join('\n');
 }
 
+/** This machine's local slots and its queue: what runs here now through sparehand, and what waits. */
+async function localStatus(ctx: Context, config: Config) {
+  const { count, why } = localSlotCount(config);
+  const seen = await peekSlots(ctx, count);
+  const now = Date.now();
+  const since = (r: SlotRun) => Math.max(0, Math.round((now - Date.parse(r.since)) / 1000));
+  return {
+    slots: count,
+    why,
+    ...(seen === undefined ? { problem: 'perl cannot read the slots here' } : {}),
+    busy: (seen?.held ?? []).map((r) => ({ slot: r.slot, pid: r.pid, project: r.project, command: r.command, seconds: since(r) })),
+    waiting: (seen?.waiting ?? []).map((r) => ({ pid: r.pid, project: r.project, command: r.command, seconds: since(r), here: r.here })),
+  };
+}
+
+function formatLocal(l: Awaited<ReturnType<typeof localStatus>>): string {
+  if (l.slots === 0) return `here: no local slots (${l.why})`;
+  const lines = [`here: ${l.busy.length} of ${l.slots} local slot${l.slots === 1 ? '' : 's'} busy, ${l.waiting.length} waiting${l.problem ? ` (${l.problem})` : ''}`];
+  for (let slot = 0; slot < l.slots; slot++) {
+    const r = l.busy.find((x) => x.slot === slot);
+    lines.push(r ? `  slot ${slot}: ${short(r.command)} — ${r.project} (pid ${r.pid}), for ${ago(r.seconds)}` : `  slot ${slot}: free`);
+  }
+  l.waiting.forEach((r, i) => lines.push(`  waiting ${i + 1}: ${short(r.command)} — ${r.project} (pid ${r.pid}), for ${ago(r.seconds)}${r.here ? '' : ', for a worker only'}`));
+  return lines.join('\n');
+}
+
 export function register(program: Command, ctx: Context, setExit: (n: number) => void): void {
   program
     .command('status')
-    .description('runs in progress on every worker (from any machine), slots free and busy')
-    .option('--json', 'one JSON document: {"workers": [...], "here": {"platform": ...}}')
+    .description('runs in progress on every worker (from any machine) and here, slots free and busy, runs waiting')
+    .option('--json', 'one JSON document: {"workers": [...], "here": {"platform": ..., "local": {"slots", "busy", "waiting"}}}')
     .action(async (o: { json?: boolean }) => {
-      const workers = await Promise.all((loadConfig(ctx).workers ?? []).map((w) => workerStatus(ctx, w)));
+      const config = loadConfig(ctx);
+      const [workers, local] = await Promise.all([Promise.all((config.workers ?? []).map((w) => workerStatus(ctx, w))), localStatus(ctx, config)]);
       const here = platformHere(ctx.env).platform;
-      if (o.json) ctx.stdout.write(`${JSON.stringify({ workers, here: { platform: words(here) } }, null, 2)}\n`);
-      else if (workers.length === 0) ctx.stdout.write('no worker configured; add one with `sparehand worker add NAME user@host`\n');
-      else for (const w of workers) ctx.stdout.write(`${formatStatus(w, here)}\n`);
+      if (o.json) ctx.stdout.write(`${JSON.stringify({ workers, here: { platform: words(here), local } }, null, 2)}\n`);
+      else {
+        if (workers.length === 0) ctx.stdout.write('no worker configured; add one with `sparehand worker add NAME user@host`\n');
+        else for (const w of workers) ctx.stdout.write(`${formatStatus(w, here)}\n`);
+        ctx.stdout.write(`${formatLocal(local)}\n`);
+      }
       setExit(0);
     });
 }

@@ -107,7 +107,7 @@ export function register(program: Command, ctx: Context, setExit: (n: number) =>
     });
   worker
     .command('reset')
-    .description("wipe this project's copies on every worker (or NAME): its dependencies, build caches and records there; the next run starts afresh")
+    .description("wipe this project's copies on every worker (or NAME): its dependencies, build caches and records there, and the installs remembered to have failed there; the next run starts afresh")
     .argument('[name]', 'only this worker')
     .option('--project <dir>', 'the project (default: the one you are in)')
     .action(async (name: string | undefined, o: { project?: string }) => {

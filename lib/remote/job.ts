@@ -25,7 +25,7 @@ export interface Job {
   /** Whether to find what the command changed (false: --no-sync-back). */
   watch: boolean;
   /** Dependency installs (lib/run/deps.ts), in order. */
-  deps: ReadonlyArray<{ dir: string; hash: string; command: string; folder?: string; depth?: number }>;
+  deps: ReadonlyArray<{ dir: string; hash: string; command: string; folder?: string; depth?: number; note?: string }>;
   /** The project's .venv to activate (relative to root), or ''. */
   venv: string;
   /** Programs the command starts that are found here: each must be found there too. */
@@ -43,7 +43,7 @@ export function jobFrame(job: Job): Buffer {
     ['record', job.record], ['rel', job.rel], ['command', job.command], ['skip', job.skip], ['watch', job.watch ? '1' : ''],
     ['venv', job.venv], ['gen', job.gen], ['newgen', job.newgen],
   ];
-  const deps = job.deps.map((d): [string, string] => ['dep', [d.dir, d.dir.replaceAll('/', '%'), d.hash, d.folder ? `${d.folder}:${d.depth ?? 2}` : '', d.command].join('\t')]);
+  const deps = job.deps.map((d): [string, string] => ['dep', [d.dir, d.dir.replaceAll('/', '%'), d.hash, d.folder ? `${d.folder}:${d.depth ?? 2}` : '', (d.note ?? '').replace(/[\t\n]/g, ' '), d.command].join('\t')]);
   const env = Object.entries(job.env).map(([k, v]): [string, string] => ['env', `${k}=${v}`]);
   const programs = job.programs.map((p): [string, string] => ['program', p]);
   const prune = (job.prune ?? []).map((p): [string, string] => ['prune', p]);

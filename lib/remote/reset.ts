@@ -1,5 +1,5 @@
 // `sparehand worker reset`: wipes a project's copies on a worker (dependency folders, build caches, the copies'
-// records) and this machine's memory of them (the ancestors), so the next run starts from a fresh copy.
+// records) and this machine's memory of them (the ancestors, the installs that failed there), so the next run starts from a fresh copy.
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { quote } from 'shell-quote';
@@ -7,6 +7,7 @@ import type { Worker } from '../config.js';
 import type { Context } from '../context.js';
 import { SparehandError } from '../errors.js';
 import { capture } from '../process.js';
+import { forgetFailedInstalls } from '../run/failed-installs.js';
 import { clientId, projectKey } from '../run/project.js';
 import { copyId } from '../sync/ancestor.js';
 import { OWN_FOLDER } from '../sync/own-folder.js';
@@ -25,6 +26,7 @@ export async function resetProject(ctx: Context, worker: Worker, root: string): 
       hint: 'a run of this project may be using it there: try again when it has ended',
     });
   }
+  forgetFailedInstalls(ctx, worker, key);
   const mine = copyId(worker, 0, key).replace(/-0$/, '-');
   const sync = join(root, OWN_FOLDER, 'sync');
   let names: string[] = [];

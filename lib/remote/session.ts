@@ -33,6 +33,8 @@ export interface ExecResult {
   status?: number;
   /** The worker could not run the command (why). */
   refused?: string;
+  /** A dependency install failed: the hash of what it was made from (lib/run/deps.ts) and the installer's first lines. */
+  depFailed?: { hash: string; said: string };
   /** When the command's end was seen here (performance.now()). */
   seenAt?: number;
   /** Seconds the worker spent installing dependencies first. */
@@ -178,6 +180,11 @@ export function openSession(
       case 'refused':
         result.refused = f.payload.toString();
         return;
+      case 'depfail': {
+        const [hash = '', said = ''] = f.payload.toString().split('\n');
+        if (/^[0-9a-f]{1,64}$/.test(hash)) result.depFailed = { hash, said: said.slice(0, 1000) };
+        return;
+      }
       case 'anc':
         result.ancestor = f.payload.toString() === 'same' ? 'same' : 'lost';
         return;

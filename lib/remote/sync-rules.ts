@@ -82,11 +82,14 @@ export function upFilterArgs(config: Config, ignoredFile: string | undefined, hi
  * Paths git lists as ignored (`git ls-files -z --others --ignored --exclude-standard --directory`: relative,
  * folders ending in `/`) as rsync patterns anchored at the project root, NUL-terminated for `--from0`. A path
  * with a wildcard character has backslashes and the wildcards escaped (rsync reads escapes only in patterns with one).
+ * `inputs` (relative paths: the lock files the worker installs from) are left out: they are sent whatever
+ * .gitignore says.
  */
-export function ignoredPatterns(gitOutput: string): string {
+export function ignoredPatterns(gitOutput: string, inputs: readonly string[] = []): string {
+  const sent = new Set(inputs);
   return gitOutput
     .split('\0')
-    .filter(Boolean)
+    .filter((p) => p !== '' && !sent.has(p))
     .map((p) => `/${/[*?[]/.test(p) ? p.replace(/[\\*?[]/g, '\\$&') : p}\0`)
     .join('');
 }

@@ -21,6 +21,8 @@ export interface SyncTarget {
   env: NodeJS.ProcessEnv;
   /** Paths the copy keeps that are not here (the ancestor's, lib/sync/ancestor.ts keptPaths): neither sent nor deleted there. */
   keep?: readonly string[];
+  /** Files the worker's install reads (lock files, relative to the root): sent even when git ignores them. */
+  inputs?: readonly string[];
 }
 
 /** The rsync on each side (rsync-found.ts). */
@@ -40,7 +42,7 @@ export async function syncUp(t: SyncTarget, rsyncs: Rsyncs, signal?: AbortSignal
   try {
     const ignoredFile = join(scratch, 'ignored');
     const kept = (t.keep ?? []).map((p) => `${p}\0`).join('');
-    writeFileSync(ignoredFile, ignoredPatterns(`${await gitIgnored(t.localRoot, t.env, scratch)}${kept}`), { mode: 0o600 });
+    writeFileSync(ignoredFile, ignoredPatterns(`${await gitIgnored(t.localRoot, t.env, scratch)}${kept}`, t.inputs), { mode: 0o600 });
     const hidden = t.config.sync?.sendSecrets ? [] : secretsByContent(t.localRoot);
     const up = rsyncUpArgs(t.worker, t.conn, t.config, t.localRoot, t.remoteRoot, { plan, there: rsyncs.there.path, ignoredFile, hidden });
     const r = await capture(rsyncs.here.path, up.args, { env: { ...t.env, ...up.env }, tied: true, ...(signal ? { signal } : {}) });

@@ -8,6 +8,11 @@ import { SparehandError } from '../errors.js';
 import { exitStatus } from '../process.js';
 import { outsideChosenSandbox } from '../sandbox/run-checks.js';
 import type { RunOutcome } from './run-log.js';
+import { msLeft } from './clock.js';
+import type { LocalTurn } from './local-slots.js';
+import { waitForTurn } from './local-wait.js';
+import { secs } from './report.js';
+import type { RunSignals } from './signals.js';
 
 const FORWARDED: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT', 'SIGUSR1', 'SIGUSR2'];
 
@@ -16,13 +21,18 @@ export function localShell(): string {
   return existsSync('/bin/bash') ? '/bin/bash' : existsSync('/usr/bin/bash') ? '/usr/bin/bash' : '/bin/sh';
 }
 
-/** Runs `command` here; with `timeoutMs`, a command running longer gets SIGTERM (then SIGKILL) and 124, as timeout(1). */
-export async function runLocal(ctx: Context, command: string, opts: { cwd?: string; timeoutMs?: number | undefined } = {}): Promise<number> {
+/**
+ * Runs `command` here; with `timeoutMs`, a command running longer gets SIGTERM (then SIGKILL) and 124, as timeout(1).
+ * `prefix` starts it gently (gentle.ts: `nice -n 10 ionice -c3 -t`).
+ */
+export async function runLocal(ctx: Context, command: string, opts: { cwd?: string; timeoutMs?: number | undefined; prefix?: readonly string[] } = {}): Promise<number> {
   const env = { ...ctx.env, SPAREHAND_RUN: '1' };
   const cwd = opts.cwd ?? ctx.cwd;
   // A command too long for one argument (the kernel's limit: 128 KiB) is read by bash from fd 3, closed before it runs.
   const long = Buffer.byteLength(command) >= 65536 ? longCommandFile(command, cwd) : undefined;
-  const child = spawn(localShell(), long ? ['-c', 'eval "$(cat <&3)" 3<&-'] : ['-c', command], {
+  const shell = [localShell(), ...(long ? ['-c', 'eval "$(cat <&3)" 3<&-'] : ['-c', command])];
+  const [program, ...args] = [...(opts.prefix ?? []), ...shell] as [string, ...string[]];
+  const child = spawn(program, args, {
     cwd,
     env,
     stdio: ['inherit', 'inherit', 'inherit', ...(long ? [long.fd] : [])],
@@ -71,18 +81,40 @@ function longCommandFile(command: string, cwd: string): { fd: number; close: () 
   return { fd, close: () => closeSync(fd) };
 }
 
+/** How a run here goes: its bounds, its place in the local queue, how gently it starts. */
+export interface HereOptions {
+  /** When the whole run must have ended (clock.ts). */
+  deadline: number | undefined;
+  /** How long it may wait for a local slot, and that bound in words (`half of --timeout 2m`). */
+  until?: number | undefined;
+  limit?: string;
+  turn?: LocalTurn | undefined;
+  signals?: RunSignals | undefined;
+  prefix?: readonly string[];
+  outcome?: RunOutcome | undefined;
+}
+
 /**
- * Runs here and says why, in the one `sparehand:` line a local run adds; or, when sparehand was let out of the sandbox
- * the user turned on for the tool running it, refuses (125) with the line that lets the agent run it in the sandbox.
+ * Runs here and says why, in the one `sparehand:` line a local run adds, after a local slot is held (local-wait.ts);
+ * or, when sparehand was let out of the sandbox the user turned on for the tool running it, refuses (125) with the
+ * line that lets the agent run it in the sandbox.
  */
-export async function runHere(ctx: Context, command: string, why: string, timeoutMs: number | undefined, outcome?: RunOutcome): Promise<number> {
+export async function runHere(ctx: Context, command: string, why: string, o: HereOptions): Promise<number> {
+  const { outcome } = o;
   const outside = outsideChosenSandbox(ctx, command);
   if (outside !== undefined) {
     say(ctx, `not running locally (${why}): ${outside}`);
     if (outcome) Object.assign(outcome, { where: 'nowhere', why: outside });
     return 125;
   }
-  say(ctx, `running locally: ${why}`);
-  if (outcome) Object.assign(outcome, { where: 'here', why });
-  return runLocal(ctx, command, { timeoutMs });
+  try {
+    const waited = o.turn ? await waitForTurn(ctx, o.turn, { until: o.until, limit: o.limit ?? 'the time it had', signals: o.signals }) : { ms: 0 };
+    if ('stopped' in waited) return exitStatus(null, waited.stopped);
+    if (waited.note) say(ctx, waited.note);
+    say(ctx, `running locally: ${why}${waited.ms >= 100 && !waited.note ? `; waited ${secs(waited.ms)} for a slot` : ''}`);
+    if (outcome) Object.assign(outcome, { where: 'here', why, ...(waited.ms > 0 ? { waitMs: waited.ms } : {}) });
+    return await runLocal(ctx, command, { timeoutMs: msLeft(o.deadline), prefix: o.prefix ?? [] });
+  } finally {
+    o.turn?.release();
+  }
 }

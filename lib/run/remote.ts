@@ -38,15 +38,19 @@ import { networkCutHere, sandboxRefused } from '../sandbox/run-checks.js';
 import { type Attempt, claimSlot } from './claim.js';
 import { type RunClock, msLeft, runClock, shownTimeout } from './clock.js';
 import { takeFolder } from './folders.js';
-import { type DepsInstall, depsPlan } from './deps.js';
+import { type DepsInstall, depsInputs, depsPlan } from './deps.js';
 import { forwardedEnv } from './env.js';
-import { runHere } from './local.js';
+import { failedInstall, failedInstallLine, rememberFailure } from './failed-installs.js';
+import { type HereOptions, runHere } from './local.js';
+import { gentlePrefix } from './gentle.js';
+import type { LocalTurn } from './local-slots.js';
 import { clientId, projectKey, relativeCwd, remoteRoot } from './project.js';
 import { recordRun } from './runs-here.js';
 import { conflictLines, keptLines, summaryLines } from './report.js';
 import { foreignCheck } from './foreign.js';
 import { whyNotSendable } from './sendable.js';
 import { toolchainNote } from './toolchain-note.js';
+import { type VenvHere, projectDeps } from './venv-here.js';
 import { type RunOutcome, hasRunOf } from './run-log.js';
 import { serviceSignsLine } from './service-signs.js';
 import { RunSignals } from './signals.js';
@@ -63,6 +67,8 @@ export interface RemoteRunOptions {
   quiet?: boolean | undefined;
   /** Filled in as the run goes, for the log. */
   outcome?: RunOutcome;
+  /** The run's place in the local queue (local-wait.ts), with --or-local when local slots are on. */
+  turn?: LocalTurn | undefined;
 }
 
 /** A progress line that rewrites itself, only when stderr is a terminal. */
@@ -74,7 +80,9 @@ function progress(ctx: Context, text: string | undefined): void {
 /** Runs `command` on a worker (or here, with --or-local, when none can take it). Returns the exit status. */
 export async function runOnWorker(ctx: Context, config: Config, command: string, given: RemoteRunOptions): Promise<number> {
   const opts = { ...given, clock: given.clock ?? runClock(given.timeoutMs, Boolean(given.orLocal)) };
-  const local = (why: string) => runHere(ctx, command, why, msLeft(opts.clock.deadline), opts.outcome);
+  const prefix = gentlePrefix(config, ctx.env.PATH);
+  let signals: RunSignals | undefined;
+  const local = (why: string) => runHere(ctx, command, why, hereOptions(opts, { prefix, signals }));
   const cannot = (why: string, hint: string): Promise<number> => {
     if (opts.orLocal) return local(why);
     throw new SparehandError('WORKER', why, { hint: `${hint}; or run with --or-local to run here when no worker can` });
@@ -102,21 +110,34 @@ export async function runOnWorker(ctx: Context, config: Config, command: string,
   // A coding tool's sandbox with no network at all: nothing to try (lib/sandbox/run-checks.ts).
   const cut = await networkCutHere(ctx, config);
   if (cut !== undefined) return cannot(cut, 'widen the sandbox as it says');
-  const signals = new RunSignals();
+  signals = new RunSignals();
   try {
     const run = prepare(ctx, config, command, opts, root);
-    const claim = await claimSlot(ctx, candidates, { orLocal: Boolean(opts.orLocal), signals, open: (w, waited) => attempt(ctx, w, run, !waited), until: opts.clock.startBy });
+    // A venv the command uses that no worker can make: said, not run there with another Python's packages.
+    const venvCannot = venvUnmade(ctx, run);
+    if (venvCannot) return await cannot(venvCannot, 'add a requirements or lock file that names what it holds, or run it here');
+    // A worker whose install of these very files failed before is not asked again (failed-installs.ts).
+    const failed = candidates.map((w) => ({ w, f: failedInstall(ctx, w, run.key, run.deps) }));
+    const first = failed.find((c) => c.f !== undefined);
+    if (first?.f && failed.every((c) => c.f !== undefined)) {
+      return await cannot(failedInstallLine(first.w, first.f), `fix the install there (a changed lock file is tried again), or \`sparehand worker reset ${first.w.name}\` to forget it`);
+    }
+    candidates = failed.filter((c) => c.f === undefined).map((c) => c.w);
+    const claim = await claimSlot(ctx, candidates, { orLocal: Boolean(opts.orLocal), signals, open: (w, waited) => attempt(ctx, w, run, !waited), until: opts.clock.startBy, turn: opts.turn });
     if ('stopped' in claim) return exitStatus(null, signals.received ?? 'SIGTERM');
-    if ('late' in claim) return late(ctx, opts, command, claim.late);
-    if ('busy' in claim) return local('all worker slots are busy');
-    if ('refused' in claim) return cannot(`${claim.worker.name}: ${claim.refused}`, 'install it there');
+    // Awaited: the queue's place and the signal handlers last until the run here ends (the finally below).
+    if ('late' in claim) return await late(ctx, { ...opts, prefix, signals }, command, claim.late);
+    if ('busy' in claim) return await local('all worker slots are busy');
+    if ('refused' in claim) return await cannot(`${claim.worker.name}: ${claim.refused}`, 'install it there');
     if ('failures' in claim) {
       const first = claim.failures[0];
       const sandboxed = await sandboxRefused(ctx, config, claim.failures);
-      return cannot(sandboxed ?? first?.message ?? 'no worker reachable', first?.hint ?? 'check `sparehand worker check`');
+      return await cannot(sandboxed ?? first?.message ?? 'no worker reachable', first?.hint ?? 'check `sparehand worker check`');
     }
+    // A worker's slot: the place in the local queue goes to the next run.
+    opts.turn?.release();
     const forget = recordRun(ctx, claim.worker);
-    if (opts.outcome) opts.outcome.where = claim.worker.name;
+    if (opts.outcome) Object.assign(opts.outcome, { where: claim.worker.name, ...(claim.waitedMs > 0 ? { waitMs: claim.waitedMs } : {}) });
     try {
       const socket = claim.attempt.socket;
       const refused = socket === undefined ? undefined : await addForwards(ctx, claim.worker, socket, run.services);
@@ -124,7 +145,7 @@ export async function runOnWorker(ctx: Context, config: Config, command: string,
         claim.attempt.abandon();
         return await cannot(refused.message, refused.hint ?? 'see docs/run.md "Services on this machine"');
       }
-      return await runInSlot(ctx, opts, run, { worker: claim.worker, attempt: claim.attempt, signals });
+      return await runInSlot(ctx, { ...opts, prefix, signals, waitMs: claim.waitedMs }, run, { worker: claim.worker, attempt: claim.attempt, signals });
     } finally {
       claim.attempt.abandon();
       forget();
@@ -137,15 +158,21 @@ export async function runOnWorker(ctx: Context, config: Config, command: string,
     }
   } finally {
     signals.dispose();
+    opts.turn?.release();
   }
+}
+
+/** What a run here needs from the run that tried the workers first. */
+function hereOptions(opts: RemoteRunOptions & { clock: RunClock }, with_: { prefix: readonly string[]; signals?: RunSignals | undefined }): HereOptions {
+  return { deadline: opts.clock.deadline, until: opts.clock.startBy, limit: `half of --timeout ${shownTimeout(opts.clock)}`, turn: opts.turn, outcome: opts.outcome, ...with_ };
 }
 
 /**
  * The command could not start on a worker in time (`why`): with --or-local it runs here with the time left (at least
  * half of --timeout); without, the run ends (124) saying where the time went.
  */
-function late(ctx: Context, opts: RemoteRunOptions & { clock: RunClock }, command: string, why: string): Promise<number> | number {
-  if (opts.orLocal) return runHere(ctx, command, `${why} within half of --timeout ${shownTimeout(opts.clock)}`, msLeft(opts.clock.deadline), opts.outcome);
+function late(ctx: Context, opts: InSlot, command: string, why: string): Promise<number> | number {
+  if (opts.orLocal) return runHere(ctx, command, `${why} within half of --timeout ${shownTimeout(opts.clock)}`, hereOptions(opts, { prefix: opts.prefix, signals: opts.signals }));
   say(ctx, `stopped: --timeout ${shownTimeout(opts.clock)} was reached before the command started (${why}); nothing ran`);
   return 124;
 }
@@ -217,7 +244,7 @@ function attempt(ctx: Context, worker: Worker, run: Prepared, sendNow: boolean):
   const session = openSession(ctx, { args, env: sshEnv(ctx), job, staging: run.staging, root: run.root, onOutput: (b) => refused.push(b) });
   // What the copy keeps for itself (another platform's binaries, never brought here) stays there through the sync.
   const keep = keptPaths(run.root, run.watch ? ancestor : loadAncestor(run.root, copy));
-  const target: SyncTarget = { worker, conn, config: run.config, localRoot: run.root, remoteRoot: remoteRoot(worker, run.key, folder.index), env: sshEnv(ctx), keep };
+  const target: SyncTarget = { worker, conn, config: run.config, localRoot: run.root, remoteRoot: remoteRoot(worker, run.key, folder.index), env: sshEnv(ctx), keep, inputs: depsInputs(run.deps) };
   const stop = new AbortController();
   // The project must be there by the time the command has to start.
   const lateSend = run.clock.startBy === undefined ? undefined : setTimeout(() => stop.abort(), Math.max(0, run.clock.startBy - Date.now()));
@@ -260,6 +287,8 @@ interface Prepared {
   watch: boolean;
   programs: string[];
   deps: DepsInstall[];
+  /** The project's venv when no lock or requirements file makes it (venv-here.ts). */
+  venv?: VenvHere;
   /** This machine's services the run forwards (services.ts). */
   services: Forward[];
   startedAt: Date;
@@ -284,7 +313,7 @@ function prepare(ctx: Context, config: Config, command: string, opts: RemoteRunO
     tty: ctx.stdinIsTTY && Boolean((ctx.stdout as { isTTY?: boolean }).isTTY),
     watch: opts.syncBack !== false,
     programs: programsFoundHere(ctx, command),
-    deps: config.sync?.copyDependencies ? [] : depsPlan(root, ctx.cwd),
+    ...(config.sync?.copyDependencies ? { deps: [] } : projectDeps(root, ctx.cwd, ctx.env.VIRTUAL_ENV, depsPlan(root, ctx.cwd))),
     services: servicesFor(ctx, config, root),
     startedAt: new Date(),
     clock: opts.clock,
@@ -342,9 +371,19 @@ function jobFor(ctx: Context, worker: Worker, run: Prepared, how: { mode: Job['m
   };
 }
 
+/** Why the venv the command would use (active here, or named in it) cannot be made on a worker; else undefined. */
+function venvUnmade(ctx: Context, run: Prepared): string | undefined {
+  const v = run.venv;
+  if (!v?.cannot) return undefined;
+  const path = v.dir === '.' ? v.name : `${v.dir}/${v.name}`;
+  if (activeVenv(ctx, run.root) !== path && !run.command.includes(v.name)) return undefined;
+  return `the project's virtual environment ${path} cannot be made on a worker from what is installed in it here: ${v.cannot}`;
+}
+
 /** The folder an install fills, and how deep its names are compared (worker/deps.pl.ts fingerprint). */
 function dependencyFolder(d: DepsInstall): { folder?: string; depth?: number } {
-  if (d.files.some((f) => /^(package-lock\.json|npm-shrinkwrap\.json|pnpm-lock\.yaml|yarn\.lock|bun\.lockb?)$/.test(f))) return { folder: 'node_modules', depth: 2 };
+  if (d.fills) return { folder: d.fills, depth: 4 };
+  if (d.files.some((f) => /^(package-lock\.json|npm-shrinkwrap\.json|pnpm-lock\.yaml|yarn\.lock|bun\.lockb?|package\.json)$/.test(f))) return { folder: 'node_modules', depth: 2 };
   if (d.files.some((f) => /^(uv\.lock|poetry\.lock|pdm\.lock|Pipfile\.lock|requirements.*\.txt)$/.test(f))) return { folder: '.venv', depth: 4 };
   if (d.files.includes('composer.lock')) return { folder: 'vendor', depth: 2 };
   return {};
@@ -356,7 +395,10 @@ interface Claimed {
   signals: RunSignals;
 }
 
-async function runInSlot(ctx: Context, opts: RemoteRunOptions & { clock: RunClock }, run: Prepared, claimed: Claimed): Promise<number> {
+/** A run's options once it tries the workers: its clock, how gently it would run here, how long it waited. */
+type InSlot = RemoteRunOptions & { clock: RunClock; prefix: readonly string[]; signals?: RunSignals; waitMs?: number };
+
+async function runInSlot(ctx: Context, opts: InSlot, run: Prepared, claimed: Claimed): Promise<number> {
   const { worker, attempt: at, signals } = claimed;
   const { session, target: t } = at;
   const { root, command } = run;
@@ -375,7 +417,7 @@ async function runInSlot(ctx: Context, opts: RemoteRunOptions & { clock: RunCloc
   if ('error' in sent) {
     if (opts.orLocal && isSparehandError(sent.error)) {
       at.abandon();
-      return runHere(ctx, command, sent.error.message, msLeft(opts.clock.deadline), opts.outcome);
+      return runHere(ctx, command, sent.error.message, hereOptions(opts, { prefix: opts.prefix, signals }));
     }
     throw sent.error;
   }
@@ -423,7 +465,8 @@ async function runInSlot(ctx: Context, opts: RemoteRunOptions & { clock: RunCloc
     }
     if (result.stoppedBy !== undefined) return exitStatus(null, result.stoppedBy);
     if (result.refused !== undefined) {
-      if (opts.orLocal) return runHere(ctx, command, `${worker.name}: ${result.refused}`, msLeft(opts.clock.deadline), opts.outcome);
+      rememberFailure(ctx, worker, run.key, run.deps, result);
+      if (opts.orLocal) return runHere(ctx, command, `${worker.name}: ${result.refused}`, hereOptions(opts, { prefix: opts.prefix, signals }));
       throw new SparehandError('WORKER', `${worker.name}: ${result.refused}`, { hint: 'or run with --or-local to run here when the worker cannot' });
     }
     if (result.status === undefined) {
@@ -452,7 +495,7 @@ async function runInSlot(ctx: Context, opts: RemoteRunOptions & { clock: RunCloc
     for (const line of [...conflictLines(back?.conflicts ?? [], printable), ...keptLines(back?.kept ?? []), ...(back?.notes ?? [])]) say(ctx, line);
     const syncMs = upMs + (execEnd - runEnd) + (performance.now() - t2);
     const depsMs = (result.depsSeconds ?? 0) * 1000;
-    const times = { syncMs, runMs: Math.max(0, runEnd - t1 - depsMs), ...(result.depsSeconds === undefined ? {} : { depsMs }) };
+    const times = { syncMs, runMs: Math.max(0, runEnd - t1 - depsMs), ...(result.depsSeconds === undefined ? {} : { depsMs }), ...(opts.waitMs ? { waitMs: opts.waitMs } : {}) };
     if (!opts.quiet) for (const line of summaryLines(worker.name, times, back)) say(ctx, line);
     if (opts.outcome) Object.assign(opts.outcome, { ...times, files: back?.files ?? 0, bytes: back?.bytes ?? 0, conflicts: back?.conflicts.length ?? 0 });
     for (const line of await note()) say(ctx, line);

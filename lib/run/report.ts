@@ -29,13 +29,16 @@ export function conflictLines(conflicts: readonly Conflict[], shown: (path: stri
   return lines;
 }
 
-/** `ran on box: sync 0.3s, [deps 20.1s, ]run 12.0s, 3 files back (12 KB), 0 conflicts`, and a hint when much came back. */
-export function summaryLines(worker: string, t: { syncMs: number; depsMs?: number; runMs: number }, back: Applied | undefined): string[] {
+/**
+ * `ran on box: [waited 4.0s, ]sync 0.3s, [deps 20.1s, ]run 12.0s, 3 files back (12 KB), 0 conflicts`, and a hint when
+ * much came back.
+ */
+export function summaryLines(worker: string, t: { syncMs: number; depsMs?: number; runMs: number; waitMs?: number }, back: Applied | undefined): string[] {
   const files = back?.files ?? 0;
   const conflicts = back?.conflicts.length ?? 0;
   const bytes = back && back.bytes > 0 ? ` (${size(back.bytes)})` : '';
   const lines = [
-    `ran on ${worker}: sync ${secs(t.syncMs)}, ${t.depsMs === undefined ? '' : `deps ${secs(t.depsMs)}, `}run ${secs(t.runMs)}, ${files} file${files === 1 ? '' : 's'} back${bytes}, ${conflicts} conflict${conflicts === 1 ? '' : 's'}`,
+    `ran on ${worker}: ${t.waitMs ? `waited ${secs(t.waitMs)}, ` : ''}sync ${secs(t.syncMs)}, ${t.depsMs === undefined ? '' : `deps ${secs(t.depsMs)}, `}run ${secs(t.runMs)}, ${files} file${files === 1 ? '' : 's'} back${bytes}, ${conflicts} conflict${conflicts === 1 ? '' : 's'}`,
   ];
   if (back && back.bytes > BIG_BACK_BYTES) {
     const [folder, most] = [...back.byFolder].sort((a, b) => b[1] - a[1])[0] ?? ['.', 0];

@@ -14,6 +14,8 @@ export interface RunOutcome {
   where: string;
   /** Why it ran here (no worker, all busy, --local, …). */
   why?: string;
+  /** How long it waited for a slot (here or on a worker). */
+  waitMs?: number;
   syncMs?: number;
   depsMs?: number;
   runMs?: number;

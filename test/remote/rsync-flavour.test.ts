@@ -58,6 +58,8 @@ describe('what the way up asks of each pair', () => {
   it('git\'s ignored paths become anchored, NUL-terminated patterns; wildcards in a name are escaped', () => {
     expect(ignoredPatterns('dist/\0a.log\0sub/b c.log\0x[1]*.txt\0back\\slash\0')).toBe('/dist/\0/a.log\0/sub/b c.log\0/x\\[1]\\*.txt\0/back\\slash\0');
     expect(ignoredPatterns('')).toBe('');
+    // A lock file the worker installs from is sent whatever .gitignore says.
+    expect(ignoredPatterns('package-lock.json\0dist/\0web/yarn.lock\0', ['package-lock.json', 'web/yarn.lock'])).toBe('/dist/\0');
   });
 });
 

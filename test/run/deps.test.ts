@@ -27,4 +27,20 @@ describe('what the worker installs', () => {
     expect(ha).not.toBe(hb);
     expect(ha).toBe(hc);
   });
+
+  it('no lock file: the nearest package.json that names dependencies, with its packageManager, writing no lock file', () => {
+    const proj = gitProject({
+      'package.json': JSON.stringify({ name: 'root', dependencies: { ms: '^2' } }),
+      'web/package.json': JSON.stringify({ name: 'web', packageManager: 'pnpm@9.1.0', devDependencies: { ms: '^2' } }),
+      'bare/package.json': JSON.stringify({ name: 'bare', scripts: { test: 'true' } }),
+    });
+    const at = (cwd: string) => depsPlan(proj, `${proj}/${cwd}`).map((d) => `${d.dir}: ${d.command} [${d.files.join(',')}] ${d.note ?? ''}`);
+    expect(at('.')).toEqual(['.: npm install --no-package-lock --no-audit --no-fund [package.json] no lock file: from package.json, so versions may differ from those here']);
+    expect(at('web')[0]).toMatch(/^web: pnpm install --no-lockfile \[package\.json\] no lock file/);
+    expect(at('bare')[0]).toMatch(/^\.: npm install --no-package-lock/);
+    // A lock file anywhere on the way up wins.
+    const locked = gitProject({ 'package-lock.json': '{}', 'web/package.json': JSON.stringify({ dependencies: { ms: '^2' } }) });
+    expect(depsPlan(locked, `${locked}/web`).map((d) => d.command)).toEqual(['npm ci --no-audit --no-fund']);
+  });
 });
+

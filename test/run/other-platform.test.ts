@@ -233,7 +233,7 @@ describe("each side's platform, shown", () => {
     expect(add.stderr).toContain(`sparehand: box is ${LINUX}, this machine macOS arm64: the executables, libraries and object files its commands build stay there (\`sparehand worker fetch\` brings them), a chain that runs what it just built (\`make && ./app\`) runs whole there or whole here`);
     const status = await sparehand(['status'], { env });
     expect(status.stdout).toContain(`box (root@127.0.0.1, ${LINUX} (glibc); this machine: macOS arm64): 0 of 2 slots busy\n`);
-    expect(JSON.parse((await sparehand(['status', '--json'], { env })).stdout).here).toEqual({ platform: 'darwin arm64' });
+    expect(JSON.parse((await sparehand(['status', '--json'], { env })).stdout).here).toMatchObject({ platform: 'darwin arm64', local: { busy: [], waiting: [] } });
     // On one platform, status names the worker's only.
     expect((await sparehand(['status'], { env: h.env })).stdout).toContain(`box (root@127.0.0.1, ${LINUX} (glibc)): 0 of 2 slots busy\n`);
     const doctor = await sparehand(['doctor'], { env });

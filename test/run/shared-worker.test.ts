@@ -70,7 +70,7 @@ describe('a worker shared by two machines', () => {
     expect(w).toMatchObject({ name: 'w0', reachable: true, slots: 1, free: 0 });
     expect(w.runs).toEqual([expect.objectContaining({ slot: 0, project: proj, command: `${mark.touch}; sleep 2 # marked`, user: expect.stringMatching(/^\S+@\S+$/) })]);
     const text = await sparehand(['status'], { env: desktop.env });
-    expect(text.stdout).toMatch(new RegExp(`^w0 \\(root@127\\.0\\.0\\.1, Linux \\S+ \\(glibc\\)\\): 1 of 1 slot busy\\n  slot 0: .*sleep 2 # marked — ${proj} on \\S+ \\(\\S+@\\S+\\), for \\d+s\\n$`));
+    expect(text.stdout).toMatch(new RegExp(`^w0 \\(root@127\\.0\\.0\\.1, Linux \\S+ \\(glibc\\)\\): 1 of 1 slot busy\\n  slot 0: .*sleep 2 # marked — ${proj} on \\S+ \\(\\S+@\\S+\\), for \\d+s\\nhere: 0 of \\d+ local slots? busy, 0 waiting\\n(  slot \\d+: free\\n)+$`));
     await a;
     const after = JSON.parse((await sparehand(['status', '--json'], { env: desktop.env })).stdout).workers[0];
     expect([after.free, after.runs]).toEqual([1, []]);

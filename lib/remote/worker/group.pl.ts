@@ -8,6 +8,8 @@
 export const GROUP_PL = String.raw`
 our ($shell, $root_dir);
 our $gone = 0;
+# The first bytes an install printed (run_group 'install'): what a failed install said.
+our $install_head = '';
 sub status_of { my ($w) = @_; return ($w & 127) ? 128 + ($w & 127) : $w >> 8 }
 
 # Frames that arrive while a command runs: signals for its group. Undef when sparehand is gone.
@@ -39,7 +41,9 @@ sub command_argv {
 sub run_group {
   my ($cmd, $cwd, $how) = @_;
   my ($r, $w, $er, $ew);
-  if ($how eq 'frames') { (pipe($r, $w) && pipe($er, $ew)) or refuse("cannot make a pipe on the worker: $!") }
+  if ($how ne 'stderr') { pipe($r, $w) or refuse("cannot make a pipe on the worker: $!") }
+  if ($how eq 'frames') { pipe($er, $ew) or refuse("cannot make a pipe on the worker: $!") }
+  $install_head = '' if $how eq 'install';
   my $pid = fork;
   refuse("cannot start a process on the worker: $!") unless defined $pid;
   if (!$pid) {
@@ -48,7 +52,7 @@ sub run_group {
     $SIG{PIPE} = 'DEFAULT';
     open(STDIN, '<', '/dev/null');
     open(STDOUT, '>&', $w ? $w : \*STDERR);
-    open(STDERR, '>&', $ew) if $ew;
+    open(STDERR, '>&', $how eq 'install' ? $w : $ew) if $ew || $how eq 'install';
     close $_ for grep { defined } ($r, $er, $w, $ew);
     my @argv = command_argv($cmd);
     chdir $cwd or exit 125;
@@ -57,7 +61,7 @@ sub run_group {
   }
   close $_ for grep { defined } ($w, $ew);
   # The command's output pipes and the frame each becomes.
-  my @outs = $r ? ([$r, 'out'], [$er, 'err']) : ();
+  my @outs = grep { defined $_->[0] } ([$r, 'out'], [$er, 'err']);
   my ($status, $stop_at, $drain_until);
   local $SIG{CHLD} = sub { };
   local $SIG{INT} = $mode eq 'tty' ? 'IGNORE' : $SIG{INT};
@@ -78,7 +82,10 @@ sub run_group {
       for my $o (@outs) {
         next unless vec($rout, fileno($o->[0]), 1);
         my $got = sysread($o->[0], my $buf, 65536);
-        if ($got) { put($o->[1], $buf) or $gone = 1 }
+        if ($got && $how eq 'install') {
+          syswrite(STDERR, $buf);
+          $install_head .= substr($buf, 0, 8192 - length $install_head) if length($install_head) < 8192;
+        } elsif ($got) { put($o->[1], $buf) or $gone = 1 }
         elsif (defined $got || !$!{EINTR}) { close $o->[0]; $o->[0] = undef }
       }
       @outs = grep { defined $_->[0] } @outs;

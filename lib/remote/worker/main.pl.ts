@@ -120,6 +120,9 @@ my $top = Cwd::getcwd() // $root;
 command_env("$top/..", $top);
 my $tree = "../$folder.tree";
 install_deps($top);
+# VIRTUAL_ENV never names a folder the worker does not have (nothing here said how to make it): not run with
+# another Python's packages.
+refuse("the virtual environment active here ($job{venv}) is not in the worker's copy, and nothing here says how to make it there") if length($job{venv} // '') && !-d "$top/$job{venv}/bin";
 my $rel = $job{rel};
 -d $rel or refuse("cannot enter $rel on the worker");
 check_programs($rel);
