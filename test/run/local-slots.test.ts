@@ -1,7 +1,7 @@
 // Local slots: runs here through sparehand never run more than local.slots at once, wait in arrival order, free
 // their slot the moment sparehand dies, never wait past their time, start gently, and show in status. The real
 // CLI, with no worker (and, for the one queue, a real sshd as a busy worker).
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, sparehand } from '../helpers/cli.js';
@@ -224,7 +224,9 @@ describe('one queue across here and a busy worker', () => {
   it('runs waiting for the worker alone take its slot in arrival order too', async () => {
     const log = join(tempDir(), 'spans.log');
     const mark = startMarker();
-    const first = started(h.env, `${mark.touch}; ${marked(log, 'a', 'sleep 1.5')}`, [], gitProject({ 'a.txt': 'a\n' }));
+    // The first holds the worker's slot until the three others are queued (a fixed sleep raced a loaded machine).
+    const release = join(tempDir(), 'release');
+    const first = started(h.env, `${mark.touch}; ${marked(log, 'a', `while [ ! -e ${release} ]; do sleep 0.05; done`)}`, [], gitProject({ 'a.txt': 'a\n' }));
     expect(await until(mark.started)).toBe(true);
     const later: Array<ReturnType<typeof started>> = [];
     for (const n of ['b', 'c', 'd']) {
@@ -236,6 +238,7 @@ describe('one queue across here and a busy worker', () => {
     }
     const text = await sparehand(['status'], { env: h.env });
     expect(text.stdout).toMatch(/  waiting 3: .* — .*, for a worker only\n/);
+    writeFileSync(release, '');
     const results = await Promise.all([first.run, ...later.map((r) => r.run)]);
     expect(results.map((r) => r.exitCode), results.map((r) => r.stderr).join('\n')).toEqual([0, 0, 0, 0]);
     const s = spans(log);
