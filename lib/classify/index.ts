@@ -50,10 +50,10 @@ export function rewriteCommand(c: Classification, invocation: string, timeoutS?:
   let last: { text: string; send: boolean } | undefined;
   for (const p of c.wrap) {
     if (p.into && last) {
-      last.text += p.text;
+      last.text += p.as ?? p.text;
       continue;
     }
-    const part = { text: p.text, send: p.send };
+    const part = { text: p.as ?? p.text, send: p.send };
     parts.push(part);
     if (p.send) last = part;
   }

@@ -35,8 +35,8 @@ export interface Pipeline {
   /** The offset of the first command, after `!` and `time [-p]`. */
   commandStart: number;
   commands: Command[];
-  /** The operator before each command after the first: `|`, or `|&` (stderr too). */
-  pipes: string[];
+  /** The operator before each command after the first: `|`, or `|&` (stderr too), and where it starts. */
+  pipes: Array<{ value: string; start: number }>;
 }
 /** A pipeline and the operator after it (`&&`, `||`, `;`, `&`, newline), or '' at the end. */
 export interface ListItem {
@@ -140,9 +140,9 @@ function pipeline(st: State): Pipeline {
   const t = st.tokens[st.i];
   if (t === undefined) return fail('nothing after "time" or "!"');
   const commands: Command[] = [command(st)];
-  const pipes: string[] = [];
+  const pipes: Pipeline['pipes'] = [];
   while (isOperator(st.tokens[st.i], '|', '|&')) {
-    pipes.push((st.tokens[st.i] as Operator).value);
+    pipes.push({ value: (st.tokens[st.i] as Operator).value, start: (st.tokens[st.i] as Operator).start });
     st.i++;
     skipNewlines(st);
     commands.push(command(st));

@@ -18,6 +18,8 @@ export interface Piece {
    * `> x.log` here, so the command's stderr joins its stdout in the file and sparehand's own lines do not.
    */
   into?: boolean;
+  /** Written so in the rewrite in place of `text` (`|&` → `|`, `&> f` → `> f`, an added ` 2>&1`). */
+  as?: string;
 }
 
 /**
@@ -32,8 +34,8 @@ interface Sent {
   to: number;
   start: number;
   end: number;
-  /** Stretches after `end` that go inside it (Piece.into). */
-  moved?: ReadonlyArray<{ start: number; end: number }>;
+  /** Stretches after `end` moved inside it or written otherwise (Piece.into, Piece.as), in order. */
+  edits?: ReadonlyArray<{ start: number; end: number; into?: boolean; as?: string }>;
 }
 
 const SEPARATORS = new Set(['', ';', '\n']);
@@ -82,7 +84,7 @@ export function split(src: string, items: readonly ListItem[], judged: Verdicts,
       // One part at a time: each heavy part cut on its own, the light ones here.
       for (let k = i; k <= to && !stop; k++) {
         if (roles[k] !== 'heavy') continue;
-        const c = cutPipeline((items[k] as ListItem).pipeline, verdicts);
+        const c = cutPipeline(src, (items[k] as ListItem).pipeline, verdicts);
         if ('rule' in c) stop = { problem: c };
         else sent.push({ from: k, to: k, ...c });
       }
@@ -133,7 +135,7 @@ function builtApart(roles: readonly Role[], sent: readonly Sent[], built: Readon
 // One pipeline (the usual case): its heavy first command goes, or it stays here.
 function single(src: string, item: ListItem, verdicts: Verdicts): Split {
   if (roleOf(item.pipeline, verdicts) === 'here') return hereReason(item, verdicts);
-  const c = cutPipeline(item.pipeline, verdicts);
+  const c = cutPipeline(src, item.pipeline, verdicts);
   return 'rule' in c ? { problem: c } : { pieces: pieces(src, [{ from: 0, to: 0, ...c }]), here: [] };
 }
 
@@ -186,12 +188,13 @@ const shellProblem = (p: Pipeline): NoCut => {
  * output redirects after its last word and the pipes after it stay outside (an input redirect, or a
  * redirect among the words, takes them all inside). The heavy command must be the pipeline's first.
  */
-type Cut = { start: number; end: number; moved?: Array<{ start: number; end: number }> };
+/** A stretch after the sent piece: moved inside it (`into`), or written as `as` (`&> f` → `> f`). */
+type Edit = { start: number; end: number; into?: boolean; as?: string };
+type Cut = { start: number; end: number; edits?: Edit[] };
 
-function cutPipeline(p: Pipeline, verdicts: Verdicts): Cut | NoCut {
+function cutPipeline(src: string, p: Pipeline, verdicts: Verdicts): Cut | NoCut {
   const core = p.commands[0] as Pipeline['commands'][number];
   if (!hasHeavy(core, verdicts)) return { rule: 'local: heavy part reads a pipe', why: 'reads its input from a pipe that stays here' };
-  if (p.pipes[0] === '|&') return STDERR_PIPED;
   let start = p.commandStart;
   let end: number;
   let problem: NoCut | undefined;
@@ -199,30 +202,47 @@ function cutPipeline(p: Pipeline, verdicts: Verdicts): Cut | NoCut {
   // tool's stderr, out of the file or pipe the command's stderr goes to (`npm test 2>&1 | tail -1`).
   const input = core.redirects.some((r) => r.operator.startsWith('<'));
   const before = core.kind === 'simple' ? core.redirectBeforeWord : false;
-  const joined = input || before ? undefined : stderrJoinsStdout(core.redirects);
-  if (joined) {
-    // `> x.log 2>&1`: the file stays here, the `2>&1` goes inside.
+  const piped = p.pipes[0]?.value === '|&' ? p.pipes[0] : undefined;
+  const kept = input || before || piped ? undefined : stderrKept(src, core.redirects);
+  const from = core.kind === 'simple' && core.assignments.length === 0 ? wordsOutside(core.words.map((w) => w.value)) : 0;
+  if (from > 0 && core.kind === 'simple') start = (core.words[from] as Word).start;
+  if (kept) {
+    // `> x.log 2>&1`, `&> x.log`: the file stays here, a `2>&1` goes inside.
     const cmdEnd = core.kind === 'simple' ? ((core.words[core.words.length - 1] as Word | undefined)?.end ?? core.end) : core.closeEnd;
-    const from = core.kind === 'simple' && core.assignments.length === 0 ? wordsOutside(core.words.map((w) => w.value)) : 0;
-    if (from > 0 && core.kind === 'simple') start = (core.words[from] as Word).start;
     problem = core.kind === 'simple' ? simpleProblem(core, verdicts, from, []) : commandProblem({ ...core, redirects: [] }, verdicts);
-    const moved = joined.map((i) => ({ start: i === 0 ? cmdEnd : (core.redirects[i - 1] as Redirect).end, end: (core.redirects[i] as Redirect).end }));
-    return problem ?? { start, end: cmdEnd, moved };
+    const edits = kept.map((e) => (e.start < 0 ? { ...e, start: cmdEnd } : e));
+    return problem ?? { start, end: cmdEnd, edits };
   }
-  const stderr = core.redirects.some(movesStderr);
+  const stderr = piped !== undefined || core.redirects.some(movesStderr);
   if (stderr && core.redirects.some((r) => r.operator.endsWith('>>'))) return APPENDS;
+  const allInside = stderr || before || input;
   if (core.kind === 'simple') {
-    const from = core.assignments.length === 0 ? wordsOutside(core.words.map((w) => w.value)) : 0;
-    if (from > 0) start = (core.words[from] as Word).start;
-    const allInside = stderr || core.redirectBeforeWord || core.redirects.some((r) => r.operator.startsWith('<'));
     end = allInside ? core.end : (core.words[core.words.length - 1] as Word).end;
     problem = simpleProblem(core, verdicts, from, allInside ? core.redirects : []);
   } else {
-    const allInside = stderr || core.redirects.some((r) => r.operator.startsWith('<'));
     end = allInside ? core.end : core.closeEnd;
     problem = commandProblem(allInside ? core : { ...core, redirects: [] }, verdicts);
   }
-  return problem ?? { start, end };
+  if (problem) return problem;
+  // `npm test |& tail -1` is `npm test 2>&1 | tail -1`: the `2>&1` inside, a plain pipe here.
+  const edits: Edit[] | undefined = piped && [{ start: end, end, into: true, as: ' 2>&1' }, { start: piped.start, end: piped.start + 2, as: '|' }];
+  return { start, end, ...(edits ? { edits } : {}) };
+}
+
+/**
+ * How the redirects after the command keep stderr where stdout goes, here, with sparehand's lines out of it:
+ * `> x.log 2>&1` (the `2>&1`s after every other redirect: moved inside), `> a &> x.log` (a last `&>`, written
+ * `> x.log` here and a `2>&1` inside). Undefined when stderr goes anywhere else (then all go inside). An edit
+ * starting at -1 starts where the command's words end.
+ */
+function stderrKept(src: string, redirects: readonly Redirect[]): Edit[] | undefined {
+  const last = redirects[redirects.length - 1];
+  if (last && last.operator.startsWith('&>') && !redirects.slice(0, -1).some(movesStderr)) {
+    const text = src.slice(last.start, last.end);
+    return [{ start: last.start, end: last.end, as: text.replace(/^&>/, '>') }, { start: last.end, end: last.end, into: true, as: ' 2>&1' }];
+  }
+  const joined = stderrJoinsStdout(redirects);
+  return joined?.map((i) => ({ start: i === 0 ? -1 : (redirects[i - 1] as Redirect).end, end: (redirects[i] as Redirect).end, into: true }));
 }
 
 /**
@@ -242,10 +262,6 @@ function stderrJoinsStdout(redirects: readonly Redirect[]): number[] | undefined
 const movesStderr = (r: Redirect): boolean =>
   r.fd === '2' || r.operator.startsWith('&>') || (r.operator === '>&' && r.fd === '' && !/^(\d+|-)$/.test(r.target.value));
 
-const STDERR_PIPED: NoCut = {
-  rule: 'local: stderr piped to a part that stays here',
-  why: "pipes its stderr (`|&`) to a part that stays here, where sparehand's own lines would join the command's",
-};
 const APPENDS: NoCut = {
   rule: 'local: stderr appended to a file',
   why: 'appends its stderr to a file, which would be written on the worker, where an ignored file is not the one here',
@@ -258,10 +274,10 @@ function pieces(src: string, sent: readonly Sent[]): Piece[] {
     if (s.start > at) out.push({ text: src.slice(at, s.start), send: false });
     out.push({ text: src.slice(s.start, s.end), send: true });
     at = s.end;
-    for (const m of s.moved ?? []) {
-      if (m.start > at) out.push({ text: src.slice(at, m.start), send: false });
-      out.push({ text: src.slice(m.start, m.end), send: false, into: true });
-      at = m.end;
+    for (const e of s.edits ?? []) {
+      if (e.start > at) out.push({ text: src.slice(at, e.start), send: false });
+      out.push({ text: src.slice(e.start, e.end), send: false, ...(e.into ? { into: true } : {}), ...(e.as === undefined ? {} : { as: e.as }) });
+      at = e.end;
     }
   }
   if (at < src.length) out.push({ text: src.slice(at), send: false });

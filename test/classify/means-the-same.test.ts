@@ -19,7 +19,14 @@ describe("where the command's stderr goes is decided inside the run", () => {
     ['npm test >> x.log 2>&1', "sparehand run --or-local -- 'npm test 2>&1' >> x.log"],
     ['npm test 2>err.log', "sparehand run --or-local -- 'npm test 2>err.log'"],
     ['npm test 2>/dev/null | tail -1', "sparehand run --or-local -- 'npm test 2>/dev/null' | tail -1"],
-    ['npm test &> out.log', "sparehand run --or-local -- 'npm test &> out.log'"],
+    ['npm test &> out.log', "sparehand run --or-local -- 'npm test 2>&1' > out.log"],
+    ['npm test &> /tmp/x.log', "sparehand run --or-local -- 'npm test 2>&1' > /tmp/x.log"],
+    ['npm test &>> x.log', "sparehand run --or-local -- 'npm test 2>&1' >> x.log"],
+    ['npm test > a.log &>b.log', "sparehand run --or-local -- 'npm test 2>&1' > a.log >b.log"],
+    ['npm test |& tail -1', "sparehand run --or-local -- 'npm test 2>&1' | tail -1"],
+    ['npm test 2>/dev/null |& cat', "sparehand run --or-local -- 'npm test 2>/dev/null 2>&1' | cat"],
+    ['(npm test) |& tail -2', "sparehand run --or-local -- '(npm test) 2>&1' | tail -2"],
+    ['npm test &> x.log 2>&1', "sparehand run --or-local -- 'npm test &> x.log 2>&1'"],
     ['npm test 2>&1 > out.log | cat', "sparehand run --or-local -- 'npm test 2>&1 > out.log' | cat"],
     ['(npm test) > x.log 2>&1 && git diff', "sparehand run --or-local -- '(npm test) 2>&1' > x.log && git diff"],
     ['npm test > x.log', "sparehand run --or-local -- 'npm test' > x.log"],
@@ -27,8 +34,8 @@ describe("where the command's stderr goes is decided inside the run", () => {
     expect(rewrite(cmd).rewrite).toBe(want);
   });
 
-  it('leaves alone what it cannot keep: stderr piped with |&, stderr with an append', () => {
-    expect(rewrite('npm test |& tail -1')).toEqual({ rule: 'local: stderr piped to a part that stays here', rewrite: null });
+  it('leaves alone what it cannot keep: stderr with an append on the worker', () => {
+    expect(rewrite('npm test >> x.log |& cat')).toEqual({ rule: 'local: stderr appended to a file', rewrite: null });
     expect(rewrite('npm test 2>&1 >> x.log')).toEqual({ rule: 'local: stderr appended to a file', rewrite: null });
     expect(rewrite('npm test 2>>err.log')).toEqual({ rule: 'local: stderr appended to a file', rewrite: null });
   });

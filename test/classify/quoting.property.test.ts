@@ -50,7 +50,7 @@ const sentTexts = (c: Classification): string[] | undefined => {
   const out: string[] = [];
   for (const p of c.wrap) {
     if (p.send) out.push(p.text);
-    else if (p.into && out.length) out[out.length - 1] += p.text;
+    else if (p.into && out.length) out[out.length - 1] += p.as ?? p.text;
   }
   return out;
 };
