@@ -62,6 +62,10 @@ const CASES = [
   'make test >> {T}/append.log 2>&1 | cat',
   'make test > out.log 2>&1 | cat',
   '(make test; make fail) > both.log 2>&1',
+  'make test &> {T}/all.log',
+  'make fail &>> both.log || echo failed',
+  'make test |& tail -2',
+  'make fail 2>/dev/null |& cat',
   "bash -c 'make test && echo ok'",
   'npm test 2>&1',
   // chains split around the parts that stay here (issue 11)
