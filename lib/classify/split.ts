@@ -2,11 +2,12 @@
 // parts that must stay here run here, in the same order with the same `&&`/`||`/`;`, redirects and pipes where
 // they were. Every piece is an exact substring of the command; the pieces joined are the command.
 import type { Verdict } from './kinds.js';
-import type { Redirect, Word } from './lex.js';
+import type { Word } from './lex.js';
 import type { ListItem, Pipeline } from './parse.js';
 import { type Facts, runsBuilt } from './built-outputs.js';
 import { createsFiles, leavesForUnnamedFolder, type Role, roleOf } from './roles.js';
 import { BACKGROUND, commandProblem, hasHeavy, label, listProblem, type NoCut, simpleProblem, type Verdicts } from './worker-safe.js';
+import { APPENDS, type Edit, movesStderr, stderrKept } from './stderr-redirects.js';
 import { wordsOutside } from './wrappers.js';
 
 /** A piece of the command's text: kept as written (runs here) or handed to `sparehand run --or-local --`. */
@@ -188,8 +189,6 @@ const shellProblem = (p: Pipeline): NoCut => {
  * output redirects after its last word and the pipes after it stay outside (an input redirect, or a
  * redirect among the words, takes them all inside). The heavy command must be the pipeline's first.
  */
-/** A stretch after the sent piece: moved inside it (`into`), or written as `as` (`&> f` → `> f`). */
-type Edit = { start: number; end: number; into?: boolean; as?: string };
 type Cut = { start: number; end: number; edits?: Edit[] };
 
 function cutPipeline(src: string, p: Pipeline, verdicts: Verdicts): Cut | NoCut {
@@ -228,44 +227,6 @@ function cutPipeline(src: string, p: Pipeline, verdicts: Verdicts): Cut | NoCut 
   const edits: Edit[] | undefined = piped && [{ start: end, end, into: true, as: ' 2>&1' }, { start: piped.start, end: piped.start + 2, as: '|' }];
   return { start, end, ...(edits ? { edits } : {}) };
 }
-
-/**
- * How the redirects after the command keep stderr where stdout goes, here, with sparehand's lines out of it:
- * `> x.log 2>&1` (the `2>&1`s after every other redirect: moved inside), `> a &> x.log` (a last `&>`, written
- * `> x.log` here and a `2>&1` inside). Undefined when stderr goes anywhere else (then all go inside). An edit
- * starting at -1 starts where the command's words end.
- */
-function stderrKept(src: string, redirects: readonly Redirect[]): Edit[] | undefined {
-  const last = redirects[redirects.length - 1];
-  if (last && last.operator.startsWith('&>') && !redirects.slice(0, -1).some(movesStderr)) {
-    const text = src.slice(last.start, last.end);
-    return [{ start: last.start, end: last.end, as: text.replace(/^&>/, '>') }, { start: last.end, end: last.end, into: true, as: ' 2>&1' }];
-  }
-  const joined = stderrJoinsStdout(redirects);
-  return joined?.map((i) => ({ start: i === 0 ? -1 : (redirects[i - 1] as Redirect).end, end: (redirects[i] as Redirect).end, into: true }));
-}
-
-/**
- * The redirects (indices) that only send stderr where stdout goes, when they all come after every other redirect
- * and no other touches stderr (`> x.log 2>&1`, `>> x.log 2>&1`): inside the run they mean the same. Else undefined.
- */
-function stderrJoinsStdout(redirects: readonly Redirect[]): number[] | undefined {
-  const joins = (r: Redirect) => r.fd === '2' && r.operator === '>&' && r.target.value === '1' && !r.target.quoted;
-  const first = redirects.findIndex(joins);
-  if (first < 0) return undefined;
-  const rest = redirects.slice(first);
-  if (!rest.every(joins) || redirects.slice(0, first).some(movesStderr)) return undefined;
-  return rest.map((_, i) => first + i);
-}
-
-/** A redirect that changes where stderr goes: `2>…`, `2>&1`, `&>…`, `>& file`. */
-const movesStderr = (r: Redirect): boolean =>
-  r.fd === '2' || r.operator.startsWith('&>') || (r.operator === '>&' && r.fd === '' && !/^(\d+|-)$/.test(r.target.value));
-
-const APPENDS: NoCut = {
-  rule: 'local: stderr appended to a file',
-  why: 'appends its stderr to a file, which would be written on the worker, where an ignored file is not the one here',
-};
 
 function pieces(src: string, sent: readonly Sent[]): Piece[] {
   const out: Piece[] = [];
