@@ -4,9 +4,32 @@
 'use strict';
 
 const args = process.argv.slice(2);
+
+// Loads from dist/ with `get`; while a rebuild swaps dist/ in (scripts/build.js: two renames) its files are missing
+// for an instant, so while a build is under way a missing file is asked for again, for up to two seconds.
+function load(get) {
+  for (let waited = 0; ; waited += 25) {
+    try {
+      return get();
+    } catch (e) {
+      if (!e || (e.code !== 'MODULE_NOT_FOUND' && e.code !== 'ENOENT') || waited >= 2000 || !building()) throw e;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 25);
+    }
+  }
+}
+
+// A build's folders beside dist/ (.dist-build-PID, .dist-old-PID).
+function building() {
+  try {
+    return require('node:fs').readdirSync(require('node:path').join(__dirname, '..')).some((f) => f.startsWith('.dist-'));
+  } catch {
+    return false;
+  }
+}
+
 if (args[0] === 'agent' && args[1] === 'hook' && !args.includes('--help') && !args.includes('-h')) {
   try {
-    require('../dist/hook.bundle.cjs');
+    load(() => require('../dist/hook.bundle.cjs'));
   } catch {
     // Fails open even when sparehand itself cannot load: nothing on stdout, exit 0, the command goes ahead.
     process.exitCode = 0;
@@ -18,7 +41,7 @@ if (args[0] === 'agent' && args[1] === 'hook' && !args.includes('--help') && !ar
   });
   let cli;
   try {
-    cli = require('../dist/cli-loader.cjs').loadCli();
+    cli = load(() => require('../dist/cli-loader.cjs').loadCli());
   } catch (e) {
     process.stderr.write(`sparehand: cannot load (${e && e.message}); run \`npm run build\` in ${__dirname}/..\n`);
     process.exitCode = 125;

@@ -69,12 +69,20 @@ export async function main(argv: readonly string[], ctx: Context = processContex
   const args = argv.slice(2);
   const command = args.find((a) => !a.startsWith('-'));
   const debug = args.includes('--debug');
+  // Bare `sparehand` asks what there is: the help, on stdout, and success.
+  if (args.every((a) => a === '--debug')) {
+    program.outputHelp();
+    return 0;
+  }
   try {
     await program.parseAsync([...argv]);
     return exit;
   } catch (e) {
     if (e instanceof CommanderError) {
       if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.exitCode === 0) return 0;
+      // A command group without its subcommand (`sparehand worker`): commander printed the group's help, which
+      // is the message; its placeholder text is not one.
+      if (e.code === 'commander.help') return failureStatus('USAGE', command);
       const message = e.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ');
       const dashDash = command === 'run' && e.code === 'commander.unknownOption' ? dashDashHint(args, program.commands.find((c) => c.name() === 'run')!) : undefined;
       if (dashDash) ctx.stderr.write(`sparehand: ${message}: ${dashDash}\n`);

@@ -3,7 +3,8 @@
 import * as z from 'zod/mini';
 import { readConfigText } from './config-file.js';
 import type { Context } from './context.js';
-import { SparehandError } from './errors.js';
+import { keepConfigText, keptConfigText } from './config-kept.js';
+import { isSparehandError, SparehandError } from './errors.js';
 import { writeFileAtomically } from './fs-atomic.js';
 import { configPath } from './paths.js';
 
@@ -153,11 +154,29 @@ export function readConfig(c: Env): ConfigFile {
   const path = configPath(c);
   const text = readConfigText(path);
   if (text === undefined) return { path, config: {}, raw: {}, unknown: [] };
+  const file = parseConfigText(path, text);
+  keepConfigText(c, path, text);
+  return file;
+}
+
+/** `path:LINE:COLUMN` of a JSON.parse error in `text` (its message gives a position), or `path`. */
+function jsonErrorAt(path: string, text: string, message: string): string {
+  const m = /at position (\d+)/.exec(message);
+  if (!m) return path;
+  const before = text.slice(0, Number(m[1]));
+  const line = before.split('\n').length;
+  return `${path}:${line}:${before.length - before.lastIndexOf('\n')}`;
+}
+
+/** The config in `text` (the file at `path`), checked; an error naming the file, line and field otherwise. */
+function parseConfigText(path: string, text: string): ConfigFile {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch (e) {
-    throw new SparehandError('CONFIG', `${path} is not valid JSON: ${(e as Error).message}`, {
+    const message = (e as Error).message;
+    const what = message.replace(/ in JSON at position \d+.*$/s, '').replace(/ \(line \d+ column \d+\)$/, '');
+    throw new SparehandError('CONFIG', `${jsonErrorAt(path, text, message)}: not valid JSON: ${what}`, {
       hint: 'fix the file by hand, or move it away to start from an empty config',
       cause: e,
     });
@@ -168,6 +187,28 @@ export function readConfig(c: Env): ConfigFile {
     throw new SparehandError('CONFIG', `${path}: ${problems}`, { hint: 'the fields are in `sparehand help config`' });
   }
   return { path, config: parsed.data, raw, unknown: unknownIn(ConfigSchema, raw, '') };
+}
+
+/**
+ * The config for what must go on when the file is broken (the hook, `run`): with a broken file, `warn` is told the
+ * file, line and problem first, and the last config that parsed is used, or the built-in defaults (no workers).
+ */
+export function loadConfigOrKept(c: Env, warn: (line: string) => void): Config {
+  try {
+    return loadConfig(c, warn);
+  } catch (e) {
+    if (!isSparehandError(e) || e.code !== 'CONFIG') throw e;
+    const path = configPath(c);
+    const kept = keptConfigText(c, path);
+    let config: Config | undefined;
+    try {
+      config = kept === undefined ? undefined : parseConfigText(path, kept.text).config;
+    } catch {
+      config = undefined;
+    }
+    warn(`${e.message}; ${config ? `using the last good config (from ${kept!.saved})` : 'using the built-in defaults (no workers)'} until it is fixed`);
+    return config ?? {};
+  }
 }
 
 /** The config; with `warn`, each field sparehand does not know is named (it is ignored, and kept on rewrite). */
@@ -189,4 +230,19 @@ export async function updateConfig(c: Env, edit: (raw: Record<string, unknown>, 
   const parsed = ConfigSchema.safeParse(next);
   if (!parsed.success) throw new SparehandError('USAGE', issuesText(parsed.error.issues, 'config', next));
   await writeFileAtomically(file.path, `${JSON.stringify(next, null, 2)}\n`);
+}
+
+/** What is wrong with the config file and what is used meanwhile, in one line; undefined when it reads. */
+export function configProblem(c: Env): string | undefined {
+  try {
+    readConfig(c);
+    return undefined;
+  } catch (e) {
+    if (!isSparehandError(e) || e.code !== 'CONFIG') throw e;
+    let problem: string | undefined;
+    loadConfigOrKept(c, (line) => {
+      problem = line;
+    });
+    return problem;
+  }
 }

@@ -2,14 +2,32 @@
 // file has a name sparehand can tell from the user's (`.<name>.sparehand-tmp-<pid>-<random>`), so that one left by
 // a killed process is removed by the next install or uninstall (write-file-atomic's `<name>.<hash>` could not be).
 import { existsSync, readdirSync, rmSync } from 'node:fs';
-import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { lstat, mkdir, open, readlink, rename, rm, stat } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
 import { processAlive } from './pid.js';
 
 const TEMP = /^\..+\.sparehand-tmp-(\d+)-[0-9a-z]+$/;
 
-/** Writes `data` to `path` atomically. The mode is `mode`, else the existing file's, else 0644 (less the umask). */
-export async function writeFileAtomically(path: string, data: string, options: { mode?: number } = {}): Promise<void> {
+/**
+ * The file a write to `path` must replace: `path`, or where its symlink (chain) points, so that a settings file a
+ * dotfiles manager links (stow, chezmoi, home-manager) gets the change and stays a link. A dangling link's target.
+ */
+export async function writeTarget(path: string): Promise<string> {
+  let at = path;
+  for (let hops = 0; hops < 40; hops++) {
+    const st = await lstat(at).catch(() => undefined);
+    if (!st?.isSymbolicLink()) return at;
+    at = resolve(dirname(at), await readlink(at));
+  }
+  return at;
+}
+
+/**
+ * Writes `data` to `path` atomically (a symlink's target: writeTarget). The mode is `mode`, else the existing file's,
+ * else 0644 (less the umask).
+ */
+export async function writeFileAtomically(given: string, data: string, options: { mode?: number } = {}): Promise<void> {
+  const path = await writeTarget(given);
   await mkdir(dirname(path), { recursive: true });
   const mode = options.mode ?? (await stat(path).catch(() => undefined))?.mode;
   const tmp = join(dirname(path), `.${basename(path)}.sparehand-tmp-${process.pid}-${Math.random().toString(36).slice(2, 10)}`);

@@ -1,50 +1,85 @@
 #!/usr/bin/env node
 // Builds dist/: tsc (types and the modules tests import), plus bundled, minified CommonJS files that bin/
 // loads: the hook's hot path (no classifier), its full path (registry, zod), and the CLI with its loader.
+//
+// Into a fresh folder beside dist/, which then takes dist/'s place: the hooks and a linked `sparehand` keep loading
+// the last good build while this one runs (`npm test`, `npm pack`), and a failed build leaves it as it was.
 import { execFileSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { existsSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
+const dist = join(root, 'dist');
+// What a killed build left (its pid gone) goes first: bin/ waits for a missing file only while a build runs.
+for (const f of readdirSync(root)) {
+  const m = /^\.dist-(?:build|old)-(\d+)$/.exec(f);
+  if (m && !alive(Number(m[1]))) rmSync(join(root, f), { recursive: true, force: true });
+}
 // From scratch: a file left by an older build (a bundle since renamed) must not be shipped or loaded.
-rmSync(join(root, 'dist'), { recursive: true, force: true });
-execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', join(root, 'tsconfig.json')], {
-  stdio: 'inherit',
-});
-const esbuild = await import('esbuild');
-// What "leave alone" prints per tool, from the registry just compiled: the hot path needs it without
-// loading the registry (and zod).
-const { allAgents } = await import(join(root, 'dist/agents/index.js'));
-const leave = Object.fromEntries(allAgents().map((a) => [a.id, a.leaveStdout ?? '']));
-const common = {
-  bundle: true,
-  minify: true,
-  platform: 'node',
-  format: 'cjs',
-  target: 'node20',
-  logLevel: 'warning',
-  // The shared modules find their files relative to import.meta.url; in a CommonJS bundle that is the bundle.
-  define: { 'import.meta.url': '__sparehandUrl', __SPAREHAND_LEAVE__: JSON.stringify(leave) },
-  banner: { js: 'var __sparehandUrl = require("node:url").pathToFileURL(__filename).href;' },
-};
-// Hot path: everything up to "is anything in this payload heavy?". The full path is a second bundle, beside it,
-// which lib/hook/entry.ts loads only when it is needed.
-await esbuild.build({
-  ...common,
-  entryPoints: [join(root, 'lib/hook/entry.ts')],
-  outfile: join(root, 'dist/hook.bundle.cjs'),
-});
-await esbuild.build({
-  ...common,
-  entryPoints: [join(root, 'lib/hook/answer.ts')],
-  outfile: join(root, 'dist/hook-answer.bundle.cjs'),
-});
-// The CLI: one bundle (ES module packages prefer their "module" build: jsonc-parser's UMD one requires files
-// at run time), loaded through a small loader that keeps V8's code cache.
-await esbuild.build({ ...common, entryPoints: [join(root, 'lib/cli.ts')], outfile: join(root, 'dist/cli.bundle.cjs'), mainFields: ['module', 'main'] });
-await esbuild.build({ ...common, entryPoints: [join(root, 'lib/cli-loader.ts')], outfile: join(root, 'dist/cli-loader.cjs') });
-// ssh's ProxyCommand inside a sandbox whose only way out is a proxy: started once per connection, so on its own.
-await esbuild.build({ ...common, entryPoints: [join(root, 'lib/sandbox/ssh-proxy-main.ts')], outfile: join(root, 'dist/ssh-proxy.cjs') });
+const out = join(root, `.dist-build-${process.pid}`);
+rmSync(out, { recursive: true, force: true });
+try {
+  await build(out);
+} catch (e) {
+  rmSync(out, { recursive: true, force: true });
+  throw e;
+}
+// The swap: two renames, a few microseconds without dist/ (bin/sparehand.js waits that out).
+const old = join(root, `.dist-old-${process.pid}`);
+if (existsSync(dist)) renameSync(dist, old);
+renameSync(out, dist);
+rmSync(old, { recursive: true, force: true });
+
+/** Whether a process with this pid runs here. */
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return e.code === 'EPERM';
+  }
+}
+
+/** The whole build into `out`. */
+async function build(out) {
+  execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', join(root, 'tsconfig.json'), '--outDir', out], {
+    stdio: 'inherit',
+  });
+  const esbuild = await import('esbuild');
+  // What "leave alone" prints per tool, from the registry just compiled: the hot path needs it without
+  // loading the registry (and zod).
+  const { allAgents } = await import(pathToFileURL(join(out, 'agents/index.js')).href);
+  const leave = Object.fromEntries(allAgents().map((a) => [a.id, a.leaveStdout ?? '']));
+  const common = {
+    bundle: true,
+    minify: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    logLevel: 'warning',
+    // The shared modules find their files relative to import.meta.url; in a CommonJS bundle that is the bundle.
+    define: { 'import.meta.url': '__sparehandUrl', __SPAREHAND_LEAVE__: JSON.stringify(leave) },
+    banner: { js: 'var __sparehandUrl = require("node:url").pathToFileURL(__filename).href;' },
+  };
+  // Hot path: everything up to "is anything in this payload heavy?". The full path is a second bundle, beside it,
+  // which lib/hook/entry.ts loads only when it is needed.
+  await esbuild.build({
+    ...common,
+    entryPoints: [join(root, 'lib/hook/entry.ts')],
+    outfile: join(out, 'hook.bundle.cjs'),
+  });
+  await esbuild.build({
+    ...common,
+    entryPoints: [join(root, 'lib/hook/answer.ts')],
+    outfile: join(out, 'hook-answer.bundle.cjs'),
+  });
+  // The CLI: one bundle (ES module packages prefer their "module" build: jsonc-parser's UMD one requires files
+  // at run time), loaded through a small loader that keeps V8's code cache.
+  await esbuild.build({ ...common, entryPoints: [join(root, 'lib/cli.ts')], outfile: join(out, 'cli.bundle.cjs'), mainFields: ['module', 'main'] });
+  await esbuild.build({ ...common, entryPoints: [join(root, 'lib/cli-loader.ts')], outfile: join(out, 'cli-loader.cjs') });
+  // ssh's ProxyCommand inside a sandbox whose only way out is a proxy: started once per connection, so on its own.
+  await esbuild.build({ ...common, entryPoints: [join(root, 'lib/sandbox/ssh-proxy-main.ts')], outfile: join(out, 'ssh-proxy.cjs') });
+}

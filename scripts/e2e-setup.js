@@ -7,9 +7,10 @@
 // Usage: node scripts/e2e-setup.js [tool ...]     (default: every tool)
 // Cache: $SPAREHAND_E2E_CACHE, else ~/.cache/sparehand-e2e
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 // The versions confirmed working (each tool file's `confirmed`, the newest one, with what it `needs`), from the
 // registry as built in dist/ (`npm run test:agents` builds first). `bin` is the command the suite runs.
@@ -98,6 +99,7 @@ async function main() {
   console.log(`e2e-setup: cache ${cache}`);
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+// Run as a program (not imported): compare URLs, since a path with a space or non-ASCII letters is escaped in a URL.
+if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) {
   await main();
 }

@@ -66,6 +66,20 @@ describe('sparehand run: what to type instead', () => {
 });
 
 describe('help', () => {
+  it('bare `sparehand` prints the help on stdout and exits 0', async () => {
+    const r = await sparehand([], { env: env() });
+    expect([r.exitCode, r.stderr]).toEqual([0, '']);
+    expect(r.stdout).toMatch(/^Usage: sparehand \[options\] \[command\]/);
+  });
+
+  it.each([['worker'], ['agent']])('`sparehand %s` without a subcommand prints its help, exit 2, no internal code', async (group) => {
+    const r = await sparehand([group], { env: env() });
+    expect([r.exitCode, r.stdout]).toEqual([2, '']);
+    expect(r.stderr).toMatch(new RegExp(`^Usage: sparehand ${group} \\[options\\] \\[command\\]`));
+    expect(r.stderr).not.toContain('outputHelp');
+    expect(r.stderr).not.toMatch(/^sparehand: /m);
+  });
+
   it('--help shows examples', async () => {
     const r = await sparehand(['--help'], { env: env() });
     expect(r.stdout).toContain('Examples:\n  sparehand run --or-local -- npm test');
@@ -89,7 +103,21 @@ describe('help', () => {
     expect(r.stdout).toBe(readFileSync(new URL('../docs/config.md', import.meta.url), 'utf8'));
     const u = await sparehand(['help', 'nope'], { env: env() });
     expect(u.exitCode).toBe(2);
-    expect(u.stderr).toContain('topics: agents, classify, config');
+    expect(u.stderr).toContain('topics: agents, classify.md, config');
+  });
+
+  it('every topic `help` lists can be reached as listed: `help run` is the command, `help run.md` its document', async () => {
+    const h = await sparehand(['help', '--help'], { env: env() });
+    const listed = /Topics: (.*)/.exec(h.stdout)![1]!.split(', ');
+    expect(listed).toContain('run.md');
+    expect(listed).toContain('classify.md');
+    for (const topic of listed) {
+      const r = await sparehand(['help', topic], { env: env() });
+      expect(r.stdout, topic).toBe(readFileSync(new URL(`../docs/${topic.replace(/\.md$/, '')}.md`, import.meta.url), 'utf8'));
+    }
+    const cmd = await sparehand(['help', 'run'], { env: env() });
+    expect(cmd.stdout).toMatch(/^Usage: sparehand run/);
+    expect(cmd.stdout).toContain('The whole story: `sparehand help run.md`');
   });
 
   it('every `sparehand help TOPIC` a message names is a topic, and no message names a docs/ file', () => {

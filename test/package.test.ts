@@ -1,6 +1,6 @@
 // What `npm pack` ships: bin/, the bundles (which need nothing from node_modules), the docs that hints name, the
 // licence; no source maps of sources it does not ship.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -28,6 +28,21 @@ describe('the package', () => {
     expect(pkg.license).toBe('MIT');
     expect(readFileSync(join(ROOT, 'LICENSE'), 'utf8')).toMatch(/^MIT License/);
     expect([typeof pkg.repository?.url, typeof pkg.homepage, typeof pkg.bugs?.url]).toEqual(['string', 'string', 'string']);
+  });
+
+  it('installs from the tarball with no script to run and no warning (scripts/ is not shipped)', () => {
+    const dir = tempDir('sparehand-pack-');
+    const [packed] = JSON.parse(npm(['pack', '--json', '--ignore-scripts', '--pack-destination', dir])) as [{ filename: string }];
+    execFileSync('tar', ['-xzf', join(dir, packed.filename), '-C', dir]);
+    const shipped = JSON.parse(readFileSync(join(dir, 'package', 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
+    const atInstall = ['preinstall', 'install', 'postinstall', 'prepare'].filter((k) => shipped.scripts?.[k] !== undefined);
+    expect(atInstall).toEqual([]);
+    const r = spawnSync('npm', ['install', '-g', '--prefix', join(dir, 'prefix'), '--no-audit', '--no-fund', join(dir, packed.filename)], {
+      encoding: 'utf8',
+      env: { ...process.env, npm_config_update_notifier: 'false' },
+    });
+    expect([r.status, `${r.stdout}${r.stderr}`]).toEqual([0, expect.not.stringMatching(/warn/i)]);
+    expect(execFileSync(join(dir, 'prefix', 'bin', 'sparehand'), ['--version'], { encoding: 'utf8' }).trim()).toBe(pkg.version);
   });
 
   it('runs from the unpacked tarball with no node_modules anywhere', () => {

@@ -22,7 +22,7 @@ const target = (scope: 'user' | 'project', path: (b: InstallBase) => string): Ow
   path,
   mode: 0o755,
   content: (hook) => `#!/bin/sh\n${MARK}: written by \`sparehand agent install cline\`; exits 0 silently when sparehand is gone.\n${guardedShell(hook)}\n`,
-  commandOf: (text) => (text.includes(MARK) ? /^test -f .*$/m.exec(text)?.[0] : undefined),
+  commandOf: (text) => (text.includes(MARK) ? /^(?:test -f |sh -c ).*$/m.exec(text)?.[0] : undefined),
 });
 
 export const cline: AgentSpec<Payload> = {

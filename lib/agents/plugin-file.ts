@@ -1,7 +1,7 @@
 // What every JavaScript plugin file of sparehand's shares, whichever plugin API its tool has: the marked first line,
 // where sparehand is, and `ask`, which hands one call to `sparehand agent hook --for <host>` and reads the answer.
 // Every failure (sparehand gone, a crash, a 10 s timeout, bad JSON) is "no answer": the plugin leaves the call alone.
-import { hookShell } from './shapes.js';
+import { hookShell, portableShell } from './shapes.js';
 import type { HookCommand, InstallBase, OwnFileTarget, Scope } from './types.js';
 
 const PLUGIN_MARK = '// sparehand plugin';
@@ -12,14 +12,15 @@ export function pluginPrelude(hook: HookCommand, opts: { firstLine?: string } = 
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 
-const NODE = ${JSON.stringify(hook.node)};
+const NODE = ${hook.portable ? 'null' : JSON.stringify(hook.node)};
 const SCRIPT = ${JSON.stringify(hook.script)};
 const HOST = ${JSON.stringify(hook.agent)};
 
 // Runs the hook with the call on stdin; any failure (sparehand gone, crash, 10 s timeout, bad JSON) is null.
 function ask(payload) {
   return new Promise((resolve) => {
-    if (!existsSync(NODE) || !existsSync(SCRIPT)) return resolve(null);
+    // NODE null (a project's plugin, shared by a team): \`sparehand\` from PATH; not there is an error, so null.
+    if (NODE !== null && (!existsSync(NODE) || !existsSync(SCRIPT))) return resolve(null);
     let out = "";
     let done = false;
     let timer;
@@ -31,7 +32,8 @@ function ask(payload) {
     };
     let child;
     try {
-      child = spawn(NODE, [SCRIPT, "agent", "hook", "--for", HOST], { stdio: ["pipe", "pipe", "ignore"] });
+      const args = ["agent", "hook", "--for", HOST];
+      child = NODE === null ? spawn(SCRIPT, args, { stdio: ["pipe", "pipe", "ignore"] }) : spawn(NODE, [SCRIPT, ...args], { stdio: ["pipe", "pipe", "ignore"] });
     } catch {
       return resolve(null);
     }
@@ -57,11 +59,12 @@ function ask(payload) {
  */
 export function pluginCommand(text: string): string | undefined {
   if (!text.split('\n', 2).some((l) => l.startsWith(PLUGIN_MARK))) return undefined;
-  const node = /^const NODE = (".*");$/m.exec(text)?.[1];
+  const node = /^const NODE = (".*"|null);$/m.exec(text)?.[1];
   const script = /^const SCRIPT = (".*");$/m.exec(text)?.[1];
   const host = /^const HOST = (".*");$/m.exec(text)?.[1] ?? /"--for", ("[\w-]+")/.exec(text)?.[1];
   if (!node || !script || !host) return undefined;
   try {
+    if (node === 'null') return portableShell(JSON.parse(host) as string);
     return hookShell(JSON.parse(node) as string, JSON.parse(script) as string, JSON.parse(host) as string);
   } catch {
     return undefined;

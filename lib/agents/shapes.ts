@@ -52,11 +52,18 @@ export const hookShell = (node: string, script: string, agent: string): string =
   `"${node}" "${script}" agent hook --for ${agent}`;
 
 /**
+ * A project's hook command: `sparehand` from PATH, exit 0 silently where there is none (a teammate without it), so
+ * that a committed file names no path of one machine.
+ */
+export const portableShell = (agent: string): string =>
+  `sh -c 'command -v sparehand >/dev/null 2>&1 || exit 0; exec sparehand agent hook --for ${agent}'`;
+
+/**
  * For tools that block the call when the hook fails to start (Copilot CLI: any non-zero exit; Gemini CLI:
- * exit 127 with text): when sparehand is gone the command exits 0 silently instead.
+ * exit 127 with text): when sparehand is gone the command exits 0 silently instead (a portable one does already).
  */
 export const guardedShell = (hook: HookCommand): string =>
-  `test -f "${hook.script}" && test -x "${hook.node}" || exit 0; exec ${hook.shell}`;
+  hook.portable ? hook.shell : `test -f "${hook.script}" && test -x "${hook.node}" || exit 0; exec ${hook.shell}`;
 
 /**
  * For tools that block a call they get no valid answer for (Antigravity CLI): the command prints `fallback` (the

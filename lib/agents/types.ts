@@ -148,6 +148,11 @@ export interface HookCommand {
   agent: AgentId;
   /** The ready shell string: `"<node>" "<script>" agent hook --for <id>`. */
   shell: string;
+  /**
+   * A project's files (committed, read on every teammate's machine): no path of this machine; `sparehand` is looked
+   * up on PATH and the hook does nothing where it is not there. `node` is then empty and `script` is `sparehand`.
+   */
+  portable?: boolean;
 }
 
 /**

@@ -12,16 +12,23 @@ import { hasNote } from '../install/note-block.js';
 import { type ProcResult, capture } from '../process.js';
 import { projectRoot } from '../project-root.js';
 import { readIfExists } from '../install/workspace.js';
+import { trustState } from './status.js';
 
 export interface Trial {
   command: string;
   outcome: Outcome;
 }
 
+/** What the tool will see; each has its own exit status (EXIT_OF). */
+export type CheckStatus = 'working' | 'broken' | 'untrusted' | 'not-installed' | 'untestable';
+
+/** The exit status of `agent test` per state: 0 when the tool will send heavy commands on (or has nothing to run). */
+export const EXIT_OF: Record<CheckStatus, number> = { working: 0, untestable: 0, broken: 1, untrusted: 3, 'not-installed': 4 };
+
 export interface CheckResult {
   agent: string;
   scope: Scope;
-  status: 'working' | 'broken' | 'not-installed' | 'untestable';
+  status: CheckStatus;
   file?: string;
   hook?: string;
   trials: Trial[];
@@ -140,7 +147,17 @@ async function runChecks(
           : `see why with: sparehand classify -- '${first.command}'`,
     };
   }
-  return { ...res, status: 'working' };
+  return trusted(agent, base, scope, { ...res, status: 'working' });
+}
+
+/** A working hook of a tool that runs only hooks it trusts (by hash): untrusted when the tool would skip it, in silence. */
+async function trusted(agent: AgentSpec, base: InstallBase, scope: Scope, res: CheckResult): Promise<CheckResult> {
+  const trust = agent.install.trust;
+  if (!trust) return res;
+  const state = await trustState(agent, base, scope);
+  if (state !== 'untrusted' && state !== 'changed') return res;
+  const why = state === 'untrusted' ? `${agent.name} does not trust this hook` : `the hook changed since ${agent.name} trusted it`;
+  return { ...res, status: 'untrusted', problem: `${why}, so ${agent.name} skips it without a word`, fix: trust.howTo };
 }
 
 /**

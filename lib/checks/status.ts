@@ -38,7 +38,7 @@ export interface AgentStatus {
 }
 
 /** Whether the tool trusts the hook installed at this scope (by the hash it would compute). */
-async function trustState(agent: AgentSpec, base: InstallBase, scope: Scope): Promise<TrustState | undefined> {
+export async function trustState(agent: AgentSpec, base: InstallBase, scope: Scope): Promise<TrustState | undefined> {
   if (!agent.install.trust) return undefined;
   for (const target of targetsAt(agent, scope)) {
     if (target.kind !== 'json') continue;

@@ -1,6 +1,7 @@
 // `sparehand agent status` (what is connected where, checked against what) and `agent list` (what sparehand knows).
 import type { Command } from 'commander';
 import { allAgents } from '../agents/index.js';
+import { configProblem } from '../config.js';
 import { type Context, tilde } from '../context.js';
 import { projectRoot } from '../project-root.js';
 import { type AgentStatus, type ScopeStatus, agentStatus } from '../checks/status.js';
@@ -43,8 +44,12 @@ export function register(agent: Command, ctx: Context, _setExit: (n: number) => 
       const base = { home: ctx.home, env: ctx.env, project };
       const wants = configuredWants(ctx);
       const list = await Promise.all(allAgents().map((a) => agentStatus(a, base, wants, (p) => tilde(ctx, p))));
-      if (opts.json) ctx.stdout.write(`${JSON.stringify({ version: VERSION, project, agents: list }, null, 2)}\n`);
-      else print(ctx, list, project);
+      const config = configProblem(ctx);
+      if (opts.json) ctx.stdout.write(`${JSON.stringify({ version: VERSION, project, ...(config ? { config } : {}), agents: list }, null, 2)}\n`);
+      else {
+        if (config) ctx.stdout.write(`config: ${config}\n`);
+        print(ctx, list, project);
+      }
     });
   agent
     .command('list')

@@ -1,7 +1,7 @@
 // `sparehand doctor`: is everything sparehand needs here and on the workers?
 import type { Command } from 'commander';
 import { allAgents } from '../agents/index.js';
-import { type Config, readConfig } from '../config.js';
+import { type Config, configProblem, readConfig } from '../config.js';
 import { localSlotCount } from '../run/local-slots.js';
 import { gentlePrefix, gentleWords } from '../run/gentle.js';
 import type { Context } from '../context.js';
@@ -136,12 +136,15 @@ export async function doctor(ctx: Context): Promise<{ ok: boolean; checks: Docto
     const n = config.workers?.length ?? 0;
     const ignored = unknown.length ? `; unknown fields (ignored): ${unknown.join(', ')}` : '';
     checks.push({ name: 'config', ok: true, detail: `${n} worker${n === 1 ? '' : 's'} configured${ignored}` });
+    // Not a failure (--or-local is made for it), but no surprise either: every run happens on this machine.
+    if (n === 0) checks.push({ name: 'workers', ok: true, detail: 'none: every run happens here, on this machine; add one with `sparehand worker add NAME user@host`' });
     checks.push(localSlotsCheck(ctx, config));
     ({ reports: workers, toolchains } = await checkWorkersWithToolchains(ctx, config.workers ?? []));
     checks.push(...dependencyChecks(ctx, config));
   } catch (e) {
     if (!isSparehandError(e)) throw e;
-    checks.push({ name: 'config', ok: false, detail: e.message });
+    // First, since everything after it (hooks, runs) goes by the config: the file, its line, and what is used meanwhile.
+    checks.unshift({ name: 'config', ok: false, detail: configProblem(ctx) ?? e.message });
   }
   const services = servicesCheck(ctx);
   if (services) checks.push(services);

@@ -21,6 +21,21 @@ function helpTopics(): string[] {
   }
 }
 
+/**
+ * The topics as they are typed: a topic named like a command (`run`, `classify`) is `run.md`, since `help run` is
+ * the command's help; `help X.md` reaches any topic.
+ */
+function topicNames(program: Command): string[] {
+  const commands = new Set(program.commands.map((c) => c.name()));
+  return helpTopics().map((t) => (commands.has(t) ? `${t}.md` : t));
+}
+
+/** The topic `word` names (`config` or `config.md`), if any. */
+function topicOf(word: string): string | undefined {
+  const name = word.endsWith('.md') ? word.slice(0, -3) : word;
+  return helpTopics().find((t) => t === name);
+}
+
 /** The names of the (sub)commands that `words` start with: `['worker', 'add']` for `worker add w h --port x`. */
 export function commandPath(program: Command, words: readonly string[]): string[] {
   const path: string[] = [];
@@ -36,23 +51,27 @@ export function commandPath(program: Command, words: readonly string[]): string[
 }
 
 export function register(program: Command, ctx: Context): void {
+  // A command that has a document of its name says where it is, below its own help.
+  for (const cmd of program.commands) {
+    if (helpTopics().includes(cmd.name())) cmd.addHelpText('after', `\nThe whole story: \`sparehand help ${cmd.name()}.md\`\n`);
+  }
   program
     .command('help')
     .description('help for a command (`help worker add`) or a topic (`help config`)')
     .argument('[words...]', 'a command, or a topic')
-    .addHelpText('after', () => `\nTopics: ${helpTopics().join(', ')}\n`)
+    .addHelpText('after', () => `\nTopics: ${topicNames(program).join(', ')}\n`)
     .action((words: string[]) => {
       const path = commandPath(program, words);
-      if (path.length === words.length) {
+      if (path.length === words.length && !(words.length === 1 && words[0]!.endsWith('.md'))) {
         let cmd = program;
         for (const name of path) cmd = cmd.commands.find((c) => c.name() === name)!;
         cmd.outputHelp();
         return;
       }
-      const topic = words.length === 1 ? helpTopics().find((t) => t === words[0]) : undefined;
+      const topic = words.length === 1 ? topicOf(words[0]!) : undefined;
       if (topic === undefined) {
         throw new SparehandError('USAGE', `no command or topic "${words.join(' ')}"`, {
-          hint: `commands: ${program.commands.map((c) => c.name()).join(', ')}; topics: ${helpTopics().join(', ')}`,
+          hint: `commands: ${program.commands.map((c) => c.name()).join(', ')}; topics: ${topicNames(program).join(', ')}`,
         });
       }
       ctx.stdout.write(readFileSync(new URL(`${topic}.md`, DOCS), 'utf8'));

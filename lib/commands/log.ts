@@ -8,13 +8,14 @@ import { type LogEntry, readLog } from '../run/run-log.js';
 /** Today's runs (this machine's day): how many, where, and the command time the workers took. */
 function today(entries: readonly LogEntry[], now = new Date()): { runs: number; onWorkers: number; here: number; workerMs: number } {
   const day = now.toDateString();
-  const mine = entries.filter((e) => new Date(e.start).toDateString() === day);
+  const mine = entries.filter((e) => new Date(e.start).toDateString() === day && e.refused === undefined);
   const away = mine.filter((e) => e.where !== 'here');
   return { runs: mine.length, onWorkers: away.length, here: mine.length - away.length, workerMs: away.reduce((t, e) => t + (e.runMs ?? 0) + (e.depsMs ?? 0), 0) };
 }
 
 function formatEntry(e: LogEntry): string {
   const when = new Date(e.start).toLocaleString('sv-SE').slice(0, 16);
+  if (e.refused !== undefined) return `${when}  refused (${e.refused})  exit ${e.exit}  ${e.project}  ${e.command}`;
   const where = e.where === 'here' ? `here (${e.why ?? 'local'})` : e.where;
   const times = e.where === 'here' ? `total ${secs(e.totalMs)}` : `sync ${secs(e.syncMs)}${e.depsMs ? `, deps ${secs(e.depsMs)}` : ''}, run ${secs(e.runMs)}`;
   const back = e.where === 'here' ? '' : `, ${e.files ?? 0} back, ${e.conflicts ?? 0} conflict${e.conflicts === 1 ? '' : 's'}`;

@@ -1,7 +1,7 @@
 // `sparehand run`: the command on a worker, or here. (The work is in lib/run; this file only wires options.)
 import { type Command, InvalidArgumentError } from 'commander';
 import { quote } from 'shell-quote';
-import { loadConfig } from '../config.js';
+import { loadConfigOrKept } from '../config.js';
 import { type Context, say } from '../context.js';
 import { SparehandError, isSparehandError } from '../errors.js';
 import { projectRoot } from '../project-root.js';
@@ -105,6 +105,13 @@ async function run(ctx: Context, command: string, opts: RunOptions): Promise<num
   try {
     exit = await runSomewhere(ctx, command, opts, outcome);
     return exit;
+  } catch (e) {
+    // Refused before the command started (no worker, a usage error, the worker refused): not a run here.
+    if (outcome.runMs === undefined) {
+      outcome.refused = isSparehandError(e) ? e.message : 'internal error';
+      if (outcome.where === 'here') outcome.where = 'none';
+    }
+    throw e;
   } finally {
     appendLog(ctx, { start: start.toISOString(), project: projectRoot(ctx.cwd), command, exit, totalMs: Date.now() - start.getTime(), ...outcome });
   }
@@ -116,13 +123,9 @@ async function runSomewhere(ctx: Context, command: string, opts: RunOptions, out
   // here waits at most half of it for a slot (clock.ts startBy).
   const clock = runClock(timeoutMs, Boolean(opts.orLocal || opts.local), Math.floor(performance.timeOrigin));
   if (opts.local) {
-    // --local never fails for the config: it only says how gently to run, and how many at once.
-    let config: Config = {};
-    try {
-      config = loadConfig(ctx);
-    } catch {
-      /* as if there were none */
-    }
+    // --local never fails for the config: it only says how gently to run, and how many at once (a broken file is
+    // named first, and the last good one used, as for every run).
+    const config: Config = loadConfigOrKept(ctx, (l) => say(ctx, l));
     const prefix = gentlePrefix(config, ctx.env.PATH);
     outcome.why = '--local';
     if (!opts.queue) {
@@ -134,7 +137,8 @@ async function runSomewhere(ctx: Context, command: string, opts: RunOptions, out
     );
   }
   if (opts.queue) throw new SparehandError('USAGE', '--queue goes with --local', { hint: 'runs that may go here with --or-local queue for a local slot already' });
-  const config = loadConfig(ctx, (l) => say(ctx, l));
+  // A broken config file is named first; the run goes on with the last good one (the hooks do the same).
+  const config = loadConfigOrKept(ctx, (l) => say(ctx, l));
   // Every run that may wait takes its turn: for a slot here (with --or-local) and for the workers' slots.
   const turn = localTurn(ctx, config, command);
   if ((config.workers ?? []).length === 0) {

@@ -56,7 +56,7 @@ function formatLocal(l: Awaited<ReturnType<typeof localStatus>>): string {
 export function register(program: Command, ctx: Context, setExit: (n: number) => void): void {
   program
     .command('status')
-    .description('runs in progress on every worker (from any machine) and here, slots free and busy, runs waiting')
+    .description('runs in progress on every worker (from any machine) and here, slots free and busy, runs waiting; exits 1 when a worker cannot be reached')
     .option('--json', 'one JSON document: {"workers": [...], "here": {"platform": ..., "local": {"slots", "busy", "waiting"}}}')
     .action(async (o: { json?: boolean }) => {
       const config = loadConfig(ctx);
@@ -68,6 +68,7 @@ export function register(program: Command, ctx: Context, setExit: (n: number) =>
         else for (const w of workers) ctx.stdout.write(`${formatStatus(w, here)}\n`);
         ctx.stdout.write(`${formatLocal(local)}\n`);
       }
-      setExit(0);
+      // A worker that cannot be reached is a failure a script must see (its runs would go elsewhere, or nowhere).
+      setExit(workers.some((w) => !w.reachable) ? 1 : 0);
     });
 }

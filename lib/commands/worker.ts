@@ -12,7 +12,7 @@ import { lookForWorkerRsync } from '../remote/rsync-found.js';
 import { workerStatus } from '../remote/status.js';
 import { resetProject } from '../remote/reset.js';
 import { gitRoot } from '../project-root.js';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fetchKept, keptOutputs } from '../run/kept.js';
 import { size } from '../run/report.js';
@@ -41,6 +41,27 @@ export function formatReport(r: WorkerReport): string {
   return r.ok ? `${head}${notes}` : `${head}\n  ${r.problems.join('; ')}${r.hint ? `\n  fix: ${r.hint}` : ''}${notes}`;
 }
 
+/**
+ * The `--identity` to store: a file that is there (ssh would otherwise fail on every run, with a message about keys),
+ * kept as written when it starts with `~/` (ssh expands it), else made absolute (runs start ssh in the project).
+ */
+function identityFile(ctx: Context, given: string): string {
+  const stored = given.startsWith('~/') || isAbsolute(given) ? given : resolve(ctx.cwd, given);
+  const path = stored.startsWith('~/') ? join(ctx.home, stored.slice(2)) : stored;
+  let file = false;
+  try {
+    file = statSync(path).isFile();
+  } catch {
+    file = false;
+  }
+  if (!file) {
+    throw new SparehandError('USAGE', `--identity ${given}: ${existsSync(path) ? 'not a file' : 'no such file'}`, {
+      hint: 'give the private key file ssh would use (`ssh -i FILE`), e.g. ~/.ssh/id_ed25519; nothing was added',
+    });
+  }
+  return stored;
+}
+
 export function register(program: Command, ctx: Context, setExit: (n: number) => void): void {
   const worker = program.command('worker').description('add, list, check and remove workers (SSH hosts)');
   worker
@@ -55,7 +76,7 @@ export function register(program: Command, ctx: Context, setExit: (n: number) =>
     .action(async (name: string, destination: string, o: { port?: number; identity?: string; dir?: string; slots?: number }) => {
       const w: Worker = { name, destination };
       if (o.port !== undefined) w.port = o.port;
-      if (o.identity !== undefined) w.identity = o.identity;
+      if (o.identity !== undefined) w.identity = identityFile(ctx, o.identity);
       if (o.dir !== undefined) w.dir = o.dir;
       if (o.slots !== undefined) w.slots = o.slots;
       const { replaced } = await addWorker(ctx, w);

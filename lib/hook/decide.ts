@@ -2,11 +2,12 @@
 import { agentEnvVar } from '../agents/index.js';
 import type { AgentSpec, HookAnswer, ShellCall } from '../agents/types.js';
 import { classify, rewriteCommand } from '../classify/index.js';
-import { loadConfig } from '../config.js';
+import { loadConfigOrKept } from '../config.js';
 import { platformFacts } from '../remote/worker-facts.js';
 import type { Context } from '../context.js';
 import { type Self, self, sparehandInvocation } from '../self.js';
 import { which } from '../which.js';
+import { logLine } from './io.js';
 import { seenBefore } from './redirects.js';
 import { depthInProject } from '../project-root.js';
 
@@ -50,7 +51,8 @@ export function decide(spec: AgentSpec<unknown>, call: ShellCall, ctx: DecideCon
   const leave: HookAnswer = { kind: 'leave' };
   const connection = effectiveConnection(spec, ctx.env);
   if (connection !== 'rewrite' && connection !== 'redirect') return leave;
-  const config = loadConfig(ctx);
+  // A broken config file does not turn the hooks off: the last good one (or the defaults), and a line in the log.
+  const config = loadConfigOrKept(ctx, (line) => logLine(ctx, `${spec.id}: ${line}`));
   // What the workers are (recorded by `worker add`, `worker check` and runs): a chain that runs what it builds stays whole.
   const depth = depthInProject(call.cwd ?? ctx.cwd);
   const c = classify(call.command, config.rules ?? {}, { ...platformFacts(ctx, config.workers ?? []), depth });

@@ -6,6 +6,7 @@ import type { WireAnswer } from '../agents/types.js';
 import type { RuleChanges } from '../classify/types.js';
 import { mayNameHeavy, ruleWords } from '../classify/vocabulary.js';
 import { readConfigText } from '../config-file.js';
+import { keptConfigText } from '../config-kept.js';
 import type { Context } from '../context.js';
 import { configPath } from '../paths.js';
 import { entryCheck } from './entry-check.js';
@@ -30,7 +31,15 @@ function leaveText(paths: HookPaths, agent: string): string {
 /** The config's rule changes, read without validation: only used to rule commands out early. */
 function rawRules(ctx: Pick<Context, 'home' | 'env'>): RuleChanges {
   try {
-    const doc = JSON.parse(readConfigText(configPath(ctx)) ?? '{}') as { rules?: unknown };
+    const path = configPath(ctx);
+    const text = readConfigText(path) ?? '{}';
+    let doc: { rules?: unknown };
+    try {
+      doc = JSON.parse(text) as typeof doc;
+    } catch {
+      // A broken file: the rules of the last one that parsed, as the full path uses (lib/config-kept.ts).
+      doc = JSON.parse(keptConfigText(ctx, path)?.text ?? '{}') as typeof doc;
+    }
     const r = doc?.rules as Record<string, unknown> | undefined;
     const list = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
     return r && typeof r === 'object' ? { heavy: list(r.heavy), local: list(r.local) } : {};

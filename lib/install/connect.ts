@@ -1,5 +1,6 @@
 // `agent install` / `agent uninstall` for a list of tools: plans every edit in memory, then writes them (or prints
 // the diff), then says what the user must still do. Tools whose files cannot be read are reported, not half-done.
+import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { AgentSpec, InstallBase, Scope } from '../agents/types.js';
 import { type Context, tilde } from '../context.js';
@@ -7,8 +8,9 @@ import { SparehandError, isSparehandError } from '../errors.js';
 import { resolvesTo, which } from '../which.js';
 import { type Planned, notesAt, planInstall, planUninstall, targetsAt, toolInstalled } from './engine.js';
 import { lookedFor, usedHere } from './select.js';
-import { sparehandInvocation } from '../self.js';
+import { self, sparehandInvocation } from '../self.js';
 import { removeCreatedDirs } from './created.js';
+import { withInstallLock } from './lock.js';
 import { type Change, type Workspace, applyChanges, unifiedDiff, workspace } from './workspace.js';
 import { sandboxLines, revertSandbox } from '../sandbox/install-lines.js';
 
@@ -25,10 +27,25 @@ export interface ConnectOptions {
 }
 
 
+/** Where to install: the user's home, or `--project DIR`, which must be a folder that is there (a typo is not made). */
 export function baseOf(ctx: Context, project: string | undefined): { base: InstallBase; scope: Scope } {
-  const base: InstallBase = { home: ctx.home, env: ctx.env, ...(project ? { project: resolve(ctx.cwd, project) } : {}) };
+  const dir = project ? resolve(ctx.cwd, project) : undefined;
+  if (dir !== undefined && !isDir(dir)) {
+    throw new SparehandError('USAGE', `--project ${project}: ${existsSync(dir) ? 'not a folder' : 'no such folder'} (${dir})`, {
+      hint: 'give the folder of an existing project (its root, where .git is); nothing was written',
+    });
+  }
+  const base: InstallBase = { home: ctx.home, env: ctx.env, ...(dir ? { project: dir } : {}) };
   return { base, scope: project ? 'project' : 'user' };
 }
+
+const isDir = (p: string): boolean => {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+};
 
 function fail(failures: { agent: AgentSpec; error: SparehandError }[], verb: string): void {
   if (failures.length === 0) return;
@@ -49,15 +66,21 @@ async function write(ctx: Context, ws: Workspace, opts: { dryRun: boolean; insta
 }
 
 /** Where the bare `sparehand` must be for tools that call it by name; a line saying how, when it is not there. */
-function bareNameAdvice(ctx: Context, script: string): string | undefined {
+function bareNameAdvice(ctx: Context, script: string, who = "this tool's rewrites call"): string | undefined {
   const found = which('sparehand', ctx.env.PATH);
   if (found && resolvesTo(found, script)) return undefined;
   const where = found ? `the \`sparehand\` on your PATH (${found}) is another installation` : 'no `sparehand` is on your PATH';
-  return `${where}; this tool's rewrites call it by name: run \`npm link\` in ${resolve(script, '../..')}, or \`mkdir -p ~/.local/bin && ln -sf "${script}" ~/.local/bin/sparehand\` with ~/.local/bin on PATH`;
+  return `${where}; ${who} it by name: run \`npm link\` in ${resolve(script, '../..')}, or \`mkdir -p ~/.local/bin && ln -sf "${script}" ~/.local/bin/sparehand\` with ~/.local/bin on PATH`;
 }
 
 /** Installs the tools' hooks and notes, and prints (in registry order) what was done and what is left to do. */
 export async function installAgents(ctx: Context, agents: readonly AgentSpec[], opts: ConnectOptions): Promise<void> {
+  const { base } = baseOf(ctx, opts.project);
+  await withInstallLock(base, () => installLocked(ctx, agents, opts));
+}
+
+/** installAgents, holding the install lock (lock.ts). */
+async function installLocked(ctx: Context, agents: readonly AgentSpec[], opts: ConnectOptions): Promise<void> {
   const { base, scope } = baseOf(ctx, opts.project);
   if (opts.sandboxAccess && scope === 'project') {
     throw new SparehandError('USAGE', '--sandbox-access widens the tool\'s sandbox in your user settings, not a project\'s', { hint: 'run it without --project' });
@@ -106,11 +129,14 @@ export async function installAgents(ctx: Context, agents: readonly AgentSpec[], 
       if (!opts.trust) out(a, `  then: trust the hook: ${a.install.trust.howTo}`);
       else if (!opts.dryRun && opts.confirm) for (const line of await opts.confirm(ctx, p, base)) out(a, `  ${line}`);
     }
-    if (a.sparehandName === 'bare' && p.files.length > 0) {
-      const advice = bareNameAdvice(ctx, p.command.script);
+    if (p.command.portable && p.files.length > 0) {
+      out(a, '  note: the project\'s files call `sparehand` from PATH (no path of this machine): it works on every teammate\'s machine that has sparehand on PATH, and does nothing where there is none');
+    }
+    if ((a.sparehandName === 'bare' || p.command.portable) && p.files.length > 0) {
+      const advice = bareNameAdvice(ctx, self().script, a.sparehandName === 'bare' ? undefined : "this project's hook calls");
       if (advice) out(a, `  then: ${advice}`);
     }
-    const invocation = sparehandInvocation(a.sparehandName, p.command);
+    const invocation = sparehandInvocation(p.command.portable ? 'bare' : a.sparehandName, p.command);
     for (const t of a.install.afterInstall ?? []) out(a, `  then: ${t.replaceAll('{sparehand}', invocation)}`);
   }
   for (const [id, l] of lines) for (const s of [...l, ...(sandboxSaid.get(id) ?? [])]) ctx.stdout.write(`${s}\n`);
@@ -119,6 +145,12 @@ export async function installAgents(ctx: Context, agents: readonly AgentSpec[], 
 
 /** Removes what install added for these tools; a note stays while another installed tool reads the same file. */
 export async function uninstallAgents(ctx: Context, agents: readonly AgentSpec[], all: readonly AgentSpec[], opts: ConnectOptions): Promise<void> {
+  const { base } = baseOf(ctx, opts.project);
+  await withInstallLock(base, () => uninstallLocked(ctx, agents, all, opts));
+}
+
+/** uninstallAgents, holding the install lock (lock.ts). */
+async function uninstallLocked(ctx: Context, agents: readonly AgentSpec[], all: readonly AgentSpec[], opts: ConnectOptions): Promise<void> {
   const { base, scope } = baseOf(ctx, opts.project);
   const ws = workspace();
   const ids = new Set(agents.map((a) => a.id));

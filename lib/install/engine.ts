@@ -120,7 +120,8 @@ export async function restore(ws: Workspace, agent: Pick<AgentSpec, 'id'>, base:
 
 /** Adds (or refreshes) this tool's hook, note and, with `trust`, its trust entry. */
 export async function planInstall(ws: Workspace, agent: AgentSpec, opts: PlanOptions): Promise<Planned> {
-  const command = hookCommand(agent.id, { ...(opts.node ? { node: opts.node } : {}), ...(opts.script ? { script: opts.script } : {}) });
+  // A project's files are shared by a team: no path of this machine in them.
+  const command = hookCommand(agent.id, { ...(opts.node ? { node: opts.node } : {}), ...(opts.script ? { script: opts.script } : {}), portable: opts.scope === 'project' });
   const planned: Planned = { agent, files: [], notes: [], command };
   for (const target of targetsAt(agent, opts.scope)) {
     const path = target.path(opts.base);
@@ -148,7 +149,7 @@ export async function planInstall(ws: Workspace, agent: AgentSpec, opts: PlanOpt
     planned.files.push(path);
   }
   if (agent.connection !== 'none') {
-    const block = noteBlock(sparehandInvocation(agent.sparehandName, command));
+    const block = noteBlock(sparehandInvocation(command.portable ? 'bare' : agent.sparehandName, command));
     for (const note of notesAt(agent, opts.scope)) {
       const path = note.path(opts.base);
       await put(ws, agent, opts.base, path, upsertNote(await ws.read(path), block));

@@ -1,7 +1,7 @@
 // Every install/uninstall edit is made in memory first, then written: a backup of the old content where asked (as
 // private as the file), an atomic write, nothing at all when the content is unchanged (idempotent), and a unified
 // diff for --dry-run.
-import { readdirSync, rmdirSync } from 'node:fs';
+import { existsSync, readdirSync, rmdirSync } from 'node:fs';
 import { chmod, readFile, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { createTwoFilesPatch } from 'diff';
@@ -102,18 +102,51 @@ export async function applyChanges(changes: readonly Change[], opts: { sweep?: r
   // still names it.
   const own = changes.filter((c) => c.internal);
   const user = changes.filter((c) => !c.internal);
+  const done: Change[] = [];
+  const backups: string[] = [];
   for (const c of opts.recordFirst ? [...own, ...user] : [...user, ...own]) {
-    if (c.before !== undefined && c.backupTo !== undefined) {
-      const mode = (await stat(c.path)).mode & 0o7777;
-      await writeFileAtomically(c.backupTo, c.before, { mode });
-    }
-    if (c.after === undefined) {
-      await rm(c.path, { force: true });
-    } else {
-      await writeFileAtomically(c.path, c.after, c.mode === undefined ? {} : { mode: c.mode });
-      if (c.mode !== undefined) await chmod(c.path, c.mode);
+    try {
+      if (c.before !== undefined && c.backupTo !== undefined) {
+        const mode = (await stat(c.path)).mode & 0o7777;
+        if (!existsSync(c.backupTo)) backups.push(c.backupTo);
+        await writeFileAtomically(c.backupTo, c.before, { mode });
+      }
+      if (c.after === undefined) {
+        await rm(c.path, { force: true });
+      } else {
+        await writeFileAtomically(c.path, c.after, c.mode === undefined ? {} : { mode: c.mode });
+        if (c.mode !== undefined) await chmod(c.path, c.mode);
+      }
+      done.push(c);
+    } catch (e) {
+      // Nothing half-done: what was written goes back as it was (the record too), the new backups go.
+      await undo(done, backups);
+      throw cannotWrite(c.path, e);
     }
   }
+}
+
+/** Puts back what `done` changed, newest first, and removes the backups this apply created. Best effort: the error that stopped it is the one to report. */
+async function undo(done: readonly Change[], backups: readonly string[]): Promise<void> {
+  for (const c of [...done].reverse()) {
+    await (c.before === undefined ? rm(c.path, { force: true }) : writeFileAtomically(c.path, c.before)).catch(() => undefined);
+  }
+  for (const b of backups) await rm(b, { force: true }).catch(() => undefined);
+}
+
+/** The error for a file install cannot write, naming it and what to do (an unknown failure is still a bug). */
+function cannotWrite(path: string, e: unknown): Error {
+  const code = (e as NodeJS.ErrnoException).code;
+  const known: Record<string, string> = {
+    EACCES: `let your user write its folder (sparehand writes a new file beside it and renames it over it): \`ls -ld ${dirname(path)}\``,
+    EPERM: `the file or its folder may not be changed (immutable: \`lsattr ${path}\`, or a managed profile); make it writable, or add the hook by hand (\`sparehand agent install TOOL --dry-run\` prints it)`,
+    EROFS: 'it is on a read-only file system (a link into a store such as home-manager\'s /nix/store?): add the hook to the source of your dotfiles and apply them, or replace the link by a copy; `sparehand agent install TOOL --dry-run` prints the change',
+    EBUSY: 'it is a mount point (a file bind-mounted into a container?): it cannot be replaced; install in the file it is mounted from, or add the hook by hand (`--dry-run` prints it)',
+    EXDEV: 'it links to another file system; add the hook where the link points, or replace the link by a copy',
+    ENOSPC: 'the disk is full; free some space and run install again',
+  };
+  if (code === undefined || known[code] === undefined) return e as Error;
+  return new SparehandError('INSTALL', `cannot write ${path}: ${(e as Error).message}; nothing was changed`, { hint: known[code], cause: e });
 }
 
 /** Removes those of `dirs` that are empty, deepest first; returns the ones that are gone. */

@@ -38,7 +38,7 @@ export async function addForwards(ctx: Pick<Context, 'home' | 'env'>, worker: Wo
   const f = forwards.find((x) => x.port === port);
   if (!f) {
     const why = r.timedOut ? `no answer within ${ASK_MS / 1000}s` : r.stderr.trim().split('\n').at(-1) || `ssh exit ${r.code}`;
-    return new SparehandError('WORKER', `this machine's services could not be forwarded to ${worker.name}: ${why}`, { hint: 'see docs/run.md "Services on this machine"' });
+    return new SparehandError('WORKER', `this machine's services could not be forwarded to ${worker.name}: ${why}`, { hint: 'see `sparehand help run.md`, "Services on this machine"' });
   }
   const inUse = (await capture('ssh', sshThroughArgs(socket, `${PROBE} ${quote([String(port)])}`), { env, timeoutMs: ASK_MS })).code === 0;
   const what = `this machine's ${f.host}:${port}`;

@@ -1,5 +1,6 @@
 // Which rsync each side has, and what the way up may ask of the pair (pure). A Mac ships openrsync (macOS 15.4
 // and later) or GNU rsync 2.6.9 as /usr/bin/rsync; Linux has GNU rsync 3. docs/workers.md "From a Mac".
+import { LOGIN_ENV_SECONDS } from './worker/env.pl.js';
 
 export type RsyncFlavour = 'gnu' | 'openrsync' | 'unknown';
 
@@ -60,17 +61,29 @@ export function upPlan(here: RsyncInfo, there: RsyncInfo): UpPlan {
 }
 
 /**
- * Where a worker's rsync may be besides its PATH: Homebrew (Apple silicon, Intel) and MacPorts. A Mac's
+ * Where a worker's rsync may be besides its PATH (and its login PATH, which the probe asks last): Homebrew (Apple silicon, Intel) and MacPorts. A Mac's
  * non-interactive ssh session has only /usr/bin:/bin:/usr/sbin:/sbin on PATH, so `brew install rsync` is found
  * here without any setup.
  */
 export const WORKER_RSYNC_CANDIDATES: readonly string[] = ['rsync', '/opt/homebrew/bin/rsync', '/usr/local/bin/rsync', '/opt/local/bin/rsync'];
 
-/** Shell (sh or bash) that prints, for each candidate there, `rsync-path=P` then its version lines, then `rsync-end`. */
-export const WORKER_RSYNC_PROBE = `for r in ${WORKER_RSYNC_CANDIDATES.join(' ')}; do
+/**
+ * Shell (sh or bash) that prints, for each candidate there, `rsync-path=P` then its version lines, then `rsync-end`;
+ * when there is none, the rsync on the owner's login PATH (the PATH the command runs with: lib/remote/login-env.ts),
+ * by its absolute path since rsync up runs in the non-login session. The login shell gets LOGIN_ENV_SECONDS at most,
+ * in a process group of its own that goes with it (a profile that hangs, or starts something that keeps the pipe).
+ */
+export const WORKER_RSYNC_PROBE = `found=
+for r in ${WORKER_RSYNC_CANDIDATES.join(' ')}; do
   command -v "$r" >/dev/null 2>&1 || continue
-  echo "rsync-path=$r"; "$r" --version 2>&1 | head -n 2; echo rsync-end
-done`;
+  found=1; echo "rsync-path=$r"; "$r" --version 2>&1 | head -n 2; echo rsync-end
+done
+if [ -z "$found" ]; then
+  r=$(perl -e '$s = shift; $p = fork; if (!$p) { setpgrp(0, 0); open(STDIN, "<", "/dev/null"); exec @ARGV; exit 127 } $SIG{ALRM} = sub { kill "KILL", -$p; exit 1 }; alarm $s; waitpid($p, 0)' ${LOGIN_ENV_SECONDS} "\${SHELL:-bash}" -l -c 'command -v rsync' 2>/dev/null)
+  r=\${r##*
+}
+  case $r in /*) [ -x "$r" ] && { echo "rsync-path=$r"; "$r" --version 2>&1 | head -n 2; echo rsync-end; };; esac
+fi`;
 
 /** The worker's rsync from the probe's output: the first GNU rsync 3 found, else the first one found. */
 export function pickWorkerRsync(output: string): RsyncInfo | undefined {

@@ -57,7 +57,7 @@ export async function rememberWorkerRsync(c: Env, worker: Worker, info: RsyncInf
   await keep(c, workerFile(worker), info === undefined ? undefined : `${JSON.stringify({ rsync: info })}\n`);
 }
 
-/** Looks for rsync on the worker over the shared connection (its PATH first, then where Homebrew and MacPorts put it). */
+/** Looks for rsync on the worker over the shared connection (its PATH first, then where Homebrew and MacPorts put it, then its owner's login PATH). */
 export async function probeWorkerRsync(c: Env, worker: Worker, conn: Connection): Promise<RsyncInfo | undefined> {
   const r = await capture('ssh', sshArgs(worker, conn, quote(['sh', '-c', WORKER_RSYNC_PROBE])), { env: { ...c.env } });
   if (r.code === 255) throw new SparehandError('SSH', `cannot reach worker "${worker.name}" to look for its rsync: ${r.stderr.trim()}`);
@@ -75,7 +75,7 @@ export async function rsyncThere(c: Env, worker: Worker, conn: Connection): Prom
 }
 
 export function noRsyncThere(worker: Worker): SparehandError {
-  return new SparehandError('SYNC', `worker "${worker.name}" has no rsync (looked on its PATH, and for Homebrew's and MacPorts')`, {
+  return new SparehandError('SYNC', `worker "${worker.name}" has no rsync (looked on its PATH, its owner's login PATH, and for Homebrew's and MacPorts')`, {
     hint: 'install rsync on the worker (Debian/Ubuntu: `apt-get install rsync`; a Mac: `brew install rsync`)',
   });
 }

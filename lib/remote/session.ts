@@ -70,6 +70,8 @@ const NO_PERL = 'the worker has no perl, which sparehand needs to count slots an
 
 /** After asking the remote group to stop, how long before closing the line (the worker then KILLs). */
 const GRACE_MS = 5000;
+/** After a refusal, how long the worker's other stream may take to end. */
+const REFUSED_END_MS = 1000;
 /** After the report, how long ssh may take to end before it is stopped. */
 const AFTER_RESULTS_MS = 1500;
 
@@ -323,6 +325,9 @@ export function openSession(
           return outcome(await ended);
         }
         if (streamEnded || result.broken) return outcome(await ended);
+        // Refused (an install that failed, say): what the worker still prints on its other stream (the installer's
+        // last lines) comes before sparehand's own line about it; a worker that does not end is not waited for.
+        if (result.refused !== undefined) return outcome(await Promise.race([ended.catch(() => -1), new Promise<number>((r) => setTimeout(r, REFUSED_END_MS, -1).unref())]));
         return outcome(-1);
       } finally {
         signals.react(undefined);

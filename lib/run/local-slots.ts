@@ -2,13 +2,13 @@
 // never all run at once. One queue, first come first served, shared by every agent and terminal of this user
 // (the state folder's `local-slots/`); the locks are held by a Perl child (local-slots-pl.ts) that the kernel
 // unlocks the moment sparehand ends, however it ends.
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { availableParallelism, totalmem } from 'node:os';
 import { join } from 'node:path';
 import type { Config } from '../config.js';
 import type { Context } from '../context.js';
-import { capture } from '../process.js';
+import { capture, start as startProgram } from '../process.js';
 import { stateDir } from '../paths.js';
 import { PEEK_PL, TAKE_PL } from './local-slots-pl.js';
 
@@ -123,7 +123,7 @@ export class LocalTurn {
       return Promise.resolve();
     }
     const info = JSON.stringify(this.run);
-    const child = spawn('perl', ['-e', TAKE_PL, dir, String(this.count), workers.length ? workers.join(',') : '-', info, here ? '1' : '0'], {
+    const child = startProgram('perl', ['-e', TAKE_PL, dir, String(this.count), workers.length ? workers.join(',') : '-', info, here ? '1' : '0'], {
       stdio: ['pipe', 'pipe', 'pipe'],
       env: { PATH: this.ctx.env.PATH ?? '/usr/bin:/bin', LC_ALL: 'C' },
     });

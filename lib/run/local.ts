@@ -1,11 +1,10 @@
 // Runs the command on this machine exactly as the shell would: bash -c, same folder, stdio passed through.
-import { spawn } from 'node:child_process';
 import { closeSync, existsSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { scratchFolder } from '../sync/own-folder.js';
 import { type Context, say } from '../context.js';
 import { SparehandError } from '../errors.js';
-import { exitStatus } from '../process.js';
+import { exitStatus, start } from '../process.js';
 import { outsideChosenSandbox } from '../sandbox/run-checks.js';
 import type { RunOutcome } from './run-log.js';
 import { msLeft } from './clock.js';
@@ -32,7 +31,7 @@ export async function runLocal(ctx: Context, command: string, opts: { cwd?: stri
   const long = Buffer.byteLength(command) >= 65536 ? longCommandFile(command, cwd) : undefined;
   const shell = [localShell(), ...(long ? ['-c', 'eval "$(cat <&3)" 3<&-'] : ['-c', command])];
   const [program, ...args] = [...(opts.prefix ?? []), ...shell] as [string, ...string[]];
-  const child = spawn(program, args, {
+  const child = start(program, args, {
     cwd,
     env,
     stdio: ['inherit', 'inherit', 'inherit', ...(long ? [long.fd] : [])],

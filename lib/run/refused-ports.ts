@@ -51,5 +51,5 @@ export class RefusedPorts {
 /** The one line a run says for `ports` refused on `worker` that it did not forward. */
 export function refusedLine(worker: string, ports: readonly number[]): string {
   const which = ports.map((p) => `localhost:${p}`).join(', ');
-  return `the command's connection to ${which} was refused on ${worker}: if that is a service on this machine, add ${servicesLine(ports)} to the config (or to the project's entry under "projects") to forward it; see docs/run.md "Services on this machine"`;
+  return `the command's connection to ${which} was refused on ${worker}: if that is a service on this machine, add ${servicesLine(ports)} to the config (or to the project's entry under "projects") to forward it; see \`sparehand help run.md\`, "Services on this machine"`;
 }

@@ -143,7 +143,7 @@ export async function runOnWorker(ctx: Context, config: Config, command: string,
       const refused = socket === undefined ? undefined : await addForwards(ctx, claim.worker, socket, run.services);
       if (refused) {
         claim.attempt.abandon();
-        return await cannot(refused.message, refused.hint ?? 'see docs/run.md "Services on this machine"');
+        return await cannot(refused.message, refused.hint ?? 'see `sparehand help run.md`, "Services on this machine"');
       }
       return await runInSlot(ctx, { ...opts, prefix, signals, waitMs: claim.waitedMs }, run, { worker: claim.worker, attempt: claim.attempt, signals });
     } finally {

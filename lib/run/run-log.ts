@@ -10,8 +10,10 @@ type Env = Pick<Context, 'home' | 'env'>;
 
 /** What a run fills in as it goes; written to the log when it ends. */
 export interface RunOutcome {
-  /** A worker's name, or 'here'. */
+  /** A worker's name, or 'here'; `none` when sparehand refused before choosing (then `refused` says why). */
   where: string;
+  /** Set when sparehand refused the run before the command started (it never ran): why. */
+  refused?: string;
   /** Why it ran here (no worker, all busy, --local, …). */
   why?: string;
   /** How long it waited for a slot (here or on a worker). */
@@ -39,12 +41,21 @@ const MAX_BYTES = 1024 * 1024;
 
 export const logPath = (c: Env): string => join(stateDir(c), 'runs.jsonl');
 
+const TIMES = ['syncMs', 'depsMs', 'runMs', 'totalMs'] as const;
+
+/** The entry with its times in whole milliseconds (timers give fractions no reader wants: 169.63880400000028). */
+function rounded<T extends Partial<Record<(typeof TIMES)[number], number>>>(entry: T): T {
+  const out = { ...entry };
+  for (const k of TIMES) if (typeof out[k] === 'number') out[k] = Math.round(out[k]) as T[typeof k];
+  return out;
+}
+
 /** Appends one entry (a single write of one line: runs ending at once do not mix their lines). */
 export function appendLog(c: Env, entry: LogEntry): void {
   const file = logPath(c);
   try {
     mkdirSync(dirname(file), { recursive: true });
-    const line = `${JSON.stringify({ ...entry, command: entry.command.length > 500 ? `${entry.command.slice(0, 499)}…` : entry.command })}\n`;
+    const line = `${JSON.stringify(rounded({ ...entry, command: entry.command.length > 500 ? `${entry.command.slice(0, 499)}…` : entry.command }))}\n`;
     appendFileSync(file, line, { mode: 0o600 });
     if (statSync(file).size > MAX_BYTES) {
       const text = readFileSync(file, 'utf8');
@@ -62,7 +73,7 @@ export function readLog(c: Env): LogEntry[] {
   return textOf(logPath(c)).split('\n').flatMap((line) => {
     if (!line) return [];
     try {
-      return [JSON.parse(line) as LogEntry];
+      return [rounded(JSON.parse(line) as LogEntry)];
     } catch {
       return [];
     }

@@ -4,8 +4,8 @@
 import type { AgentSpec, SandboxSpec } from '../agents/types.js';
 import type { Config } from '../config.js';
 import type { Context } from '../context.js';
+import { loadConfigOrKept } from '../config.js';
 import { isSparehandError } from '../errors.js';
-import { readConfig } from '../config.js';
 import { workspace } from '../install/workspace.js';
 import { planSandboxAccess } from './access.js';
 import type { SandboxHere } from './here.js';
@@ -17,12 +17,8 @@ type Env = Pick<Context, 'home' | 'env'>;
 /** The configured workers' needs (none when the config cannot be read: that is said elsewhere). */
 export function configuredWants(c: Env, config?: Pick<Config, 'workers'>): SandboxWants {
   if (config) return sandboxWants(c, config);
-  try {
-    return sandboxWants(c, readConfig(c).config);
-  } catch (e) {
-    if (!isSparehandError(e)) throw e;
-    return sandboxWants(c, {});
-  }
+  // A broken file: the config the hooks and runs go by meanwhile (the problem is said elsewhere).
+  return sandboxWants(c, loadConfigOrKept(c, () => {}));
 }
 
 /** `sparehand agent install ID --sandbox-access (would …)`: what the flag would change now, in the tool's own words. */

@@ -1,12 +1,14 @@
 // `agent install / uninstall` as a real process in throwaway HOMEs, for every tool in the registry.
-import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { execa } from 'execa';
 import { dirname, join } from 'node:path';
 import { parse } from 'jsonc-parser';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { allAgents } from '../../lib/agents/index.js';
 import type { AgentSpec, InstallBase } from '../../lib/agents/types.js';
 import { hasNote } from '../../lib/install/note-block.js';
-import { sparehand } from '../helpers/cli.js';
+import { BIN, sparehand } from '../helpers/cli.js';
 import { tempDir } from '../helpers/context.js';
 import { keepsComments, readSettings, settingsTargets, unparsable, userHook, userSettings } from '../helpers/settings.js';
 import { toolsFound, tree } from '../helpers/tree.js';
@@ -188,6 +190,47 @@ describe('agent install all --project', () => {
     expect(tree(project)).toEqual(again);
     expect((await sparehand(['agent', 'uninstall', 'all', '--project', project], { env: env(home) })).exitCode).toBe(0);
     expect(tree(project, { dirs: true })).toEqual({});
+    expect(tree(home)).toEqual({});
+  });
+});
+
+describe('agent install --project: files a team commits', () => {
+  it('name no path of this machine, and say so', async () => {
+    const home = tempDir('sparehand-home-');
+    toolsFound(home, agents);
+    const project = tempDir('sparehand-project-');
+    const r = await sparehand(['agent', 'install', 'all', '--project', project], { env: env(home) });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain("the project's files call `sparehand` from PATH (no path of this machine)");
+    const files = tree(project);
+    expect(Object.keys(files).length).toBeGreaterThan(10);
+    const repo = fileURLToPath(new URL('../../', import.meta.url)).replace(/\/$/, '');
+    for (const [file, text] of Object.entries(files)) {
+      expect([file, text.includes(process.execPath) || text.includes(repo)]).toEqual([file, false]);
+    }
+  });
+
+  it('the installed hook runs the `sparehand` on PATH, and does nothing (exit 0) where there is none', async () => {
+    const home = tempDir('sparehand-home-');
+    const project = tempDir('sparehand-project-');
+    const bin = join(home, 'bin');
+    mkdirSync(bin);
+    symlinkSync(BIN, join(bin, 'sparehand'));
+    const withSparehand = { ...env(home), PATH: `${bin}:${dirname(process.execPath)}:/usr/bin:/bin` };
+    expect((await sparehand(['agent', 'install', 'claude-code', '--project', project], { env: withSparehand })).exitCode).toBe(0);
+    const t = await sparehand(['agent', 'test', 'claude-code'], { env: withSparehand, cwd: project });
+    expect([t.exitCode, t.stdout]).toEqual([0, expect.stringContaining('claude-code (project): working')]);
+    const command = (parse(readFileSync(join(project, '.claude', 'settings.json'), 'utf8')) as { hooks: { PreToolUse: { hooks: { command: string }[] }[] } }).hooks.PreToolUse[0]!.hooks[0]!.command;
+    const payload = JSON.stringify({ session_id: 's', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'npm test' }, cwd: project });
+    const none = await execa('bash', ['-c', command], { env: { HOME: home, PATH: '/usr/bin:/bin' }, extendEnv: false, input: payload, reject: false, cwd: project });
+    expect([none.exitCode, none.stdout, none.stderr]).toEqual([0, '', '']);
+  });
+
+  it('refuses a --project folder that is not there, and writes nothing', async () => {
+    const home = tempDir('sparehand-home-');
+    const missing = join(home, 'no', 'such', 'dir');
+    const r = await sparehand(['agent', 'install', 'claude-code', '--project', missing], { env: env(home) });
+    expect([r.exitCode, r.stderr.split('\n')[0]]).toEqual([2, `sparehand: --project ${missing}: no such folder (${missing})`]);
     expect(tree(home)).toEqual({});
   });
 });

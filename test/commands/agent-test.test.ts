@@ -27,7 +27,8 @@ async function installedHome() {
   symlinkSync(BIN, join(bin, 'sparehand'));
   toolsFound(home, hooked);
   const env = { HOME: home, PATH: `${bin}:${process.env.PATH}`, npm_config_update_notifier: 'false' };
-  const r = await sparehand(['agent', 'install', 'all'], { env });
+  // --trust: Codex runs a hook only once it trusts it; without, agent test says untrusted.
+  const r = await sparehand(['agent', 'install', 'all', '--trust'], { env });
   expect(r.exitCode).toBe(0);
   return { home, env };
 }
@@ -108,10 +109,31 @@ describe('agent test, for a tool connected by a note only', () => {
 describe('agent test reports broken connections with the fix', () => {
   it('a tool that is not installed', async () => {
     const home = tempDir('sparehand-home-');
-    const r = await sparehand(['agent', 'test', 'claude-code'], { env: { HOME: home, PATH: process.env.PATH! } });
-    expect(r.exitCode).toBe(1);
-    expect(r.stdout).toContain('claude-code (user): broken');
+    const env = { HOME: home, PATH: process.env.PATH! };
+    const r = await sparehand(['agent', 'test', 'claude-code'], { env });
+    expect(r.exitCode).toBe(4);
+    expect(r.stdout).toContain('claude-code (user): not installed');
     expect(r.stdout).toContain('fix: sparehand agent install claude-code');
+    // The same state under `all`: the same word, and with no tool installed at all the same exit status.
+    const all = await sparehand(['agent', 'test', 'all'], { env });
+    expect(all.exitCode).toBe(4);
+    expect(all.stdout).toContain('claude-code (user): not installed');
+  });
+
+  it('Codex installed but not trusted: untrusted (exit 3) under its name and under `all`, working once trusted', async () => {
+    const home = tempDir('sparehand-home-');
+    const env = { HOME: home, PATH: process.env.PATH! };
+    expect((await sparehand(['agent', 'install', 'codex'], { env })).exitCode).toBe(0);
+    for (const tool of ['codex', 'all']) {
+      const r = await sparehand(['agent', 'test', tool], { env, cwd: home });
+      expect([tool, r.exitCode]).toEqual([tool, 3]);
+      expect(r.stdout).toContain(`codex (user): untrusted — ${join(home, '.codex', 'hooks.json')}`);
+      expect(r.stdout).toContain('problem: Codex CLI does not trust this hook, so Codex CLI skips it without a word');
+      expect(r.stdout).toContain('fix: open Codex, type /hooks');
+    }
+    expect((await sparehand(['agent', 'install', 'codex', '--trust'], { env })).exitCode).toBe(0);
+    const t = await sparehand(['agent', 'test', 'codex'], { env, cwd: home });
+    expect([t.exitCode, t.stdout]).toEqual([0, expect.stringContaining('codex (user): working')]);
   });
 
   it('a stale path (sparehand moved away)', async () => {

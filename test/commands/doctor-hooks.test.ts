@@ -25,3 +25,11 @@ describe('sparehand doctor: installed hooks', () => {
     expect(bad.stdout).toMatch(/BAD hook: claude-code \(user\): .*settings\.json: the hook names \/moved-away\/bin\/sparehand\.js, which no longer exists; fix: sparehand agent install claude-code/);
   });
 });
+
+describe('sparehand doctor: no worker', () => {
+  it('says that every run happens here (not a failure: --or-local is made for it)', async () => {
+    const home = tempDir();
+    const r = await sparehand(['doctor'], { env: { HOME: home, PATH: process.env.PATH }, cwd: home });
+    expect(r.stdout).toContain('ok  config: 0 workers configured\nok  workers: none: every run happens here, on this machine; add one with `sparehand worker add NAME user@host`\n');
+  });
+});

@@ -1,6 +1,7 @@
 // Runs the built CLI (bin/sparehand.js) as a real process, as users and coding tools do.
 import { execa } from 'execa';
 import { fileURLToPath } from 'node:url';
+import { quote } from 'shell-quote';
 
 export const BIN = fileURLToPath(new URL('../../bin/sparehand.js', import.meta.url));
 
@@ -14,4 +15,9 @@ export function sparehand(args: readonly string[], opts: { env?: NodeJS.ProcessE
     reject: false,
     stripFinalNewline: false,
   });
+}
+
+/** The shell line that runs the built CLI with `args` (for `script -qec`), quoted so any path (spaces, quotes) survives. */
+export function cliLine(args: readonly string[]): string {
+  return quote([process.execPath, BIN, ...args]);
 }

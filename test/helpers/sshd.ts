@@ -122,3 +122,13 @@ export function trustHostKey(home: string, sshd: Pick<Sshd, 'knownHostsLine'>): 
   mkdirSync(join(home, '.ssh'), { recursive: true, mode: 0o700 });
   appendFileSync(join(home, '.ssh', 'known_hosts'), `${sshd.knownHostsLine}\n`);
 }
+
+/**
+ * A worker owner's HOME whose ~/.profile sets PATH to `path`: the login PATH a run's command (and the rsync probe)
+ * gets, which a login shell's /etc/profile would otherwise reset to this machine's (with its GNU rsync and perl).
+ */
+export function homeWithLoginPath(path: string): string {
+  const home = tempDir('sparehand-worker-home-');
+  writeFileSync(join(home, '.profile'), `export PATH=${path}\n`);
+  return home;
+}

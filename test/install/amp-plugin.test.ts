@@ -1,5 +1,6 @@
 // The Amp plugin install writes: loaded as Amp loads a plugin (its default export called with the plugin API), its
 // tool.call handler rewrites a heavy Bash command, leaves the rest, and is harmless when sparehand is gone.
+import { pathToFileURL } from 'node:url';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
@@ -18,7 +19,7 @@ async function answers(opts: { script?: string }, commands: string[]): Promise<u
   const file = join(home, 'sparehand.mjs');
   writeFileSync(file, target.content(hookCommand('amp', opts)));
   const source = `
-const m = await import(${JSON.stringify(`file://${file}`)});
+const m = await import(${JSON.stringify(pathToFileURL(file).href)});
 let handler;
 m.default({ on: (name, fn) => { if (name === 'tool.call') handler = fn; } });
 const out = [];

@@ -1,5 +1,6 @@
 // The OpenCode plugin install writes: loaded as OpenCode loads it (no import from OpenCode), through the v1 and v2
 // hook APIs, and harmless when sparehand is gone.
+import { pathToFileURL } from 'node:url';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
@@ -14,7 +15,7 @@ import { tempDir } from '../helpers/context.js';
 async function inPlugin(file: string, body: string): Promise<unknown> {
   const home = tempDir('sparehand-home-');
   const source = `
-const m = await import(${JSON.stringify(`file://${file}`)});
+const m = await import(${JSON.stringify(pathToFileURL(file).href)});
 let v2;
 const hooks = await m.SparehandPlugin({ directory: ${JSON.stringify(home)}, worktree: ${JSON.stringify(home)}, tool: { hook: (name, fn) => { if (name === 'execute.before') v2 = fn; } } });
 const result = await (async () => { ${body} })();

@@ -1,16 +1,18 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sparehand } from '../helpers/cli.js';
 import { tempDir } from '../helpers/context.js';
 import { openrsyncBin } from '../helpers/rsyncs.js';
-import { freePort, type Sshd, startSshd, trustHostKey } from '../helpers/sshd.js';
+import { freePort, homeWithLoginPath, type Sshd, startSshd, trustHostKey } from '../helpers/sshd.js';
 import { type WorkerHome, workerHome } from '../helpers/worker-env.js';
 
 let sshd: Sshd;
 let noRsync: Sshd;
 let noPerl: Sshd;
+let loginRsync: Sshd;
+let loginRsyncDir: string;
 let macWorker: Sshd;
 const homes: WorkerHome[] = [];
 const home = (...a: Parameters<typeof workerHome>) => {
@@ -35,27 +37,45 @@ function pathWithout(missing: 'rsync' | 'perl'): string {
 
 beforeAll(async () => {
   sshd = await startSshd();
-  noRsync = await startSshd({ path: pathWithout('rsync') });
+  // Not on its login PATH either (a login shell's /etc/profile would put /usr/bin back).
+  const noRsyncBin = pathWithout('rsync');
+  noRsync = await startSshd({ path: noRsyncBin, home: homeWithLoginPath(noRsyncBin) });
+  // rsync only on the owner's login PATH (~/.profile adds its folder), as with Homebrew set up in ~/.zprofile.
+  const rsyncOnly = tempDir('sparehand-rsync-bin-');
+  symlinkSync(execFileSync('sh', ['-c', 'command -v rsync'], { encoding: 'utf8' }).trim(), join(rsyncOnly, 'rsync'));
+  loginRsync = await startSshd({ path: noRsyncBin, home: homeWithLoginPath(`${rsyncOnly}:${noRsyncBin}`) });
+  loginRsyncDir = rsyncOnly;
   // Without perl on its login PATH either: the owner's ~/.profile sets PATH to that folder only.
   const bin = pathWithout('perl');
-  const ownerHome = tempDir('sparehand-worker-home-');
-  writeFileSync(join(ownerHome, '.profile'), `export PATH=${bin}\n`);
-  noPerl = await startSshd({ path: bin, home: ownerHome });
+  noPerl = await startSshd({ path: bin, home: homeWithLoginPath(bin) });
   macWorker = await startSshd({ path: `${openrsyncBin()}:/usr/local/bin:/usr/bin:/bin` });
 });
 afterAll(async () => {
   await Promise.all(homes.map((h) => h.close()));
   await sshd?.stop();
   await noRsync?.stop();
+  await loginRsync?.stop();
   await noPerl?.stop();
   await macWorker?.stop();
 });
 
 describe('sparehand worker add / list / remove', () => {
+  it('refuses an --identity that is no file, naming it, and adds nothing', async () => {
+    const h = home([]);
+    const before = readFileSync(join(h.home, '.config', 'sparehand', 'config.json'), 'utf8');
+    for (const [given, what] of [['/nonexistent', 'no such file'], [h.home, 'not a file'], ['~/.ssh/none', 'no such file']]) {
+      const r = await sparehand(['worker', 'add', 'w', 'host', '--identity', given!], { env: h.env });
+      expect([r.exitCode, r.stderr.split('\n')[0]]).toEqual([2, `sparehand: --identity ${given}: ${what}`]);
+    }
+    expect(readFileSync(join(h.home, '.config', 'sparehand', 'config.json'), 'utf8')).toBe(before);
+  });
+
   it('stores workers in the config, replaces by name, lists them as JSON, removes them', async () => {
     const h = home([]);
     const env = { ...h.env };
     expect((await sparehand(['worker', 'add', 'big', 'me@build.lan', '--port', '2222', '--slots', '4', '--dir', '/srv/sh'], { env })).exitCode).toBe(0);
+    mkdirSync(join(h.home, '.ssh'));
+    writeFileSync(join(h.home, '.ssh', 'pi'), 'a key\n');
     const add2 = await sparehand(['worker', 'add', 'small', 'pi', '--identity', '~/.ssh/pi'], { env });
     expect(add2.stderr).toBe('sparehand: added worker "small" (pi); check it with `sparehand worker check small`\n');
     const list = await sparehand(['worker', 'list', '--json'], { env });
@@ -124,6 +144,19 @@ describe('sparehand worker check', () => {
       'sparehand: worker "mac" has openrsync (protocol 27)',
       expect.stringMatching(/^sparehand: rsync on the worker is openrsync \(protocol 27\): runs work the same /),
     ]);
+  });
+
+  it('finds an rsync that is only on the owner\'s login PATH, and runs sync with it', async () => {
+    const h = home([loginRsync]);
+    const r = await sparehand(['worker', 'check'], { env: h.env });
+    expect(r.stdout).toContain(`(${join(loginRsyncDir, 'rsync')})`);
+    expect(r.stdout).not.toContain('rsync MISSING');
+    const proj = tempDir('sparehand-proj-');
+    writeFileSync(join(proj, 'a.txt'), 'a\n');
+    // (Only what that worker's PATH holds: cat, not echo.)
+    const run = await sparehand(['run', '--', 'cat a.txt && cat a.txt > b.txt'], { env: h.env, cwd: proj });
+    expect([run.exitCode, run.stdout]).toEqual([0, 'a\n']);
+    expect(readFileSync(join(proj, 'b.txt'), 'utf8')).toBe('a\n');
   });
 
   it('says rsync is missing on the worker', async () => {
@@ -279,12 +312,12 @@ describe('sparehand run when the worker cannot be used', () => {
     const r = await sparehand(['run', '--or-local', '--', 'echo here'], { env: h.env, cwd: proj });
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toBe('here\n');
-    expect(r.stderr).toBe('sparehand: running locally: worker "w0" has no rsync (looked on its PATH, and for Homebrew\'s and MacPorts\')\n');
+    expect(r.stderr).toBe('sparehand: running locally: worker "w0" has no rsync (looked on its PATH, its owner\'s login PATH, and for Homebrew\'s and MacPorts\')\n');
     const n = await sparehand(['run', '--', 'echo here'], { env: h.env, cwd: proj });
     expect(n.exitCode).toBe(125);
     expect(n.stdout).toBe('');
     expect(n.stderr).toBe(
-      'sparehand: worker "w0" has no rsync (looked on its PATH, and for Homebrew\'s and MacPorts\')\n' +
+      'sparehand: worker "w0" has no rsync (looked on its PATH, its owner\'s login PATH, and for Homebrew\'s and MacPorts\')\n' +
         'sparehand: install rsync on the worker (Debian/Ubuntu: `apt-get install rsync`; a Mac: `brew install rsync`)\n',
     );
   });

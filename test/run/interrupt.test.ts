@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { BIN } from '../helpers/cli.js';
+import { BIN, cliLine } from '../helpers/cli.js';
 import { tempDir } from '../helpers/context.js';
 import { until } from '../helpers/project.js';
 import { sharedWorker } from '../helpers/worker-env.js';
@@ -77,7 +77,7 @@ describe('stopping a command in terminal mode (ssh -tt)', () => {
   /** sparehand with a pseudo-terminal for stdin and stdout (`script`), as in an interactive shell. */
   function inTerminal(cmd: string) {
     const proj = tempDir('sparehand-proj-');
-    const line = `${process.execPath} ${BIN} run -- '${cmd}'`;
+    const line = cliLine(['run', '--', cmd]);
     return execa('script', ['-qec', line, '/dev/null'], { cwd: proj, env: { ...w.wh.env, TERM: 'xterm' }, extendEnv: false, reject: false });
   }
 

@@ -1,8 +1,9 @@
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync, utimesSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync, utimesSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { execa } from 'execa';
-import { BIN, sparehand } from '../helpers/cli.js';
+import { cliLine, sparehand } from '../helpers/cli.js';
 import { nodeProject } from '../helpers/node-project.js';
 import { copyPath, sharedWorker } from '../helpers/worker-env.js';
 
@@ -89,13 +90,36 @@ describe('sparehand run on a real worker over ssh', () => {
     expect(readdirSync(join(proj, 'node_modules')).sort()).toEqual(['.package-lock.json', 'LOCAL_ONLY', 'tiny']);
   });
 
+  it('a command that only touches files (mtime) or writes the same bytes again brings 0 files back', async () => {
+    const proj = nodeProject();
+    writeFileSync(join(proj, 'same.txt'), 'same\n');
+    const before = Date.now() / 1000 - 10;
+    for (const f of ['same.txt', 'src/math.js', 'package.json']) utimesSync(join(proj, f), before, before);
+    const r = await sparehand(['run', '--', 'touch src/math.js package.json && cat same.txt > t && mv t same.txt'], { env: w.wh.env, cwd: proj });
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toMatch(/ran on w0: .*, 0 files back, 0 conflicts\n/);
+    const log = await sparehand(['log', '--json', '-n', '1'], { env: w.wh.env, cwd: proj });
+    expect((JSON.parse(log.stdout) as { runs: { files: number }[] }).runs[0]!.files).toBe(0);
+    // An output (ignored here) that came back, then only touched there.
+    expect((await sparehand(['run', '--', 'npm run build'], { env: w.wh.env, cwd: proj })).stderr).toMatch(/[1-9]\d* files? back/);
+    const again = await sparehand(['run', '--', 'touch dist/out.js'], { env: w.wh.env, cwd: proj });
+    expect(again.stderr).toMatch(/ran on w0: .*, 0 files back, 0 conflicts\n/);
+  });
+
   it('with a terminal here, the command gets one there (ssh -tt), and TERM is forwarded', async () => {
     const proj = nodeProject();
     // `script` gives sparehand a pseudo-terminal for stdin and stdout, as an interactive shell would.
-    const line = `${process.execPath} ${BIN} run --quiet -- 'test -t 0 && test -t 1 && echo "tty $TERM" && echo made > tty-made.txt'`;
+    const line = cliLine(['run', '--quiet', '--', 'test -t 0 && test -t 1 && echo "tty $TERM" && echo made > tty-made.txt']);
     const r = await execa('script', ['-qec', line, '/dev/null'], { cwd: proj, env: { ...w.wh.env, TERM: 'xterm-test' }, extendEnv: false, reject: false });
     expect(r.exitCode).toBe(0);
     expect(r.stdout.replace(/\r/g, '')).toContain('tty xterm-test');
+    // Nothing but the command's output reaches the terminal (no stray byte before it).
+    expect(JSON.stringify(r.stdout)).not.toContain('\\u0000');
+    const bare = mkdtempSync(join(tmpdir(), 'sparehand-bare-'));
+    for (const args of [['run', '--', 'printf hi']]) {
+      const b = await execa('script', ['-qec', cliLine(args), '/dev/null'], { cwd: bare, env: { ...w.wh.env, TERM: 'xterm' }, extendEnv: false, reject: false });
+      expect(JSON.stringify(b.stdout), args.join(' ')).not.toContain('\\u0000');
+    }
     // The results come back in a second round trip (a terminal cannot carry them).
     expect(readFileSync(join(proj, 'tty-made.txt'), 'utf8')).toBe('made\n');
     const plain = await sparehand(['run', '--quiet', '--', 'test -t 0 || test -t 1 || echo "no tty"'], { env: w.wh.env, cwd: proj });

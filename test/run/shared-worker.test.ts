@@ -93,15 +93,21 @@ describe('sparehand log', () => {
     const proj = gitProject({ 'a.txt': 'a\n' });
     expect((await sparehand(['run', '--', 'echo x > made.txt; exit 3'], { env: h.env, cwd: proj })).exitCode).toBe(3);
     expect((await sparehand(['run', '--local', '--', 'true'], { env: h.env, cwd: proj })).exitCode).toBe(0);
+    // Refused before anything ran: logged as refused, not as a run here.
+    expect((await sparehand(['run', '--worker', 'nope', '--', 'false'], { env: h.env, cwd: proj })).exitCode).toBe(125);
     const r = await sparehand(['log', '--json'], { env: h.env });
     const { runs, today } = JSON.parse(r.stdout);
     expect(runs).toEqual([
       expect.objectContaining({ where: 'w0', project: proj, command: 'echo x > made.txt; exit 3', exit: 3, files: 1, conflicts: 0, syncMs: expect.any(Number), runMs: expect.any(Number) }),
       expect.objectContaining({ where: 'here', why: '--local', command: 'true', exit: 0 }),
+      expect.objectContaining({ where: 'none', refused: expect.stringContaining('nope'), command: 'false', exit: 125 }),
     ]);
+    // Times in whole milliseconds.
+    for (const run of runs) for (const k of ['syncMs', 'depsMs', 'runMs', 'totalMs']) if (k in run) expect([k, Number.isInteger(run[k])]).toEqual([k, true]);
     expect(today).toMatchObject({ runs: 2, onWorkers: 1, here: 1 });
-    const text = await sparehand(['log', '-n', '1'], { env: h.env });
-    expect(text.stdout).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d {2}here \(--local\) {2}exit 0 {2}total \d+\.\ds {2}\S+ {2}true\ntoday: 2 runs, 1 on workers \(\d+\.\ds of commands off this machine\), 1 here\n$/);
+    expect((await sparehand(['log', '-n', '1'], { env: h.env })).stdout).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d {2}refused \(.*nope.*\) {2}exit 125 {2}\S+ {2}false\n/);
+    const text = await sparehand(['log', '-n', '2'], { env: h.env });
+    expect(text.stdout).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d {2}here \(--local\) {2}exit 0 {2}total \d+\.\ds {2}\S+ {2}true\n.*refused.*\ntoday: 2 runs, 1 on workers \(\d+\.\ds of commands off this machine\), 1 here\n$/);
     await h.close();
   });
 });

@@ -133,6 +133,8 @@ describe('a worker that does not answer costs one wait, not one per run', () => 
     const status = await timed(sparehand(['status', '--json'], { env: h.env }));
     expect(JSON.parse(status.stdout).workers.find((w: { name: string }) => w.name === 'quiet')).toMatchObject({ reachable: false, problem: expect.stringMatching(/connection timed out \d+s ago; runs skip it for \d+s more/) });
     expect(status.secs).toBeLessThan(3);
+    // A worker that cannot be reached is a failure a script sees.
+    expect(status.exitCode).toBe(1);
     // With both workers: straight to the one that answers.
     const both = await timed(sparehand(['run', '--', 'echo both'], { env: h.env, cwd: proj }));
     expect([both.exitCode, both.stdout]).toEqual([0, 'both\n']);
