@@ -260,7 +260,7 @@ function attempt(ctx: Context, worker: Worker, run: Prepared, sendNow: boolean):
   const job = jobFor(ctx, worker, run, { mode: tty ? 'hold' : 'pipe', folder: folder.index, gen: ancestor.gen });
   const refused = new RefusedPorts();
   const argv = socket === undefined ? remoteArgv(worker, conn, bootCommand()) : ['ssh', ...sshOwnSessionArgs(sshWorker(worker), conn, socket, bootCommand())];
-  const session = openSession(ctx, { argv, env: sshEnv(ctx), job, staging: run.staging, onOutput: (b) => refused.push(b) });
+  const session = openSession(ctx, { argv, env: sshEnv(ctx), job, staging: run.staging, root: run.root, onOutput: (b) => refused.push(b) });
   // What the copy keeps for itself (another platform's binaries, never brought here) stays there through the sync.
   const keep = keptPaths(run.root, run.watch ? ancestor : loadAncestor(run.root, copy));
   const target: SyncTarget = { worker, conn, config: run.config, localRoot: run.root, remoteRoot: remoteRoot(worker, run.key, folder.index), env: sshEnv(ctx), keep, inputs: depsInputs(run.deps) };
@@ -453,11 +453,12 @@ async function runInSlot(ctx: Context, opts: InSlot, run: Prepared, claimed: Cla
   try {
     const t1 = performance.now();
     const result = at.tty
-      ? await execTerminal(session, {
+      ? await execTerminal(ctx, session, {
           argv: (jobFile) => remoteArgv(worker, t.conn, bootCommand(jobFile), { tty: true }),
           env: sshEnv(ctx),
           deadline: opts.clock.deadline,
           signals,
+          root,
         })
       : await session.run({ deadline: opts.clock.deadline, startBy: opts.clock.startBy, signals });
     const execEnd = performance.now();
