@@ -43,7 +43,7 @@ if (args[0] === 'agent' && args[1] === 'hook' && !args.includes('--help') && !ar
   try {
     cli = load(() => require('../dist/cli-loader.cjs').loadCli());
   } catch (e) {
-    process.stderr.write(`sparehand: cannot load (${e && e.message}); run \`npm run build\` in ${__dirname}/..\n`);
+    process.stderr.write(`sparehand: cannot load (${e?.message}); run \`npm run build\` in ${__dirname}/..\n`);
     process.exitCode = 125;
   }
   if (cli) cli.main(process.argv).then((code) => (process.exitCode = code));

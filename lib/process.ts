@@ -1,6 +1,6 @@
 // Starting programs: the one place in lib/ that starts one (test/style.test.ts checks it), and that knows how a
 // child's end becomes an exit status. Always an argv, never a shell of the caller's making.
-import { type ChildProcess, type SpawnOptions, spawn } from 'node:child_process';
+import { type ChildProcess, type ChildProcessWithoutNullStreams, type SpawnOptions, execFileSync, spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import { SparehandError } from './errors.js';
 
@@ -19,7 +19,14 @@ export interface ProcResult {
   timedOut?: boolean;
 }
 
+/** What `cmd args` prints on stdout, for the few callers that cannot wait (its stderr is dropped); throws when it fails. */
+export function outputOfSync(cmd: string, args: readonly string[], opts: { env: NodeJS.ProcessEnv; timeoutMs: number }): string {
+  return execFileSync(cmd, args, { env: opts.env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: opts.timeoutMs });
+}
+
 /** Starts `cmd` with `args` for a caller that streams its pipes itself (sessions, rsync's peers, a local command). */
+export function start(cmd: string, args: readonly string[], opts: SpawnOptions & { stdio: ['pipe', 'pipe', 'pipe'] }): ChildProcessWithoutNullStreams;
+export function start(cmd: string, args: readonly string[], opts: SpawnOptions): ChildProcess;
 export function start(cmd: string, args: readonly string[], opts: SpawnOptions): ChildProcess {
   return spawn(cmd, args, { ...opts, shell: false });
 }

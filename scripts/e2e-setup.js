@@ -67,7 +67,7 @@ async function installTool(cache, tool) {
   }
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: `e2e-${tool}`, private: true }) + '\n');
+  writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ name: `e2e-${tool}`, private: true })}\n`);
   const started = Date.now();
   const result = await npm(['install', '--no-save', '--no-package-lock', '--loglevel=error', ...spec.packages], dir);
   const seconds = Math.round((Date.now() - started) / 1000);
@@ -75,7 +75,7 @@ async function installTool(cache, tool) {
   const status = ok
     ? { ok, packages: spec.packages, seconds }
     : { ok, packages: spec.packages, seconds, reason: `npm install ${spec.packages.join(' ')} failed (exit ${result.code}): ${result.out.trim().split('\n').slice(-6).join(' | ')}` };
-  writeFileSync(file, JSON.stringify(status, null, 2) + '\n');
+  writeFileSync(file, `${JSON.stringify(status, null, 2)}\n`);
   return { tool, ...status };
 }
 

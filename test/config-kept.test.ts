@@ -45,7 +45,7 @@ describe('a config file with a typo', () => {
     expect(doctor.exitCode).toBe(1);
     expect(doctor.stdout.split('\n')[0]).toMatch(new RegExp(`^BAD config: ${where.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}.*using the last good config`));
     // The hook itself is not what is wrong: it still rewrites.
-    expect(doctor.stdout).toMatch(/ok  hook: claude-code \(user\)/);
+    expect(doctor.stdout).toMatch(/ok {2}hook: claude-code \(user\)/);
     const test = await sparehand(['agent', 'test', 'claude-code'], { env: h.env, cwd: h.home });
     expect(test.stdout.split('\n')[0]).toContain(`config: ${where}`);
     expect(test.stdout).toContain('claude-code (user): working');

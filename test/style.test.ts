@@ -63,3 +63,17 @@ describe('the repository stands alone', () => {
     expect(linesMatching(paths, BESIDE)).toEqual([]);
   });
 });
+
+describe('one way to start a program', () => {
+  // Module imports only (a plugin's source that lib/ writes into a tool's folder is text, in double quotes).
+  const STARTS = /^import\s+(?!type\b)[^;]*from '(node:child_process|child_process|execa)'/;
+  it('in lib/, only lib/process.ts imports node:child_process or execa', () => {
+    const found = linesMatching(files('lib', /\.ts$/), STARTS).filter((l) => !l.startsWith('lib/process.ts:'));
+    expect(found).toEqual([]);
+  });
+
+  it('the check sees an import of either', () => {
+    for (const line of ["import { spawn } from 'node:child_process';", "import { execa } from 'execa';"]) expect([line, STARTS.test(line)]).toEqual([line, true]);
+    expect(STARTS.test("import type { ChildProcess } from 'node:child_process';")).toBe(false);
+  });
+});

@@ -46,6 +46,7 @@ export const AGENTS = {
   'copilot-agent': copilotAgent,
   // Each spec is typed by its own payload; the core only passes a payload back to the spec that parsed it.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // biome-ignore lint/suspicious/noExplicitAny: each tool's spec has its own payload type; `satisfies` checks each against its own
 } satisfies Record<string, AgentSpec<any>> as Record<string, AgentSpec<unknown>>;
 
 export type { AgentSpec };

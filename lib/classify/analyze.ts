@@ -1,5 +1,5 @@
 // A whole command string → heavy or not, the rule that decided, and where to cut it.
-import { SparehandError, isSparehandError } from '../errors.js';
+import { type SparehandError, isSparehandError } from '../errors.js';
 import type { Verdict } from './kinds.js';
 import { type ListItem, parse } from './parse.js';
 import type { Facts } from './built-outputs.js';
@@ -50,7 +50,7 @@ const sentence = (command: string, v: { rule: string; why: string }, tail: strin
 
 /** Classifies a command string; throws SparehandError('PARSE') when it cannot be followed. */
 export function analyze(command: string, rules: RuleChanges, facts: Facts = {}): Classification {
-  const items = parse(command);
+  const items = parse(command, facts.depth);
   const verdicts: Verdicts = new Map();
   judgeAll(items, rules, 0, verdicts);
   let hv: Verdict | undefined;

@@ -10,6 +10,8 @@ import { commandStart } from './wrappers.js';
 export interface Facts {
   /** A configured worker's platform is not this machine's: both, as people read them (`Linux x86-64`, `macOS arm64`). */
   otherPlatform?: { here: string; worker: string } | undefined;
+  /** How many folders below the project's root the command starts (a `../x` that climbs no higher stays inside). */
+  depth?: number | undefined;
 }
 
 // Programs of the project that no build makes: scripts (they run anywhere), the build tools' own wrappers, and

@@ -45,5 +45,17 @@ export function bashQuote(s: string): string {
 export function rewriteCommand(c: Classification, invocation: string, timeoutS?: number): string {
   if (!c.wrap) throw new SparehandError('INTERNAL', 'rewriteCommand: the command is not heavy');
   const run = `${invocation} run --or-local${timeoutS === undefined ? '' : ` --timeout ${timeoutS}s`} --`;
-  return c.wrap.map((p) => (p.send ? `${run} ${bashQuote(p.text)}` : p.text)).join('');
+  // A piece moved into the sent one before it (`2>&1`) is part of that one's text.
+  const parts: Array<{ text: string; send: boolean }> = [];
+  let last: { text: string; send: boolean } | undefined;
+  for (const p of c.wrap) {
+    if (p.into && last) {
+      last.text += p.as ?? p.text;
+      continue;
+    }
+    const part = { text: p.as ?? p.text, send: p.send };
+    parts.push(part);
+    if (p.send) last = part;
+  }
+  return parts.map((p) => (p.send ? `${run} ${bashQuote(p.text)}` : p.text)).join('');
 }

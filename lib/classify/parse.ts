@@ -14,6 +14,8 @@ export interface SimpleCommand {
   redirects: Redirect[];
   /** A redirect stands before the last word (so the redirects cannot all be cut off the end). */
   redirectBeforeWord: boolean;
+  /** How many folders below the command line's own folder the plain `cd`s before it went (`cd a/b && …`: 2). */
+  below?: number;
 }
 /** `( list ) redirects`. */
 export interface Subshell {
@@ -33,6 +35,8 @@ export interface Pipeline {
   /** The offset of the first command, after `!` and `time [-p]`. */
   commandStart: number;
   commands: Command[];
+  /** The operator before each command after the first: `|`, or `|&` (stderr too), and where it starts. */
+  pipes: Array<{ value: string; start: number }>;
 }
 /** A pipeline and the operator after it (`&&`, `||`, `;`, `&`, newline), or '' at the end. */
 export interface ListItem {
@@ -50,12 +54,34 @@ const fail = (why: string): never => {
   throw new SparehandError('PARSE', why);
 };
 
-/** Parses a whole command string; throws SparehandError('PARSE') naming what it could not follow. */
-export function parse(src: string): ListItem[] {
+/** Parses a whole command string (`depth`: how far below the project's root it starts); throws SparehandError('PARSE') naming what it could not follow. */
+export function parse(src: string, depth = 0): ListItem[] {
   const st = { src, tokens: lex(src), i: 0 };
   const items = list(st, false);
   if (st.i < st.tokens.length) fail(`unexpected ${describe(st.tokens[st.i])}`);
+  depths(items, Number.isInteger(depth) && depth > 0 ? depth : 0);
   return items;
+}
+
+/** Sets each simple command's `below`: a `../x` after `cd sub &&` is still in the folder the line started in. */
+function depths(items: readonly ListItem[], start: number): void {
+  let depth = start;
+  for (const item of items) {
+    for (const c of item.pipeline.commands) {
+      if (c.kind === 'subshell') depths(c.body, depth);
+      else c.below = depth;
+    }
+    const [only, ...more] = item.pipeline.commands;
+    const target = only?.kind === 'simple' && more.length === 0 && only.words.length === 2 && only.words[0]?.value === 'cd' ? only.words[1] : undefined;
+    // (After `cd /abs/path`, a `..` names a place this line can name itself: the absolute-path rules judge it.)
+    if (target?.value.startsWith('/')) depth = Number.POSITIVE_INFINITY;
+    else if (target && target.expansion === undefined && !target.substitution && !target.tilde) {
+      for (const part of target.value.split('/')) {
+        if (part === '..') depth = Math.max(0, depth - 1);
+        else if (part !== '' && part !== '.') depth++;
+      }
+    }
+  }
 }
 
 interface State {
@@ -114,12 +140,14 @@ function pipeline(st: State): Pipeline {
   const t = st.tokens[st.i];
   if (t === undefined) return fail('nothing after "time" or "!"');
   const commands: Command[] = [command(st)];
+  const pipes: Pipeline['pipes'] = [];
   while (isOperator(st.tokens[st.i], '|', '|&')) {
+    pipes.push({ value: (st.tokens[st.i] as Operator).value, start: (st.tokens[st.i] as Operator).start });
     st.i++;
     skipNewlines(st);
     commands.push(command(st));
   }
-  return { start: first.start, end: (commands[commands.length - 1] as Command).end, commandStart: t.start, commands };
+  return { start: first.start, end: (commands[commands.length - 1] as Command).end, commandStart: t.start, commands, pipes };
 }
 
 function command(st: State): Command {

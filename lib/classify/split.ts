@@ -7,12 +7,20 @@ import type { ListItem, Pipeline } from './parse.js';
 import { type Facts, runsBuilt } from './built-outputs.js';
 import { createsFiles, leavesForUnnamedFolder, type Role, roleOf } from './roles.js';
 import { BACKGROUND, commandProblem, hasHeavy, label, listProblem, type NoCut, simpleProblem, type Verdicts } from './worker-safe.js';
+import { APPENDS, type Edit, movesStderr, stderrKept } from './stderr-redirects.js';
 import { wordsOutside } from './wrappers.js';
 
 /** A piece of the command's text: kept as written (runs here) or handed to `sparehand run --or-local --`. */
 export interface Piece {
   text: string;
   send: boolean;
+  /**
+   * Moved into the sent piece before it (at its end): `npm test > x.log 2>&1` is sent as `npm test 2>&1`, with
+   * `> x.log` here, so the command's stderr joins its stdout in the file and sparehand's own lines do not.
+   */
+  into?: boolean;
+  /** Written so in the rewrite in place of `text` (`|&` → `|`, `&> f` → `> f`, an added ` 2>&1`). */
+  as?: string;
 }
 
 /**
@@ -27,6 +35,8 @@ interface Sent {
   to: number;
   start: number;
   end: number;
+  /** Stretches after `end` moved inside it or written otherwise (Piece.into, Piece.as), in order. */
+  edits?: ReadonlyArray<{ start: number; end: number; into?: boolean; as?: string }>;
 }
 
 const SEPARATORS = new Set(['', ';', '\n']);
@@ -75,7 +85,7 @@ export function split(src: string, items: readonly ListItem[], judged: Verdicts,
       // One part at a time: each heavy part cut on its own, the light ones here.
       for (let k = i; k <= to && !stop; k++) {
         if (roles[k] !== 'heavy') continue;
-        const c = cutPipeline((items[k] as ListItem).pipeline, verdicts);
+        const c = cutPipeline(src, (items[k] as ListItem).pipeline, verdicts);
         if ('rule' in c) stop = { problem: c };
         else sent.push({ from: k, to: k, ...c });
       }
@@ -126,7 +136,7 @@ function builtApart(roles: readonly Role[], sent: readonly Sent[], built: Readon
 // One pipeline (the usual case): its heavy first command goes, or it stays here.
 function single(src: string, item: ListItem, verdicts: Verdicts): Split {
   if (roleOf(item.pipeline, verdicts) === 'here') return hereReason(item, verdicts);
-  const c = cutPipeline(item.pipeline, verdicts);
+  const c = cutPipeline(src, item.pipeline, verdicts);
   return 'rule' in c ? { problem: c } : { pieces: pieces(src, [{ from: 0, to: 0, ...c }]), here: [] };
 }
 
@@ -179,24 +189,43 @@ const shellProblem = (p: Pipeline): NoCut => {
  * output redirects after its last word and the pipes after it stay outside (an input redirect, or a
  * redirect among the words, takes them all inside). The heavy command must be the pipeline's first.
  */
-function cutPipeline(p: Pipeline, verdicts: Verdicts): { start: number; end: number } | NoCut {
+type Cut = { start: number; end: number; edits?: Edit[] };
+
+function cutPipeline(src: string, p: Pipeline, verdicts: Verdicts): Cut | NoCut {
   const core = p.commands[0] as Pipeline['commands'][number];
   if (!hasHeavy(core, verdicts)) return { rule: 'local: heavy part reads a pipe', why: 'reads its input from a pipe that stays here' };
   let start = p.commandStart;
   let end: number;
   let problem: NoCut | undefined;
+  // Where the command's stderr goes is decided inside the run: sparehand's own lines (its summary) stay on the
+  // tool's stderr, out of the file or pipe the command's stderr goes to (`npm test 2>&1 | tail -1`).
+  const input = core.redirects.some((r) => r.operator.startsWith('<'));
+  const before = core.kind === 'simple' ? core.redirectBeforeWord : false;
+  const piped = p.pipes[0]?.value === '|&' ? p.pipes[0] : undefined;
+  const kept = input || before || piped ? undefined : stderrKept(src, core.redirects);
+  const from = core.kind === 'simple' && core.assignments.length === 0 ? wordsOutside(core.words.map((w) => w.value)) : 0;
+  if (from > 0 && core.kind === 'simple') start = (core.words[from] as Word).start;
+  if (kept) {
+    // `> x.log 2>&1`, `&> x.log`: the file stays here, a `2>&1` goes inside.
+    const cmdEnd = core.kind === 'simple' ? ((core.words[core.words.length - 1] as Word | undefined)?.end ?? core.end) : core.closeEnd;
+    problem = core.kind === 'simple' ? simpleProblem(core, verdicts, from, []) : commandProblem({ ...core, redirects: [] }, verdicts);
+    const edits = kept.map((e) => (e.start < 0 ? { ...e, start: cmdEnd } : e));
+    return problem ?? { start, end: cmdEnd, edits };
+  }
+  const stderr = piped !== undefined || core.redirects.some(movesStderr);
+  if (stderr && core.redirects.some((r) => r.operator.endsWith('>>'))) return APPENDS;
+  const allInside = stderr || before || input;
   if (core.kind === 'simple') {
-    const from = core.assignments.length === 0 ? wordsOutside(core.words.map((w) => w.value)) : 0;
-    if (from > 0) start = (core.words[from] as Word).start;
-    const allInside = core.redirectBeforeWord || core.redirects.some((r) => r.operator.startsWith('<'));
     end = allInside ? core.end : (core.words[core.words.length - 1] as Word).end;
     problem = simpleProblem(core, verdicts, from, allInside ? core.redirects : []);
   } else {
-    const allInside = core.redirects.some((r) => r.operator.startsWith('<'));
     end = allInside ? core.end : core.closeEnd;
     problem = commandProblem(allInside ? core : { ...core, redirects: [] }, verdicts);
   }
-  return problem ?? { start, end };
+  if (problem) return problem;
+  // `npm test |& tail -1` is `npm test 2>&1 | tail -1`: the `2>&1` inside, a plain pipe here.
+  const edits: Edit[] | undefined = piped && [{ start: end, end, into: true, as: ' 2>&1' }, { start: piped.start, end: piped.start + 2, as: '|' }];
+  return { start, end, ...(edits ? { edits } : {}) };
 }
 
 function pieces(src: string, sent: readonly Sent[]): Piece[] {
@@ -206,6 +235,11 @@ function pieces(src: string, sent: readonly Sent[]): Piece[] {
     if (s.start > at) out.push({ text: src.slice(at, s.start), send: false });
     out.push({ text: src.slice(s.start, s.end), send: true });
     at = s.end;
+    for (const e of s.edits ?? []) {
+      if (e.start > at) out.push({ text: src.slice(at, e.start), send: false });
+      out.push({ text: src.slice(e.start, e.end), send: false, ...(e.into ? { into: true } : {}), ...(e.as === undefined ? {} : { as: e.as }) });
+      at = e.end;
+    }
   }
   if (at < src.length) out.push({ text: src.slice(at), send: false });
   return out;

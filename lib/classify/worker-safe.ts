@@ -17,14 +17,47 @@ export interface NoCut {
 const SYSTEM = ['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/fd/', '/usr/', '/bin/', '/sbin/', '/lib/', '/opt/'];
 const isSystem = (p: string): boolean => SYSTEM.some((s) => p === s || p.startsWith(s) || (s.endsWith('/') && p === s.slice(0, -1)));
 
+/**
+ * The parts of a word that may be paths: the word, what follows its first `=` (`--outputFile=../r.json`,
+ * `OUT=../r.txt`), each part of a `:` list after it (`X=a:~/b`), and what follows a short option's letter
+ * (`-o../x`, `-I/src`).
+ */
+function pathsIn(value: string): string[] {
+  const out = [value];
+  const eq = value.indexOf('=');
+  if (eq >= 0) out.push(...value.slice(eq + 1).split(':'));
+  const short = /^-[A-Za-z]([/~.].*)$/.exec(value);
+  if (short) out.push(short[1] as string);
+  return out;
+}
+
+/** Whether a relative path climbs more than `below` folders up (`..`, `../x`, `a/../../x`). */
+function leaves(p: string, below: number): boolean {
+  let depth = below;
+  for (const part of p.split('/')) {
+    if (part === '..') depth--;
+    else if (part !== '.' && part !== '') depth++;
+    if (depth < 0) return true;
+  }
+  return false;
+}
+
+const outside = (path: string, why: string): NoCut => ({ rule: `local: path outside the project: ${path}`, why: `names ${path}, ${why}` });
+
 /** A word that would mean something else on the worker, or undefined. */
-function wordProblem(w: Word): NoCut | undefined {
+function wordProblem(w: Word, below = 0, program = false): NoCut | undefined {
   if (w.substitution) return { rule: 'local: command substitution', why: 'runs a command substitution, which would run on the worker' };
   if (w.expansion !== undefined) return { rule: `local: expands ${w.expansion}`, why: `expands ${w.expansion}, which the worker would not see the same` };
-  if (w.tilde) return { rule: `local: path outside the project: ${w.value}`, why: `names ${w.value}, which is not on the worker` };
-  const eq = w.value.indexOf('=/');
-  const path = w.value.startsWith('/') ? w.value : eq >= 0 ? w.value.slice(eq + 1) : '';
-  if (path && !path.startsWith('//') && !isSystem(path)) return { rule: `local: path outside the project: ${path}`, why: `names ${path}, which is not on the worker` };
+  if (w.tilde) return outside(w.value, 'which is not on the worker');
+  for (const path of pathsIn(w.value)) {
+    // (bash expands `~` after `=` and `:` in `X=~/a` even as an argument: the worker's HOME.)
+    if (path.startsWith('~') && !w.quoted) return outside(path, "which is the worker's HOME there");
+    if (path.startsWith('/') && !path.startsWith('//') && !isSystem(path)) return outside(path, 'which is not on the worker');
+    // A path that climbs out of the folder the command runs in (the project's root, at most): on the worker, that is
+    // beside the copy, not this machine's folder; what the command writes there never comes back.
+    // (The program's own path is judged by the program rules: the project's wrappers and node_modules/.bin above.)
+    if (!program && !path.startsWith('/') && !/^[a-z][a-z0-9+.-]*:/i.test(path) && leaves(path, below)) return outside(path, 'which is outside the folder it runs in: on the worker that is beside the copy, and nothing written there comes back');
+  }
   return undefined;
 }
 
@@ -44,16 +77,8 @@ export function simpleProblem(c: SimpleCommand, verdicts: Verdicts, from: number
   if (first?.value === 'cd' && (c.words.length === from + 1 || c.words[from + 1]?.value === '-')) {
     return { rule: 'local: cd outside the project', why: 'changes to a folder that is not on the worker' };
   }
-  for (const w of c.assignments) {
-    const p = wordProblem(w);
-    if (p) return p;
-  }
-  for (let i = from; i < c.words.length; i++) {
-    const p = wordProblem(c.words[i] as Word);
-    if (p) return p;
-  }
-  for (const r of redirects) {
-    const p = wordProblem(r.target);
+  for (const w of [...c.assignments, ...c.words.slice(from), ...redirects.map((r) => r.target)]) {
+    const p = wordProblem(w, c.below, w === c.words[from]);
     if (p) return p;
   }
   return undefined;

@@ -5,6 +5,7 @@ import { loadConfig } from '../config.js';
 import { platformFacts } from '../remote/worker-facts.js';
 import { type Context, say } from '../context.js';
 import { commandString } from '../run/command-string.js';
+import { depthInProject } from '../project-root.js';
 
 /** The `--json` document (field names are stable, see docs/classify.md). */
 export interface ClassifyReport {
@@ -17,7 +18,7 @@ export interface ClassifyReport {
 
 export function report(ctx: Context, command: string): ClassifyReport {
   const config = loadConfig(ctx, (l) => say(ctx, l));
-  const c = classify(command, config.rules ?? {}, platformFacts(ctx, config.workers ?? []));
+  const c = classify(command, config.rules ?? {}, { ...platformFacts(ctx, config.workers ?? []), depth: depthInProject(ctx.cwd) });
   return { command, heavy: c.heavy, rule: c.rule, reason: c.reason, rewrite: c.wrap ? rewriteCommand(c, 'sparehand') : null };
 }
 

@@ -53,7 +53,7 @@ function formatLocal(l: Awaited<ReturnType<typeof localStatus>>): string {
     const r = l.busy.find((x) => x.slot === slot);
     lines.push(r ? `  slot ${slot}: ${short(r.command)} — ${r.project} (pid ${r.pid}), for ${ago(r.seconds)}` : `  slot ${slot}: free`);
   }
-  l.waiting.forEach((r, i) => lines.push(`  waiting ${i + 1}: ${short(r.command)} — ${r.project} (pid ${r.pid}), for ${ago(r.seconds)}${r.here ? '' : ', for a worker only'}`));
+  for (const [i, r] of l.waiting.entries()) lines.push(`  waiting ${i + 1}: ${short(r.command)} — ${r.project} (pid ${r.pid}), for ${ago(r.seconds)}${r.here ? '' : ', for a worker only'}`);
   return lines.join('\n');
 }
 

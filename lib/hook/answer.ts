@@ -3,7 +3,6 @@
 // (and logs); nothing here catches an error of its own.
 import { AGENTS, agentEnvVar, allAgents, isAgentId } from '../agents/index.js';
 import type { AgentSpec, WireAnswer } from '../agents/types.js';
-import type { Context } from '../context.js';
 import { decide, type DecideContext } from './decide.js';
 import { entryCheck } from './entry-check.js';
 import { logLine } from './io.js';

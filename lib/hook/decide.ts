@@ -9,6 +9,7 @@ import { type Self, self, sparehandInvocation } from '../self.js';
 import { which } from '../which.js';
 import { logLine } from './io.js';
 import { seenBefore } from './redirects.js';
+import { depthInProject } from '../project-root.js';
 
 const FIVE_MINUTES = 5 * 60_000;
 const TEN_MINUTES = 10 * 60_000;
@@ -53,7 +54,8 @@ export function decide(spec: AgentSpec<unknown>, call: ShellCall, ctx: DecideCon
   // A broken config file does not turn the hooks off: the last good one (or the defaults), and a line in the log.
   const config = loadConfigOrKept(ctx, (line) => logLine(ctx, `${spec.id}: ${line}`));
   // What the workers are (recorded by `worker add`, `worker check` and runs): a chain that runs what it builds stays whole.
-  const c = classify(call.command, config.rules ?? {}, platformFacts(ctx, config.workers ?? []));
+  const depth = depthInProject(call.cwd ?? ctx.cwd);
+  const c = classify(call.command, config.rules ?? {}, { ...platformFacts(ctx, config.workers ?? []), depth });
   if (!c.heavy) return leave;
   const invocation = invocationFor(spec, ctx);
   if (invocation === null) return leave;

@@ -1,5 +1,5 @@
 // The hook's input and its log: stdin read with a size cap and a time limit, errors appended to a bounded log.
-import { appendFileSync, closeSync, constants, fstatSync, mkdirSync, openSync, readSync, statSync, truncateSync, writeSync } from 'node:fs';
+import { appendFileSync, closeSync, constants, fstatSync, openSync, readSync, statSync, truncateSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Context } from '../context.js';

@@ -86,7 +86,7 @@ export function installToml(target: TomlHookTarget, path: string, text: string |
       cause: e,
     });
   }
-  if (!list || list.filter((e) => target.isOurs(e)).length !== 1) {
+  if (list?.filter((e) => target.isOurs(e)).length !== 1) {
     throw new SparehandError('INSTALL', `could not add the hook to ${path} (its layout is unusual); it was left untouched`);
   }
   return out;

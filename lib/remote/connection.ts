@@ -1,7 +1,6 @@
 // One shared ssh connection per worker: found or started here, with its failure explained. Where no folder for its
 // socket can be written, or unix sockets are refused (a coding tool's sandbox), there is no shared connection: each
 // ssh connects on its own (ControlPath=none), through the sandbox's proxy where that is its only way out.
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, closeSync, existsSync, openSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { connect as netConnect, createServer } from 'node:net';
@@ -11,7 +10,7 @@ import type { Worker } from '../config.js';
 import type { Context } from '../context.js';
 import { SparehandError } from '../errors.js';
 import { cacheDir } from '../paths.js';
-import { capture } from '../process.js';
+import { capture, start } from '../process.js';
 import { canWrite, tempOwnDir } from '../sandbox/own-dirs.js';
 import { proxyCommandFor } from '../sandbox/ssh-way.js';
 import { diagnoseSsh } from './ssh-errors.js';
@@ -116,7 +115,7 @@ function startMaster(worker: Worker, conn: Connection, env: NodeJS.ProcessEnv, l
     writeFileSync(logFile, '', { mode: 0o600 });
     const fd = openSync(logFile, 'a');
     // A ControlPersist master sends its ProxyCommand's stderr nowhere: sparehand's tunnel writes its reason here.
-    const child = spawn('ssh', sshMasterArgs(sshWorker(worker), conn), { stdio: ['ignore', 'ignore', fd], env: { ...env, SPAREHAND_PROXY_LOG: logFile } });
+    const child = start('ssh', sshMasterArgs(sshWorker(worker), conn), { stdio: ['ignore', 'ignore', fd], env: { ...env, SPAREHAND_PROXY_LOG: logFile } });
     closeSync(fd);
     child.once('error', (e) => reject(new SparehandError('SSH', `cannot start ssh: ${e.message}`, { cause: e })));
     child.once('exit', (code) => resolve({ code: code ?? 255, log: readFileSync(logFile, 'utf8') }));

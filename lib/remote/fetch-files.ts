@@ -2,7 +2,7 @@
 // session's input (no argument limit), each file comes back as `SIZE MODE MTIME\n` and its bytes (`-\n` when it is
 // not a regular file there), read by a strict parser that never trusts a size it was not given. Only regular
 // files: a link or a folder there is named as missing, never followed.
-import { spawn } from 'node:child_process';
+import { start as startProgram } from '../process.js';
 import { createHash } from 'node:crypto';
 import { quote } from 'shell-quote';
 import type { Worker } from '../config.js';
@@ -61,7 +61,7 @@ export async function fetchFiles(
   const conn = connectionFor(ctx, worker);
   await connect(ctx, worker, conn);
   const [file, ...args] = remoteArgv(worker, conn, quote(['perl', '-e', SEND, remoteRoot]));
-  const child = spawn(file as string, args, { env: sshEnv(ctx), stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = startProgram(file as string, args, { env: sshEnv(ctx), stdio: ['pipe', 'pipe', 'pipe'] });
   child.stdin.on('error', () => undefined);
   child.stdin.end(Buffer.from(paths.map((p) => `${p}\0`).join('')));
   let stderr = '';

@@ -42,11 +42,17 @@ export async function expandPools(ctx: Pick<Context, 'env'>, workers: readonly W
   const listed = await Promise.all(workers.map((w) => (w.kubernetes ? capture('kubectl', podListArgs(w.kubernetes), { env: { ...ctx.env } }).catch((e: unknown) => e as Error) : undefined)));
   workers.forEach((w, i) => {
     const r = listed[i];
-    if (!w.kubernetes || r === undefined) return void out.workers.push(w);
+    if (!w.kubernetes || r === undefined) {
+      out.workers.push(w);
+      return;
+    }
     const where = `pool "${w.name}" (pods -l ${w.kubernetes.selector} in ${w.kubernetes.namespace})`;
     const said = r instanceof Error ? r.message : r.code !== 0 ? r.stderr.split('\n').map((l) => l.trim()).filter(Boolean).at(-1) ?? `kubectl exit ${r.code}` : undefined;
     const pods = said === undefined && !(r instanceof Error) ? podWorkers(w as Worker & { kubernetes: Pool }, r.stdout) : [];
-    if (pods.length > 0) return void out.workers.push(...pods);
+    if (pods.length > 0) {
+      out.workers.push(...pods);
+      return;
+    }
     const why = said === undefined ? 'no running pod matches' : `its pods could not be listed: ${said}`;
     out.failed.push({ pool: w, error: new SparehandError('WORKER', `${where}: ${why}`, { hint: `try \`kubectl ${podListArgs(w.kubernetes).slice(0, -2).join(' ')}\` by hand` }) });
   });

@@ -3,15 +3,16 @@
 // `out` frames, signals passed on as `sig` frames), and reads the report of what the command changed. With a
 // terminal, the command runs in a second session (ssh -tt) while this one holds the slot and passes on the
 // report that session left on the worker.
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { constants } from 'node:os';
 import type { Context } from '../context.js';
 import { SparehandError } from '../errors.js';
-import { exitStatus } from '../process.js';
+import { exitStatus, start } from '../process.js';
 import { type Platform, parsePlatform } from '../platform/platform.js';
 import { ReportReader, type Staging } from '../sync/report-reader.js';
 import { type Frame, FrameReader, frame } from './frames.js';
 import { type Job, jobFrame } from './job.js';
+import { RootRewriter, rewrittenOutput, rootRewriteStream, rootsOf } from './root-rewrite.js';
 import { programPreamble } from './worker/program.js';
 
 /** How the run tells a stage about a signal sparehand received (`again`: not the first one). */
@@ -99,6 +100,8 @@ export interface Session {
   results(sshStatus: number): Promise<ExecResult>;
   /** Ends the session; the worker lets the slot go. */
   close(): void;
+  /** The copy's folder on the worker, as its `root` frame named it (checked: root-rewrite.ts rootsOf). */
+  roots(): readonly string[];
   /** The session's end (its ssh exit status). */
   ended: Promise<number>;
 }
@@ -110,11 +113,16 @@ export interface Session {
  */
 export function openSession(
   ctx: Context,
-  /** `onOutput`: sees what the command prints (both streams), as it comes. */
-  opts: { argv: string[]; env: NodeJS.ProcessEnv; job: Job; staging: Staging; onOutput?: (chunk: Buffer) => void },
+  /** `onOutput`: sees what the command prints (both streams), as it comes; `root`: the project's root here. */
+  opts: { argv: string[]; env: NodeJS.ProcessEnv; job: Job; staging: Staging; root: string; onOutput?: (chunk: Buffer) => void },
 ): Session {
   const [program, ...args] = opts.argv as [string, ...string[]];
-  const child = spawn(program, args, { env: opts.env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = start(program, args, { env: opts.env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+  // The command's output, and what the worker program says on its stderr (an install's output), with the copy's
+  // folder there shown as the project's root here once the worker has named it (`root`).
+  const out = rewrittenOutput(ctx.stdout, opts.root);
+  const err = rewrittenOutput(ctx.stderr, opts.root);
+  const programErr = rewrittenOutput(ctx.stderr, opts.root);
   // What the worker's shell says before the program's first frame is held back: when perl is missing there it is
   // only "perl: command not found", which the run says better.
   let heldErr: Buffer[] | undefined = [];
@@ -125,7 +133,7 @@ export function openSession(
   child.stderr?.on('data', (d: Buffer) => {
     opts.onOutput?.(d);
     if (heldErr) heldErr.push(d);
-    else ctx.stderr.write(d);
+    else void programErr.write(d);
   });
   child.stdin?.on('error', () => undefined);
   child.stdin?.write(Buffer.concat([programPreamble(), jobFrame(opts.job)]));
@@ -150,6 +158,7 @@ export function openSession(
   };
   const settled = () => new Promise<void>((r) => (wake = r));
   let streamEnded = false;
+  let roots: string[] = [];
   let fetching = 0;
   let framesSeen = 0;
   /** Terminal mode: the holding session has passed on all the terminal session left. */
@@ -159,8 +168,15 @@ export function openSession(
     switch (f.type) {
       case 'out':
         opts.onOutput?.(f.payload);
-        if (!ctx.stdout.write(f.payload)) await new Promise((r) => ctx.stdout.once('drain', r));
+        return out.write(f.payload);
+      case 'err':
+        opts.onOutput?.(f.payload);
+        return err.write(f.payload);
+      case 'root': {
+        roots = rootsOf(f.payload, opts.job.key, opts.job.folder);
+        for (const o of [out, err, programErr]) o.setRoots(roots);
         return;
+      }
       case 'claim': {
         const text = f.payload.toString();
         const [first, ...more] = text.split(' ');
@@ -211,6 +227,8 @@ export function openSession(
         }
         result.status = Number(m[1]);
         result.seenAt = performance.now();
+        out.flush();
+        err.flush();
         if (m[2] !== undefined && m[3] !== undefined && Number(m[3]) >= Number(m[2])) result.depsSeconds = Number(m[3]) - Number(m[2]);
         return;
       }
@@ -233,6 +251,7 @@ export function openSession(
         if (result.broken) break;
       }
     } finally {
+      for (const o of [out, err, programErr]) o.flush();
       streamEnded = true;
       // Nothing at all, and the worker's shell said "command not found": no perl there.
       if (framesSeen === 0 && (await ended.catch(() => -1)) === 127) {
@@ -269,6 +288,7 @@ export function openSession(
     copy,
     ended,
     ready,
+    roots: () => roots,
     go: (changes) => {
       const parts = [frame('go')];
       for (const c of changes) {
@@ -370,13 +390,21 @@ export function openSession(
  * with the job file the holding session wrote; that session then passes on the report.
  */
 export async function execTerminal(
+  ctx: Pick<Context, 'stdout'>,
   hold: Session,
-  opts: { argv: (jobFile: string) => string[]; env: NodeJS.ProcessEnv; deadline?: number | undefined; signals: SignalSource },
+  opts: { argv: (jobFile: string) => string[]; env: NodeJS.ProcessEnv; deadline?: number | undefined; signals: SignalSource; root: string },
 ): Promise<ExecResult | undefined> {
   const jobFile = await hold.ready;
   if (jobFile === undefined) return undefined;
   const [program, ...args] = opts.argv(jobFile) as [string, ...string[]];
-  const child: ChildProcess = spawn(program, args, { env: opts.env, stdio: 'inherit' });
+  // The terminal's output (stdout and stderr both, as the worker's terminal gives them) with the copy's folder
+  // shown as the root here; the terminal stays ssh's for input.
+  const child: ChildProcess = start(program, args, { env: opts.env, stdio: ['inherit', 'pipe', 'inherit'] });
+  const rw = new RootRewriter(opts.root);
+  rw.setRoots(hold.roots());
+  const shown = (child.stdout as NodeJS.ReadableStream).pipe(rootRewriteStream(rw));
+  shown.pipe(ctx.stdout, { end: false });
+  const allShown = new Promise((r) => shown.once('end', r));
   let stoppedBy: ExecResult['stoppedBy'];
   const stop = (sig: NodeJS.Signals) => child.kill(sig);
   opts.signals.react((sig) => {
@@ -386,6 +414,7 @@ export async function execTerminal(
   const timer = opts.deadline === undefined ? undefined : setTimeout(() => ((stoppedBy ??= 'timeout'), stop('SIGTERM')), Math.max(0, opts.deadline - Date.now()));
   try {
     const sshStatus = await sshEnded(child, program);
+    await allShown;
     if (stoppedBy !== undefined) return { sshStatus, report: new ReportReader({ dir: () => undefined }), stoppedBy };
     const r = await hold.results(sshStatus);
     // Ctrl-C at the terminal stopped it before the command ran (an install): the run was stopped, not lost.

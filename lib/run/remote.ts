@@ -40,7 +40,7 @@ import { ignoredAmong } from '../sync/sent.js';
 import { which } from '../which.js';
 import { networkCutHere, sandboxRefused } from '../sandbox/run-checks.js';
 import { type Attempt, claimSlot } from './claim.js';
-import { type RunClock, msLeft, runClock, shownTimeout } from './clock.js';
+import { type RunClock, runClock, shownTimeout } from './clock.js';
 import { takeFolder } from './folders.js';
 import { type DepsInstall, depsInputs, depsPlan } from './deps.js';
 import { forwardedEnv } from './env.js';
@@ -288,7 +288,7 @@ function attempt(ctx: Context, worker: Worker, run: Prepared, sendNow: boolean):
   const job = { ...jobFor(ctx, worker, run, { mode: tty ? 'hold' : 'pipe', folder: folder.index, gen: ancestor.gen }), warm: run.watch && kept !== undefined };
   const refused = new RefusedPorts();
   const argv = socket === undefined ? remoteArgv(worker, conn, bootCommand()) : ['ssh', ...sshOwnSessionArgs(sshWorker(worker), conn, socket, bootCommand())];
-  const session = openSession(ctx, { argv, env: sshEnv(ctx), job, staging: run.staging, onOutput: (b) => refused.push(b) });
+  const session = openSession(ctx, { argv, env: sshEnv(ctx), job, staging: run.staging, root: run.root, onOutput: (b) => refused.push(b) });
   // What the copy keeps for itself (another platform's binaries, never brought here) stays there through the sync.
   const keep = keptPaths(run.root, run.watch ? ancestor : loadAncestor(run.root, copy));
   const target: SyncTarget = { worker, conn, config: run.config, localRoot: run.root, remoteRoot: remoteRoot(worker, run.key, folder.index), env: sshEnv(ctx), keep, inputs: depsInputs(run.deps) };
@@ -484,11 +484,12 @@ async function runInSlot(ctx: Context, opts: InSlot, run: Prepared, claimed: Cla
   try {
     const t1 = performance.now();
     const result = at.tty
-      ? await execTerminal(session, {
+      ? await execTerminal(ctx, session, {
           argv: (jobFile) => remoteArgv(worker, t.conn, bootCommand(jobFile), { tty: true }),
           env: sshEnv(ctx),
           deadline: opts.clock.deadline,
           signals,
+          root,
         })
       : await session.run({ deadline: opts.clock.deadline, startBy: opts.clock.startBy, signals });
     const execEnd = performance.now();

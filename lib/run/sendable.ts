@@ -1,6 +1,6 @@
 // Project root safety: what `run` will never send to a worker. Outside a git repository the current folder is the
 // root, so a run from `~` or `/` would copy a home folder or a file system (keys, credentials, history).
-import { lstatSync, readdirSync, realpathSync } from 'node:fs';
+import { type Stats, lstatSync, readdirSync, realpathSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import type { Config } from '../config.js';
 import { excluded, skipMatcher, skipRules } from '../remote/sync-rules.js';
@@ -43,7 +43,7 @@ function tooLarge(root: string, config: Config): string | undefined {
     }
     for (const name of names) {
       const p = rel ? `${rel}/${name}` : name;
-      let st;
+      let st: Stats;
       try {
         st = lstatSync(join(root, p));
       } catch {

@@ -1,6 +1,6 @@
 // How ssh reaches a worker from inside a sandbox whose only way out is the proxy it gives its commands: as its
 // ProxyCommand, sparehand's own tunnel (dist/ssh-proxy.cjs) through that proxy. Elsewhere, ssh as the user set it up.
-import { execFileSync } from 'node:child_process';
+import { outputOfSync } from '../process.js';
 import { fileURLToPath } from 'node:url';
 import { quote } from 'shell-quote';
 import type { SshWorker } from '../config.js';
@@ -38,12 +38,7 @@ export function resolvedHost(worker: Pick<SshWorker, 'destination' | 'port'>, en
 function askSsh(worker: Pick<SshWorker, 'destination' | 'port'>, env: NodeJS.ProcessEnv, configFile?: string): ResolvedHost {
   const fallback = { host: worker.destination.replace(/^[^@]*@/, ''), port: worker.port ?? 22, proxied: false };
   try {
-    const out = execFileSync('ssh', [...(configFile ? ['-F', configFile] : []), ...(worker.port ? ['-p', String(worker.port)] : []), '-G', '--', worker.destination], {
-      env,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
-      timeout: 5000,
-    });
+    const out = outputOfSync('ssh', [...(configFile ? ['-F', configFile] : []), ...(worker.port ? ['-p', String(worker.port)] : []), '-G', '--', worker.destination], { env, timeoutMs: 5000 });
     const field = (k: string) => new RegExp(`^${k} (.*)$`, 'm').exec(out)?.[1]?.trim();
     const set = (v: string | undefined) => (v !== undefined && v !== 'none' ? v : undefined);
     const command = set(field('proxycommand'));

@@ -3,7 +3,7 @@
 // worker's versions of conflicting files are kept in it (one folder per run), and so are the copies' ancestors.
 // It is checked before every use: a `.sparehand` that is a link (a project could commit one), not a folder, or
 // another user's is refused, never followed, and nothing is made in a project folder that has gone away.
-import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { type Stats, lstatSync, mkdirSync, mkdtempSync, readdirSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { printable } from '../safe-text.js';
@@ -18,7 +18,7 @@ const uid = () => (typeof process.getuid === 'function' ? process.getuid() : -1)
 
 /** `dir` is a real folder of this user's (made when missing, but never its parent): its path, or why not. */
 function checkedFolder(dir: string, shown: string): Checked {
-  let st;
+  let st: Stats;
   try {
     st = lstatSync(dir);
   } catch (e) {

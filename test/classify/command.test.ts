@@ -14,7 +14,7 @@ describe('sparehand classify', () => {
       heavy: true,
       rule: 'heavy: npm test',
       reason: 'npm test runs tests: heavy, so it goes to a worker (or runs here when none is free).',
-      rewrite: "cd pkg && sparehand run --or-local -- 'npm test' 2>&1 | tail -50",
+      rewrite: "cd pkg && sparehand run --or-local -- 'npm test 2>&1' | tail -50",
     });
   });
 

@@ -59,7 +59,13 @@ const CASES = [
   'timeout -vk 5 20 make test',
   'make test &',
   'CI=1 make test && make test 2>&1 &',
-  'make test 2>&1 >> {T}/append.log | cat',
+  'make test >> {T}/append.log 2>&1 | cat',
+  'make test > out.log 2>&1 | cat',
+  '(make test; make fail) > both.log 2>&1',
+  'make test &> {T}/all.log',
+  'make fail &>> both.log || echo failed',
+  'make test |& tail -2',
+  'make fail 2>/dev/null |& cat',
   "bash -c 'make test && echo ok'",
   'npm test 2>&1',
   // chains split around the parts that stay here (issue 11)
@@ -83,14 +89,14 @@ const CASES = [
   'make test | cat; git status',
 ];
 
-// Every file under `dir` with its content, `sparehand:` lines removed (they land in files with `2>&1`).
+// Every file under `dir` with its content (sparehand's own lines never land in one: `2>&1` goes inside the run).
 function files(dir: string): Record<string, string> {
   const out: Record<string, string> = {};
   const walk = (d: string) => {
     for (const name of readdirSync(d)) {
       const p = join(d, name);
       if (statSync(p).isDirectory()) walk(p);
-      else out[relative(dir, p)] = strip(readFileSync(p, 'utf8'));
+      else out[relative(dir, p)] = readFileSync(p, 'utf8');
     }
   };
   if (existsSync(dir)) walk(dir);

@@ -8,7 +8,7 @@ const TIMEOUT: OptionSpec = {
   long: { foreground: 'flag', 'preserve-status': 'flag', verbose: 'flag', 'kill-after': 'value', signal: 'value', version: 'flag', 'block-signal': 'optional' },
   notFollowed: ['--version'],
 };
-const after = (line: string): number => skipOptions(line.split(' '), 1, TIMEOUT);
+const commandAt = (line: string): number => skipOptions(line.split(' '), 1, TIMEOUT);
 
 describe('skipOptions', () => {
   it.each([
@@ -26,7 +26,7 @@ describe('skipOptions', () => {
     ['timeout -- 10 x', 2],
     ['timeout - 10', 1],
   ])('%s: the command part starts at word %i', (line, index) => {
-    expect(after(line)).toBe(index);
+    expect(commandAt(line)).toBe(index);
   });
 
   it.each([
@@ -36,6 +36,6 @@ describe('skipOptions', () => {
     ['timeout --verbose=1 5 cmd', 'a value given to a flag'],
     ['timeout --version', 'an option that runs no command'],
   ])('%s: -1 (%s)', (line) => {
-    expect(after(line)).toBe(-1);
+    expect(commandAt(line)).toBe(-1);
   });
 });

@@ -71,20 +71,20 @@ const HEAVY: [string, string, string][] = [
   ['npm run build && npm test', 'heavy: npm run build', "sparehand run --or-local -- 'npm run build && npm test'"],
   ['CI=1 npm test', 'heavy: npm test', "sparehand run --or-local -- 'CI=1 npm test'"],
   ['env CI=1 FORCE_COLOR=0 npm test', 'heavy: npm test', "sparehand run --or-local -- 'env CI=1 FORCE_COLOR=0 npm test'"],
-  ['npm test 2>&1 | tail -50', 'heavy: npm test', "sparehand run --or-local -- 'npm test' 2>&1 | tail -50"],
-  ['npm test > out.log 2>&1', 'heavy: npm test', "sparehand run --or-local -- 'npm test' > out.log 2>&1"],
-  ['npm test > /tmp/x.log 2>&1', 'heavy: npm test', "sparehand run --or-local -- 'npm test' > /tmp/x.log 2>&1"],
-  ['npm test 2>&1 | tee /tmp/log | grep -v ok', 'heavy: npm test', "sparehand run --or-local -- 'npm test' 2>&1 | tee /tmp/log | grep -v ok"],
+  ['npm test 2>&1 | tail -50', 'heavy: npm test', "sparehand run --or-local -- 'npm test 2>&1' | tail -50"],
+  ['npm test > out.log 2>&1', 'heavy: npm test', "sparehand run --or-local -- 'npm test 2>&1' > out.log"],
+  ['npm test > /tmp/x.log 2>&1', 'heavy: npm test', "sparehand run --or-local -- 'npm test 2>&1' > /tmp/x.log"],
+  ['npm test 2>&1 | tee /tmp/log | grep -v ok', 'heavy: npm test', "sparehand run --or-local -- 'npm test 2>&1' | tee /tmp/log | grep -v ok"],
   ['bash -c "npm test"', 'heavy: npm test', "sparehand run --or-local -- 'bash -c \"npm test\"'"],
   ["bash -euo pipefail -c 'npm test | tail'", 'heavy: npm test', "sparehand run --or-local -- 'bash -euo pipefail -c '\\''npm test | tail'\\'''"],
   ['bash -lc "cargo test"', 'heavy: cargo test', "sparehand run --or-local -- 'bash -lc \"cargo test\"'"],
   ['npx jest --watchAll=false', 'heavy: npx jest', "sparehand run --or-local -- 'npx jest --watchAll=false'"],
   ["sh -c 'cd a && make'", 'heavy: make', "sparehand run --or-local -- 'sh -c '\\''cd a && make'\\'''"],
   ['(cd a && make)', 'heavy: make', "sparehand run --or-local -- '(cd a && make)'"],
-  ['(cd a && make) > build.log 2>&1', 'heavy: make', "sparehand run --or-local -- '(cd a && make)' > build.log 2>&1"],
+  ['(cd a && make) > build.log 2>&1', 'heavy: make', "sparehand run --or-local -- '(cd a && make) 2>&1' > build.log"],
   ['time npm test', 'heavy: npm test', "time sparehand run --or-local -- 'npm test'"],
   ['timeout 600 npm test', 'heavy: npm test', "timeout 600 sparehand run --or-local -- 'npm test'"],
-  ['timeout -k 5 10m cargo test 2>&1 | tail', 'heavy: cargo test', "timeout -k 5 10m sparehand run --or-local -- 'cargo test' 2>&1 | tail"],
+  ['timeout -k 5 10m cargo test 2>&1 | tail', 'heavy: cargo test', "timeout -k 5 10m sparehand run --or-local -- 'cargo test 2>&1' | tail"],
   ['npm test &', 'heavy: npm test', "sparehand run --or-local -- 'npm test' &"],
   ['npm run build && npm test &', 'heavy: npm run build', "sparehand run --or-local -- 'npm run build && npm test' &"],
   ['cd x && npm test &', 'heavy: npm test', "cd x && sparehand run --or-local -- 'npm test' &"],
@@ -135,8 +135,8 @@ const HEAVY: [string, string, string][] = [
   ['npm test && ./deploy.sh', 'heavy: npm test', "sparehand run --or-local -- 'npm test' && ./deploy.sh"],
   ['cd pkg && npm run build && docker build .', 'heavy: npm run build', "cd pkg && sparehand run --or-local -- 'npm run build' && docker build ."],
   ['npm run lint && npm test 2>&1 | tail -5; git diff', 'heavy: npm run lint', "sparehand run --or-local -- 'npm run lint && npm test 2>&1 | tail -5'; git diff"],
-  ['npm test 2>&1 | tail -5 && git diff', 'heavy: npm test', "sparehand run --or-local -- 'npm test' 2>&1 | tail -5 && git diff"],
-  ['npm test > out.log 2>&1 || git stash', 'heavy: npm test', "sparehand run --or-local -- 'npm test' > out.log 2>&1 || git stash"],
+  ['npm test 2>&1 | tail -5 && git diff', 'heavy: npm test', "sparehand run --or-local -- 'npm test 2>&1' | tail -5 && git diff"],
+  ['npm test > out.log 2>&1 || git stash', 'heavy: npm test', "sparehand run --or-local -- 'npm test 2>&1' > out.log || git stash"],
   ['npm test && echo ok && git diff', 'heavy: npm test', "sparehand run --or-local -- 'npm test' && echo ok && git diff"],
   ['echo start && npm test && git diff', 'heavy: npm test', "sparehand run --or-local -- 'echo start && npm test' && git diff"],
   ['npm test || exit 1; git diff', 'heavy: npm test', "sparehand run --or-local -- 'npm test' || exit 1; git diff"],
@@ -160,7 +160,7 @@ const HEAVY: [string, string, string][] = [
   ['nix develop -c cargo test', 'heavy: cargo test', "sparehand run --or-local -- 'nix develop -c cargo test'"],
   ['nix shell nixpkgs#hello -c cargo test', 'heavy: cargo test', "sparehand run --or-local -- 'nix shell nixpkgs#hello -c cargo test'"],
   ['noglob cargo test', 'heavy: cargo test', "noglob sparehand run --or-local -- 'cargo test'"],
-  ['noglob timeout 60 cargo test 2>&1 | tail', 'heavy: cargo test', "noglob timeout 60 sparehand run --or-local -- 'cargo test' 2>&1 | tail"],
+  ['noglob timeout 60 cargo test 2>&1 | tail', 'heavy: cargo test', "noglob timeout 60 sparehand run --or-local -- 'cargo test 2>&1' | tail"],
 ];
 
 const LOCAL: [string, string][] = [
@@ -411,7 +411,7 @@ describe('guard and SPAREHAND=off', () => {
     'npx -y sparehand@1 run -- npm test',
     'CI=1 sparehand run -- npm test',
     'env FOO=1 sparehand --debug run -- cargo test',
-    "cd pkg && sparehand run --or-local -- 'npm test' 2>&1 | tail -5",
+    "cd pkg && sparehand run --or-local -- 'npm test 2>&1' | tail -5",
     'bash -c "sparehand run -- npm test"',
     "sparehand run -- 'npm test", // unparsable: the text still says it
   ];
@@ -480,7 +480,7 @@ describe('rewriteCommand', () => {
   it('names sparehand with any shell-ready invocation', () => {
     const c = classify('cd pkg && CI=1 npm test > /tmp/x.log 2>&1 &');
     expect(rewriteCommand(c, "'/usr/bin/node' '/opt/sh/bin/sparehand.js'")).toBe(
-      "cd pkg && '/usr/bin/node' '/opt/sh/bin/sparehand.js' run --or-local -- 'CI=1 npm test' > /tmp/x.log 2>&1 &",
+      "cd pkg && '/usr/bin/node' '/opt/sh/bin/sparehand.js' run --or-local -- 'CI=1 npm test 2>&1' > /tmp/x.log &",
     );
   });
   it('refuses a command that is not heavy', () => {

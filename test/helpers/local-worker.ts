@@ -56,6 +56,7 @@ export function runWorker(
     for (const f of reader.push(d)) {
       answer.frames.push(f);
       if (f.type === 'out') answer.out += f.payload.toString();
+      else if (f.type === 'err') answer.stderr += f.payload.toString();
       else if (f.type === 'ran') answer.status = Number(f.payload.toString().split(' ')[0]);
       else if (f.type === 'refused') answer.refused = f.payload.toString();
       else if (f.type === 'anc') answer.anc = f.payload.toString();

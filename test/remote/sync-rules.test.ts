@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { tempDir } from '../helpers/context.js';

@@ -30,7 +30,7 @@ describe('the transport', () => {
 
   it('rsync over exec: --blocking-io, the engine through the environment, the command joined as ssh joins it (GNU rsync and openrsync for real)', () => {
     const home = tempDir('sparehand-exec-home-');
-    const w: Worker = { name: 'e', exec: ['env', `HOME=${home}`, 'PATH=' + process.env.PATH] };
+    const w: Worker = { name: 'e', exec: ['env', `HOME=${home}`, `PATH=${process.env.PATH}`] };
     const gnu = rsyncShell(w, conn, GNU_PLAN);
     expect(gnu.extra).toEqual(['--blocking-io']);
     expect(parse(gnu.env.SPAREHAND_EXEC ?? '')).toEqual(w.exec);

@@ -129,7 +129,7 @@ describe('sparehand worker check', () => {
       'rsync on the worker is openrsync (protocol 27): runs work the same (git lists what .gitignore keeps out, whichever rsync is there). GNU rsync is the one sparehand is tested with most: `brew install rsync` on the worker (sparehand then finds /opt/homebrew/bin/rsync by itself)',
     ]);
     const text = await sparehand(['worker', 'check'], { env: h.env });
-    expect(text.stdout).toMatch(/^w0: ok: .*, rsync openrsync \(protocol 27\), perl .*\n  note: rsync on the worker is openrsync \(protocol 27\): runs work the same .*`brew install rsync` on the worker/);
+    expect(text.stdout).toMatch(/^w0: ok: .*, rsync openrsync \(protocol 27\), perl .*\n {2}note: rsync on the worker is openrsync \(protocol 27\): runs work the same .*`brew install rsync` on the worker/);
     const gnu = JSON.parse((await sparehand(['worker', 'check', '--json'], { env: home([sshd]).env })).stdout).workers[0];
     expect([gnu.rsyncFlavour, gnu.rsyncPath, gnu.notes]).toEqual(['gnu', 'rsync', []]);
   });
@@ -218,14 +218,14 @@ describe('sparehand doctor', () => {
     expect(r.exitCode).toBe(0);
     const d = JSON.parse(r.stdout);
     expect(d.ok).toBe(true);
-    expect(d.checks.map((c: { name: string; ok: boolean }) => [c.name, c.ok])).toEqual([['ssh', true], ['rsync', true], ['platform', true], ['config', true]]);
+    expect(d.checks.map((c: { name: string; ok: boolean }) => [c.name, c.ok])).toEqual([['ssh', true], ['rsync', true], ['platform', true], ['config', true], ['local slots', true]]);
     expect(d.checks[2].detail).toMatch(/^this machine is Linux (x86-64|arm64) \(glibc\) \(detected\)$/);
     expect(d.checks[0].detail).toMatch(/^OpenSSH_/);
     expect(d.workers.map((w: { name: string; ok: boolean }) => [w.name, w.ok])).toEqual([['w0', true]]);
     const bad = home([noRsync]);
     const t = await sparehand(['doctor'], { env: bad.env });
     expect(t.exitCode).toBe(1);
-    expect(t.stdout).toMatch(/^ok  ssh: OpenSSH_.*\nok  rsync: rsync 3\.\d+\.\d+\S* \(\/\S+\/rsync\)\nok  platform: this machine is Linux \S+ \(glibc\) \(detected\)\nok  config: 1 worker configured\nBAD worker w0: PROBLEM: /);
+    expect(t.stdout).toMatch(/^ok {2}ssh: OpenSSH_.*\nok {2}rsync: rsync 3\.\d+\.\d+\S* \(\/\S+\/rsync\)\nok {2}platform: this machine is Linux \S+ \(glibc\) \(detected\)\nok {2}config: 1 worker configured\nok {2}local slots: \d+ at once \(.*\); runs here are started at nice \d+.*\nBAD worker w0: PROBLEM: /);
   });
 
   it('on a Mac: names openrsync here and what it changes, and that Claude Code\'s command-line flags cannot be read without /proc', async () => {
@@ -292,7 +292,8 @@ describe('sparehand run when the worker cannot be used', () => {
   it('rsync missing here: the message names this machine, not the worker; --or-local runs here', async () => {
     const h = home([sshd]);
     const bin = tempDir('sparehand-bin-');
-    for (const tool of ['ssh', 'sh', 'bash', 'git']) symlinkSync(execFileSync('sh', ['-c', `command -v ${tool}`]).toString().trim(), join(bin, tool));
+    // perl too: the local slot's lock holder is perl (every Mac and Linux has it).
+    for (const tool of ['ssh', 'sh', 'bash', 'git', 'perl']) symlinkSync(execFileSync('sh', ['-c', `command -v ${tool}`]).toString().trim(), join(bin, tool));
     const env = { ...h.env, PATH: bin };
     const proj = tempDir('sparehand-proj-');
     const r = await sparehand(['run', '--or-local', '--', 'echo here'], { env, cwd: proj });

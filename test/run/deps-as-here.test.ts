@@ -66,7 +66,7 @@ describe('dependencies on the worker as here', () => {
     expect(existsSync(join(proj, 'package-lock.json'))).toBe(false);
     // doctor, in the project, names it before any run.
     const doc = await sparehand(['doctor'], { env, cwd: proj });
-    expect(doc.stdout).toMatch(/^ok  dependencies: no lock file in the project root: the worker installs from package\.json \(npm install --no-package-lock --no-audit --no-fund\), so its versions may differ from those here/m);
+    expect(doc.stdout).toMatch(/^ok {2}dependencies: no lock file in the project root: the worker installs from package\.json \(npm install --no-package-lock --no-audit --no-fund\), so its versions may differ from those here/m);
     const r = await sparehand(['run', '--', 'npm test'], { env, cwd: proj });
     expect(r.stdout).toMatch(/# pass 1/);
     expect(r.exitCode).toBe(0);

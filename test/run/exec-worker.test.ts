@@ -71,7 +71,7 @@ describe('an exec worker (podman exec -i)', () => {
   });
 
   it('a pod worker whose API server does not answer (real kubectl, a closed port on 127.0.0.1): check says what kubectl said', async () => {
-    const { home, port, env: e } = await noApiServer();
+    const { port, env: e } = await noApiServer();
     const add = await sparehand(['worker', 'add', 'k0', '--kubectl', 'build-0', '--namespace', 'ci', '--container', 'tools', '--context', 'here'], { env: e });
     expect(add.stderr).toContain('added worker "k0" (kubectl --context here exec -i -n ci build-0 -c tools --)');
     const check = await sparehand(['worker', 'check', 'k0'], { env: e, cwd: tempDir() });

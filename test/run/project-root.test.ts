@@ -1,6 +1,6 @@
 // What may be sent: never `/`, the home folder or a tree far larger than a project; never secrets (any case).
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/context.js';

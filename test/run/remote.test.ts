@@ -16,11 +16,11 @@ const remoteCopy = (proj: string, slot = 0) => copyPath(w.wh, w.sshd.remoteDir, 
 describe('sparehand run on a real worker over ssh', () => {
   it('runs npm test there: output streamed, exit 0, node_modules installed there and not copied, secrets not sent', async () => {
     const proj = nodeProject();
-    const r = await sparehand(['run', '--', 'npm test && pwd'], { env: w.wh.env, cwd: proj });
+    const r = await sparehand(['run', '--', 'npm test && echo "${PWD#/}"'], { env: w.wh.env, cwd: proj });
     expect(r.stderr).toContain('sparehand: installing dependencies on the worker: npm ci');
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toMatch(/# pass 1/);
-    expect(r.stdout.trim().split('\n').at(-1)).toBe(remoteCopy(proj));
+    expect(r.stdout.trim().split('\n').at(-1)).toBe(remoteCopy(proj).slice(1));
     const remote = remoteCopy(proj);
     expect(existsSync(join(remote, 'node_modules', 'tiny', 'index.js'))).toBe(true);
     expect(existsSync(join(remote, 'node_modules', 'LOCAL_ONLY'))).toBe(false);
@@ -63,8 +63,9 @@ describe('sparehand run on a real worker over ssh', () => {
 
   it('runs in the same relative folder', async () => {
     const proj = nodeProject();
-    const r = await sparehand(['run', '--quiet', '--', 'pwd'], { env: w.wh.env, cwd: join(proj, 'src') });
-    expect(r.stdout).toBe(`${join(remoteCopy(proj), 'src')}\n`);
+    // (The copy's folder without its first `/`: as a path, the output shows the root here.)
+    const r = await sparehand(['run', '--quiet', '--', 'echo "${PWD#/}"'], { env: w.wh.env, cwd: join(proj, 'src') });
+    expect(r.stdout).toBe(`${join(remoteCopy(proj), 'src').slice(1)}\n`);
   });
 
   it('npm run build: dist/ comes back; deletions and changes come back; a file edited here meanwhile is kept', async () => {

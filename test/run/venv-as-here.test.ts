@@ -51,7 +51,7 @@ describe('a local .venv with no requirements file', () => {
   it('is made on the worker from what is installed in it here: same packages and versions, the project editable there too', async () => {
     const proj = demoProject();
     const doc = await sparehand(['doctor'], { env: activated(proj), cwd: proj });
-    expect(doc.stdout).toMatch(/^ok  dependencies: \.venv in the project root has no requirements or lock file: the worker makes it from what is installed in it here \(the 2 packages installed in it here; it needs python3\.\d+ and the same wheels\)$/m);
+    expect(doc.stdout).toMatch(/^ok {2}dependencies: \.venv in the project root has no requirements or lock file: the worker makes it from what is installed in it here \(the 2 packages installed in it here; it needs python3\.\d+ and the same wheels\)$/m);
     const here = execFileSync('bash', ['-c', PROBE], { cwd: proj, env: activated(proj), encoding: 'utf8' });
     expect(here).toBe('hello 42 True True\n');
     const r = await sparehand(['run', '--', PROBE], { env: activated(proj), cwd: proj });

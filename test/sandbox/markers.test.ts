@@ -21,7 +21,11 @@ async function silentPort(): Promise<{ port: number; connections: () => number; 
   return {
     port: (server.address() as AddressInfo).port,
     connections: () => n,
-    close: () => new Promise((r) => (held.forEach((s) => s.destroy()), server.close(() => r()))),
+    close: () =>
+      new Promise((r) => {
+        for (const s of held) s.destroy();
+        server.close(() => r());
+      }),
   };
 }
 

@@ -63,7 +63,7 @@ describe('the worker\'s report', () => {
     expect(st.size).toBe(200 * 1024 * 1024 + 3);
     expect(st.blocks * 512).toBeLessThan(1024 * 1024);
     // A double carries about a quarter of a microsecond at today's times: more than the 6 digits of before.
-    expect(Math.abs((c?.mtime ?? 0) - 1704164645.123456789)).toBeLessThan(0.0000005);
+    expect(Math.abs((c?.mtime ?? 0) - Number('1704164645.123456789'))).toBeLessThan(0.0000005);
   });
 
   it('a change in the same clock tick as the sync that wrote the file is still seen (the report waits the tick out)', async (ctx) => {

@@ -1,5 +1,6 @@
 // The worker program: running a command (the project's, or a dependency install) in a process group of its own
-// while sparehand's frames keep arriving. Its stdout becomes `out` frames (or goes to stderr, for an install);
+// while sparehand's frames keep arriving. Its stdout becomes `out` frames and its stderr `err` frames, in the order
+// they were read (for an install, both go to the program's stderr);
 // `sig NAME` passes the signal to the whole group; the end of sparehand's input (Ctrl-C twice, sparehand killed,
 // the connection lost) stops the group: TERM, then KILL 2 seconds later. When the command ends, whatever it left
 // running in its group is killed; its output is read for a moment more (a process that left the group with
@@ -39,8 +40,9 @@ sub command_argv {
 
 sub run_group {
   my ($cmd, $cwd, $how) = @_;
-  my ($r, $w);
+  my ($r, $w, $er, $ew);
   if ($how ne 'stderr') { pipe($r, $w) or refuse("cannot make a pipe on the worker: $!") }
+  if ($how eq 'frames') { pipe($er, $ew) or refuse("cannot make a pipe on the worker: $!") }
   $install_head = '' if $how eq 'install';
   my $pid = fork;
   refuse("cannot start a process on the worker: $!") unless defined $pid;
@@ -50,14 +52,16 @@ sub run_group {
     $SIG{PIPE} = 'DEFAULT';
     open(STDIN, '<', '/dev/null');
     open(STDOUT, '>&', $w ? $w : \*STDERR);
-    open(STDERR, '>&', $w) if $how eq 'install';
-    close $r if $r;
+    open(STDERR, '>&', $how eq 'install' ? $w : $ew) if $ew || $how eq 'install';
+    close $_ for grep { defined } ($r, $er, $w, $ew);
     my @argv = command_argv($cmd);
     chdir $cwd or exit 125;
     exec { $argv[0] } @argv;
     exit 127;
   }
-  close $w if $w;
+  close $_ for grep { defined } ($w, $ew);
+  # The command's output pipes and the frame each becomes.
+  my @outs = grep { defined $_->[0] } ([$r, 'out'], [$er, 'err']);
   my ($status, $stop_at, $drain_until);
   local $SIG{CHLD} = sub { };
   local $SIG{INT} = $mode eq 'tty' ? 'IGNORE' : $SIG{INT};
@@ -68,21 +72,23 @@ sub run_group {
       kill 'KILL', -$pid;
       $drain_until = Time::HiRes::time() + 0.2;
     }
-    last if defined $status && (!$r || Time::HiRes::time() > $drain_until);
+    last if defined $status && (!@outs || Time::HiRes::time() > $drain_until);
     my $rin = '';
-    vec($rin, fileno($r), 1) = 1 if $r;
+    vec($rin, fileno($_->[0]), 1) = 1 for @outs;
     # (A terminal session has no frames from sparehand: its job came from a file.)
     vec($rin, fileno($in), 1) = 1 unless $in_eof || defined $status || $mode eq 'tty';
     my $n = select(my $rout = $rin, undef, undef, defined $status ? 0.05 : 0.5);
     if ($n && $n > 0) {
-      if ($r && vec($rout, fileno($r), 1)) {
-        my $got = sysread($r, my $buf, 65536);
+      for my $o (@outs) {
+        next unless vec($rout, fileno($o->[0]), 1);
+        my $got = sysread($o->[0], my $buf, 65536);
         if ($got && $how eq 'install') {
           syswrite(STDERR, $buf);
           $install_head .= substr($buf, 0, 8192 - length $install_head) if length($install_head) < 8192;
-        } elsif ($got) { put('out', $buf) or $gone = 1 }
-        elsif (defined $got || !$!{EINTR}) { close $r; $r = undef }
+        } elsif ($got) { put($o->[1], $buf) or $gone = 1 }
+        elsif (defined $got || !$!{EINTR}) { close $o->[0]; $o->[0] = undef }
       }
+      @outs = grep { defined $_->[0] } @outs;
       signals_in($pid) if !$in_eof && vec($rout, fileno($in), 1);
     }
     $gone = 1 if !$out_ok;
@@ -91,7 +97,7 @@ sub run_group {
       elsif (Time::HiRes::time() > $stop_at) { kill 'KILL', -$pid }
     }
   }
-  close $r if $r;
+  close $_->[0] for @outs;
   return $gone ? undef : $status;
 }
 

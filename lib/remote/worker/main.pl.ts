@@ -1,7 +1,8 @@
 // The worker program's flow, per mode (the job's `mode`):
 //   pipe  claim a slot → the owner's login environment → wait for `go` (the project has been sent meanwhile) →
-//         sparehand's own changes to the copy (`del`, `put`, then `start`) → dependencies → checks → `anc`, `plat`
-//         (the worker's platform) → the tree before → the command, its stdout in `out` frames → `ran STATUS DEPS` →
+//         `root` (the copy's absolute folder) → sparehand's own changes to the copy (`del`, `put`, then `start`) →
+//         dependencies → checks → `anc`, `plat` (the worker's platform) → the tree before → the command, its stdout
+//         in `out` frames and its stderr in `err` frames → `ran STATUS DEPS` →
 //         what it changed → `end` → wants
 //   hold  for a terminal run: claim a slot, take `go` and the changes, write the job for the terminal session to a
 //         private file and say `ready PATH`; on `results`, pass on what that session wrote; hold the slot until
@@ -60,10 +61,23 @@ sub own_changes {
   return 0;
 }
 
+# The copy's absolute folder, as the command will see it (its physical path), and as the login folder names it
+# when that differs (a link on the way): sparehand shows either as the project's root here (lib/remote/root-rewrite.ts).
+sub root_names {
+  my $real = Cwd::getcwd();
+  return '' unless defined $real;
+  my $named = $root =~ m{^/} ? $root : (($ENV{HOME} // '') =~ m{^/} ? "$ENV{HOME}/$root" : $real);
+  $named =~ s{/+}{/}g;
+  1 while $named =~ s{/\./}{/};
+  $named =~ s{/$}{};
+  return $named eq $real ? $real : "$real\n$named";
+}
+
 if ($mode ne 'tty') {
   my ($type) = frame();
   exit 0 unless defined $type && $type eq 'go';
   chdir $root or refuse("cannot enter $root on the worker");
+  put('root', root_names());
   own_changes() or exit 0;
 }
 

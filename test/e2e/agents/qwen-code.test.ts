@@ -3,7 +3,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { PROMPT, type Sandbox } from '../support/harness.js';
+import type { Sandbox } from '../support/harness.js';
 import { expectCleanRun, expectRedirected, ran, ranOutside, scenarios } from '../support/scenario.js';
 import { qwenCode } from '../support/tools.js';
 

@@ -58,7 +58,7 @@ export async function makeSandbox(model: FakeModelOptions = {}, under = tmpdir()
   symlinkSync(BIN, join(binDir, 'sparehand'));
   writeFileSync(
     join(project, 'package.json'),
-    JSON.stringify({ name: 'e2e-project', version: '1.0.0', private: true, scripts: { test: PROJECT_TEST_SCRIPT } }, null, 2) + '\n',
+    `${JSON.stringify({ name: 'e2e-project', version: '1.0.0', private: true, scripts: { test: PROJECT_TEST_SCRIPT } }, null, 2)}\n`,
   );
   writeFileSync(join(project, 'README.md'), '# e2e project\n');
   await execa('git', ['init', '-q'], { cwd: project });
@@ -148,8 +148,8 @@ export function explain(box: Sandbox, run: RunResult | undefined): string {
     run ? `CLI exit ${run.exitCode}${run.timedOut ? ' (timed out)' : ''}` : 'CLI did not run',
     run ? `CLI stdout:\n${tail(run.stdout)}` : '',
     run ? `CLI stderr:\n${tail(run.stderr)}` : '',
-    run && run.ended.length ? `known daemons ended by pid: ${run.ended.map((p) => `${p.pid} ${p.cmdline}`).join('; ')}` : '',
-    run && run.leftovers.length ? `left running: ${JSON.stringify(run.leftovers)}` : '',
+    run?.ended.length ? `known daemons ended by pid: ${run.ended.map((p) => `${p.pid} ${p.cmdline}`).join('; ')}` : '',
+    run?.leftovers.length ? `left running: ${JSON.stringify(run.leftovers)}` : '',
   ]
     .filter(Boolean)
     .join('\n');

@@ -22,7 +22,7 @@ function mergeJson(path: string, change: (data: Record<string, any>) => void): v
   }
   change(data);
   mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, JSON.stringify(data, null, 2) + '\n');
+  writeFileSync(path, `${JSON.stringify(data, null, 2)}\n`);
 }
 
 // A hook that rewrites exactly `npm test` for Claude Code: proves the harness without the product's hook.
