@@ -158,7 +158,8 @@ export function changedSince(kept: Warm, now: Fingerprint, root: string): OwnCha
       if (was === undefined || field(was, 0) !== 'd' || field(was, 1) !== field(is, 1)) return undefined;
       continue;
     }
-    if (type !== 'f' || (Number(field(is, 1)) & 0o7000) !== 0 || hidden.has(p)) return undefined;
+    // A file where a folder was: the folder there may hold what rsync never sends, and would stay.
+    if (type !== 'f' || (Number(field(is, 1)) & 0o7000) !== 0 || hidden.has(p) || then.has(`${p}/`)) return undefined;
     puts.push(p);
   }
   if (dels.length + puts.length > MAX_OWN.paths) return undefined;
