@@ -72,6 +72,9 @@ function outOfScope(config: Config, ignoredList: string, keep: readonly string[]
   return (key) => ignored.has(key) || ignored.has(key.replace(/\/$/, '')) || skipped(key) || key === `${OWN_FOLDER}/`;
 }
 
+/** Past this many paths no fingerprint is taken (its record would cost more than it saves): every run sends. */
+const MAX_PATHS = 400_000;
+
 /** Every path rsync would walk, with its stat. */
 function walk(root: string, out: (key: string) => boolean): Map<string, string> {
   const paths = new Map<string, string>();
@@ -84,6 +87,7 @@ function walk(root: string, out: (key: string) => boolean): Map<string, string> 
       const key = st.isDirectory() ? `${p}/` : p;
       if (out(key)) continue;
       paths.set(key, statLine(st));
+      if (paths.size > MAX_PATHS) throw new Error('too many paths for a fingerprint');
       if (st.isDirectory()) dirs.push(p);
     }
   }
