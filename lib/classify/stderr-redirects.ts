@@ -15,7 +15,7 @@ export type Edit = { start: number; end: number; into?: boolean; as?: string };
  */
 export function stderrKept(src: string, redirects: readonly Redirect[]): Edit[] | undefined {
   const last = redirects[redirects.length - 1];
-  if (last && last.operator.startsWith('&>') && !redirects.slice(0, -1).some(movesStderr)) {
+  if (last?.operator.startsWith('&>') && !redirects.slice(0, -1).some(movesStderr)) {
     const text = src.slice(last.start, last.end);
     return [{ start: last.start, end: last.end, as: text.replace(/^&>/, '>') }, { start: last.end, end: last.end, into: true, as: ' 2>&1' }];
   }

@@ -74,3 +74,12 @@ export async function until(cond: () => boolean | Promise<boolean>, ms = 15_000)
     await new Promise((r) => setTimeout(r, Math.min(25, left)));
   }
 }
+
+/** Largest number of [start, end] intervals open at the same moment. */
+export function maxOverlap(intervals: ReadonlyArray<[number, number]>): number {
+  const events = intervals.flatMap(([s, e]) => [[s, 1] as const, [e, -1] as const]).sort((x, y) => x[0] - y[0] || x[1] - y[1]);
+  let open = 0;
+  let max = 0;
+  for (const [, d] of events) max = Math.max(max, (open += d));
+  return max;
+}

@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { maxOverlap } from '../helpers/project.js';
 import { sparehand } from '../helpers/cli.js';
 import { type Sshd, startSshd } from '../helpers/sshd.js';
 import { type WorkerHome, workerHome } from '../helpers/worker-env.js';
@@ -24,15 +25,6 @@ const project = () => {
   writeFileSync(join(dir, 'README'), 'hi\n');
   return dir;
 };
-
-/** Largest number of [start, end] intervals open at the same moment. */
-function maxOverlap(intervals: ReadonlyArray<[number, number]>): number {
-  const events = intervals.flatMap(([s, e]) => [[s, 1] as const, [e, -1] as const]).sort((x, y) => x[0] - y[0] || x[1] - y[1]);
-  let open = 0;
-  let max = 0;
-  for (const [, d] of events) max = Math.max(max, (open += d));
-  return max;
-}
 
 describe('many runs at once', () => {
   it('8 concurrent runs on 2 workers x 2 slots: all correct, never more than 2 at once on a worker, no slot shared', async () => {

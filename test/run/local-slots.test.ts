@@ -8,7 +8,7 @@ import { BIN, sparehand } from '../helpers/cli.js';
 import { homeWith, tempDir, tool } from '../helpers/context.js';
 import { localSlotCount } from '../../lib/run/local-slots.js';
 import { gentlePrefix } from '../../lib/run/gentle.js';
-import { gitProject, startMarker, until } from '../helpers/project.js';
+import { gitProject, maxOverlap, startMarker, until } from '../helpers/project.js';
 import { type Sshd, startSshd } from '../helpers/sshd.js';
 import { type WorkerHome, workerHome } from '../helpers/worker-env.js';
 
@@ -20,15 +20,6 @@ function started(env: NodeJS.ProcessEnv, cmd: string, args: string[] = ['--or-lo
   let err = '';
   run.stderr?.on('data', (d: Buffer) => (err += d.toString()));
   return { run, err: () => err };
-}
-
-/** Largest number of [start, end] intervals open at the same moment. */
-function maxOverlap(intervals: ReadonlyArray<[number, number]>): number {
-  const events = intervals.flatMap(([s, e]) => [[s, 1] as const, [e, -1] as const]).sort((x, y) => x[0] - y[0] || x[1] - y[1]);
-  let open = 0;
-  let max = 0;
-  for (const [, d] of events) max = Math.max(max, (open += d));
-  return max;
 }
 
 /** `S <name> <ns>` / `E <name> <ns>` lines as [start, end] per name. */
