@@ -73,7 +73,6 @@ const MANIFEST_INSTALLS: ReadonlyArray<{ manager: string; command: string }> = [
 export function depsPlan(root: string, cwd: string = root): DepsInstall[] {
   const found = new Map<Ecosystem, DepsInstall>();
   for (const dir of foldersUp(root, cwd)) {
-    const _rel = relative(root, dir);
     let names: string[] | undefined;
     for (const inst of INSTALLERS) {
       if (found.has(inst.ecosystem)) continue;

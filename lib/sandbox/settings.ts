@@ -123,7 +123,8 @@ export function sandboxState(spec: SandboxSpec, base: InstallBase, wants: Sandbo
   if (!s) return { on: spec.onByDefault, why: 'by default: sparehand cannot read where it is switched', explicit: false, blocks: [], unknown };
   const r = readSandboxSettings(s, base);
   const value = r.switched?.value;
-  const off = value && s.switch?.off.includes(value as string | boolean);
+  // `false` is a value here (sandbox.enabled = false): only undefined means the setting is not there.
+  const off = value !== undefined && s.switch?.off.includes(value as string | boolean) === true;
   const on = value === undefined ? spec.onByDefault : !off;
   const why =
     value === undefined
