@@ -6,6 +6,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, r
 import { dirname, join } from 'node:path';
 import { homedir } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { quote } from 'shell-quote';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientId, projectKey } from '../../lib/run/project.js';
 import { sparehand } from '../helpers/cli.js';
@@ -27,8 +28,9 @@ beforeAll(async () => {
   // The worker's login profile puts them on the PATH its commands get.
   const owner = tempDir('sparehand-worker-home-');
   const cargo = dirname(execFileSync('sh', ['-c', 'command -v cargo'], { encoding: 'utf8' }).trim());
-  const rust = `RUSTUP_HOME=${process.env.RUSTUP_HOME ?? join(homedir(), '.rustup')} CARGO_HOME=${process.env.CARGO_HOME ?? join(homedir(), '.cargo')}`;
-  writeFileSync(join(owner, '.profile'), `export PATH=${join(pnpmDir, 'node_modules', '.bin')}:${REPO_BIN}:${cargo}:$PATH ${rust}\n`);
+  const rust = `RUSTUP_HOME=${quote([process.env.RUSTUP_HOME ?? join(homedir(), '.rustup')])} CARGO_HOME=${quote([process.env.CARGO_HOME ?? join(homedir(), '.cargo')])}`;
+  // Quoted: the clone's path (REPO_BIN) may hold a space.
+  writeFileSync(join(owner, '.profile'), `export PATH=${quote([[join(pnpmDir, 'node_modules', '.bin'), REPO_BIN, cargo].join(':')])}:"$PATH" ${rust}\n`);
   sshd = await startSshd({ home: owner });
   wh = workerHome([sshd], { slots: 2 });
 }, 180_000);

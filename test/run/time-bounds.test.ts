@@ -96,7 +96,9 @@ describe('--timeout bounds the whole run', () => {
     expect(rewritten).toMatch(/ run --or-local --timeout 304s -- 'npm test'$/);
     // ...and the same rewrite with a limit the slot wait would pass: it runs here at once (--or-local), in time.
     const short = rewritten.replace('--timeout 304s', '--timeout 10s').replace("'npm test'", "'echo tested'");
-    const r = await timed(sparehand(['run', ...short.split(' run ')[1]!.split(' ').slice(0, 4), 'echo tested'], { env: h.env, cwd: proj }));
+    // sparehand's own options: the words after the last ` run ` (the clone's path may hold ` run ` itself).
+    const options = short.slice(short.lastIndexOf(' run --or-local ') + ' run '.length).split(' ').slice(0, 4);
+    const r = await timed(sparehand(['run', ...options, 'echo tested'], { env: h.env, cwd: proj }));
     expect([r.exitCode, r.stdout]).toEqual([0, 'tested\n']);
     expect(r.stderr).toContain('running locally: all worker slots are busy');
     expect(r.secs).toBeLessThan(10);
