@@ -1,79 +1,39 @@
-// `sparehand run` on a worker, step by step: claim a slot → send the project → sparehand's own changes to the
-// copy (the ancestor's) → run the command there (its changes come back in the same session) → check and apply
-// them here → remember what both sides hold → report. Or run here, with --or-local, when no worker can.
-import { randomBytes } from 'node:crypto';
-import { existsSync, lstatSync, rmSync } from 'node:fs';
-import { hostname, userInfo } from 'node:os';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
-import { projectSettingsPaths } from '../agents/project-settings.js';
-import { mayBeBuilt } from '../classify/built-outputs.js';
-import { programsOf } from '../classify/programs.js';
+
+import { rmSync } from 'node:fs';
 import type { Config, Worker } from '../config.js';
 import { type Context, say } from '../context.js';
 import { SparehandError, isSparehandError } from '../errors.js';
 import { exitStatus } from '../process.js';
 import { gitRoot } from '../project-root.js';
-import { connectionFor, sshEnv } from '../remote/connection.js';
-import type { Job } from '../remote/job.js';
-import { rememberWorkerRsync, rsyncHere, rsyncThere } from '../remote/rsync-found.js';
-import { type ExecResult, type OwnChange, type Session, execTerminal, openSession } from '../remote/session.js';
-import { addForwards, ownSocket } from '../remote/forward.js';
-import { remotePath, sshOwnSessionArgs } from '../remote/ssh-args.js';
-import { hasTerminal, remoteArgv, sshWorker, workerWhere } from '../remote/transport.js';
+import { sshEnv } from '../remote/connection.js';
+import { execTerminal, } from '../remote/session.js';
+import { addForwards, } from '../remote/forward.js';
+import { remoteArgv, } from '../remote/transport.js';
 import { expandPools } from '../remote/pools.js';
-import { notBroughtBack, pruneNames, skipArgument, skipMatcher, skipRules } from '../remote/sync-rules.js';
-import { type SyncTarget, syncUp } from '../remote/sync.js';
-import { type Fingerprint, changedSince, filePuts, fingerprint, quickCheckBlind } from '../remote/warm-send.js';
-import { type Warm, ctimeNow, keepWarm, takeWarm } from '../sync/warm-kept.js';
+import { filePuts, } from '../remote/warm-send.js';
 import { bootCommand } from '../remote/worker/program.js';
-import { findWorker, workerDir, workerSlots } from '../remote/workers.js';
+import { findWorker, } from '../remote/workers.js';
 import { rememberWorkerPlatform } from '../remote/worker-facts.js';
-import { runRecord } from '../remote/worker-slots.js';
 import { printable } from '../safe-text.js';
-import { type Ancestor, afterRun, copyId, emptyAncestor, keptPaths, loadAncestor, mineIndex, newGeneration, ownChanges, saveAncestor } from '../sync/ancestor.js';
-import { type Applied, applyChanges, contentNeeded } from '../sync/apply.js';
-import type { Change } from '../sync/change.js';
-import { isToolSettings, refusedLink, refusedPath } from '../sync/guard.js';
-import { foldsCase, makeConflictsFolder, makeStaging, ownFolder, removeStaging } from '../sync/own-folder.js';
-import type { Staging } from '../sync/report-reader.js';
-import { ignoredAmong } from '../sync/sent.js';
-import { which } from '../which.js';
+import { ownChanges, } from '../sync/ancestor.js';
+import { removeStaging } from '../sync/own-folder.js';
 import { networkCutHere, sandboxRefused } from '../sandbox/run-checks.js';
-import { type Attempt, claimSlot } from './claim.js';
+import { claimSlot } from './claim.js';
 import { type RunClock, runClock, shownTimeout } from './clock.js';
-import { takeFolder } from './folders.js';
-import { type DepsInstall, depsInputs, depsPlan } from './deps.js';
-import { forwardedEnv } from './env.js';
 import { failedInstall, failedInstallLine, rememberFailure } from './failed-installs.js';
 import { type HereOptions, runHere } from './local.js';
 import { gentlePrefix } from './gentle.js';
-import type { LocalTurn } from './local-slots.js';
-import { clientId, projectKey, relativeCwd, remoteRoot } from './project.js';
 import { recordRun } from './runs-here.js';
 import { conflictLines, keptLines, summaryLines } from './report.js';
-import { foreignCheck } from './foreign.js';
 import { whyNotSendable } from './sendable.js';
 import { toolchainNote } from './toolchain-note.js';
-import { type VenvHere, projectDeps } from './venv-here.js';
-import { type RunOutcome, hasRunOf } from './run-log.js';
+import { hasRunOf } from './run-log.js';
 import { serviceSignsLine } from './service-signs.js';
 import { RunSignals } from './signals.js';
-import { RefusedPorts, refusedLine } from './refused-ports.js';
-import { type Forward, servicesFor } from './services.js';
-
-export interface RemoteRunOptions {
-  orLocal?: boolean | undefined;
-  worker?: string | undefined;
-  timeoutMs?: number | undefined;
-  /** The run's time bounds, from sparehand's start (clock.ts); made from timeoutMs when not given. */
-  clock?: RunClock;
-  syncBack?: boolean | undefined;
-  quiet?: boolean | undefined;
-  /** Filled in as the run goes, for the log. */
-  outcome?: RunOutcome;
-  /** The run's place in the local queue (local-wait.ts), with --or-local when local slots are on. */
-  turn?: LocalTurn | undefined;
-}
+import { refusedLine } from './refused-ports.js';
+import { type Prepared, type RemoteRunOptions, prepare, venvUnmade } from './remote-prepare.js';
+import { type RunAttempt, anySignal, attempt, endedWithin, send } from './remote-attempt.js';
+import { bringBack, keepFingerprint } from './bring-back.js';
 
 /** A progress line that rewrites itself, only when stderr is a terminal. */
 function progress(ctx: Context, text: string | undefined): void {
@@ -186,257 +146,6 @@ function late(ctx: Context, opts: InSlot, command: string, why: string): Promise
   if (opts.orLocal) return runHere(ctx, command, `${why} within half of --timeout ${shownTimeout(opts.clock)}`, hereOptions(opts, { prefix: opts.prefix, signals: opts.signals }));
   say(ctx, `stopped: --timeout ${shownTimeout(opts.clock)} was reached before the command started (${why}); nothing ran`);
   return 124;
-}
-
-/** Waits for `ended` (a session's end), at most `ms`. */
-async function endedWithin(ended: Promise<unknown>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([ended.catch(() => undefined), new Promise((r) => (timer = setTimeout(r, ms)))]);
-  clearTimeout(timer);
-}
-
-/** How long the send took (`skipped`: nothing had changed), and the fingerprint taken before it (warm-send.ts); or what failed. */
-type Sent =
-  | { ms: number; skipped?: boolean; before?: Fingerprint | undefined; blind?: string[]; puts?: OwnChange[] }
-  | { error: unknown };
-
-/** For a warm run: the session that says whether the copy is untouched, and the fingerprint kept after the last run. */
-interface WarmPlan {
-  session: Session;
-  kept: Warm | undefined;
-  /** Whether to take a fingerprint at all (runs that bring files back). */
-  wanted: boolean;
-}
-
-/**
- * Sends the project with the rsync each side has: how long it took, or what failed (after a failure the next run
- * looks at the worker's rsync again). Nothing is sent when the fingerprint is the one kept after the last run and
- * the worker says its copy is untouched since.
- */
-async function send(ctx: Context, t: SyncTarget, signal: AbortSignal, warm: WarmPlan): Promise<Sent> {
-  const t0 = performance.now();
-  try {
-    const before = warm.wanted ? await fingerprint(t.localRoot, t.env, t.config, { keep: t.keep ?? [], inputs: t.inputs ?? [] }) : undefined;
-    // The same fingerprint, or a few files changed here (sent in the run's own session): no rsync, when the worker
-    // says its copy is as the last run left it.
-    const own = before && warm.kept ? (before.hash === warm.kept.hash ? [] : changedSince(warm.kept, before, t.localRoot)) : undefined;
-    if (before && warm.kept && own) {
-      const there = await Promise.race([warm.session.copy, new Promise<undefined>((r) => signal.addEventListener('abort', () => r(undefined), { once: true }))]);
-      if (signal.aborted) return { ms: performance.now() - t0 };
-      if (there?.same && there.gen === warm.kept.gen) return { ms: performance.now() - t0, skipped: true, before, puts: own };
-    }
-    // Files rsync's quick check cannot see changed (their mtime put back) go up as sparehand's own changes.
-    const blind = before && warm.kept ? quickCheckBlind(warm.kept, before) : [];
-    const rsyncs = { here: await rsyncHere(ctx), there: await rsyncThere(ctx, t.worker, t.conn) };
-    await syncUp(t, rsyncs, signal, before?.ignored).catch(async (e: unknown) => {
-      await rememberWorkerRsync(ctx, t.worker, undefined);
-      throw e;
-    });
-    return { ms: performance.now() - t0, before, blind };
-  } catch (error) {
-    return { error };
-  }
-}
-
-/** A try at one worker: one of the project's copies there, its ancestor, the session that claims a slot, and the project sent. */
-interface RunAttempt extends Attempt {
-  folder: number;
-  /** Whether the command runs with a terminal there (the terminal session). */
-  tty: boolean;
-  target: SyncTarget;
-  /** The copy's ancestor file (lib/sync/ancestor.ts copyId) and what it held when the run started. */
-  copy: string;
-  ancestor: Ancestor;
-  job: Job;
-  /** The sync started beside the claim (undefined: send once the slot is had). */
-  synced?: Promise<Sent>;
-  warm: WarmPlan;
-  /** Aborted when the sync must stop (the run's start-by time, or the attempt abandoned). */
-  sendSignal: AbortSignal;
-  /** The socket of the run's own connection, when it forwards services (lib/remote/forward.ts). */
-  socket?: string;
-  /** The localhost ports the command's output says were refused (refused-ports.ts). */
-  refused: RefusedPorts;
-}
-
-/**
- * Starts the session that claims a slot on `worker` and, with `sendNow`, sends the project to the run's copy
- * there at the same time: the claim costs no round trip of its own.
- */
-function attempt(ctx: Context, worker: Worker, run: Prepared, sendNow: boolean): RunAttempt {
-  const conn = connectionFor(ctx, worker);
-  // Services go through a connection of the run's own, never the shared one (ssh-args.ts sshOwnSessionArgs).
-  const socket = run.services.length > 0 ? ownSocket(conn) : undefined;
-  // An exec worker has no ssh to carry them (lib/remote/transport.ts).
-  if (run.services.length > 0 && worker.exec !== undefined) {
-    throw new SparehandError('WORKER', `${worker.name}: this machine's services cannot be forwarded to an exec worker (${workerWhere(worker)}): only ssh carries them`, {
-      hint: 'run it on an ssh worker, or here; or start the service in the container or pod',
-    });
-  }
-  if (run.services.length > 0 && socket === undefined) {
-    throw new SparehandError('WORKER', `${worker.name}: this machine's services cannot be forwarded: unix sockets are refused here, and the run's own connection needs one`, {
-      hint: 'run it outside the sandbox, or here',
-    });
-  }
-  const folder = takeFolder(ctx, worker, run.key, run.root);
-  const copy = copyId(worker, folder.index, run.key);
-  const ancestor = run.watch ? loadAncestor(run.root, copy) : emptyAncestor();
-  // An exec worker gives the command no terminal (transport.ts hasTerminal): it runs as with no terminal here.
-  const tty = run.tty && hasTerminal(worker);
-  // Taken in any case: a run without the sync back leaves the copy as its command made it.
-  const kept = takeWarm(run.root, copy);
-  const job = { ...jobFor(ctx, worker, run, { mode: tty ? 'hold' : 'pipe', folder: folder.index, gen: ancestor.gen }), warm: run.watch && kept !== undefined };
-  const refused = new RefusedPorts();
-  const argv = socket === undefined ? remoteArgv(worker, conn, bootCommand()) : ['ssh', ...sshOwnSessionArgs(sshWorker(worker), conn, socket, bootCommand())];
-  const session = openSession(ctx, { argv, env: sshEnv(ctx), job, staging: run.staging, root: run.root, onOutput: (b) => refused.push(b) });
-  // What the copy keeps for itself (another platform's binaries, never brought here) stays there through the sync.
-  const keep = keptPaths(run.root, run.watch ? ancestor : loadAncestor(run.root, copy));
-  const target: SyncTarget = { worker, conn, config: run.config, localRoot: run.root, remoteRoot: remoteRoot(worker, run.key, folder.index), env: sshEnv(ctx), keep, inputs: depsInputs(run.deps) };
-  const stop = new AbortController();
-  // The project must be there by the time the command has to start.
-  const lateSend = run.clock.startBy === undefined ? undefined : setTimeout(() => stop.abort(), Math.max(0, run.clock.startBy - Date.now()));
-  lateSend?.unref();
-  const warm: WarmPlan = { session, kept: run.watch ? kept : undefined, wanted: run.watch };
-  const synced = sendNow ? send(ctx, target, stop.signal, warm) : undefined;
-  let done = false;
-  return {
-    warm,
-    folder: folder.index,
-    tty,
-    target,
-    copy,
-    ancestor,
-    job,
-    session,
-    ...(synced ? { synced } : {}),
-    ...(socket === undefined ? {} : { socket }),
-    refused,
-    sendSignal: stop.signal,
-    abandon: () => {
-      if (done) return;
-      done = true;
-      clearTimeout(lateSend);
-      stop.abort();
-      session.close();
-      void (synced ?? Promise.resolve()).finally(folder.release);
-    },
-  };
-}
-
-/** What one run sends, decided once before any worker is asked. */
-interface Prepared {
-  config: Config;
-  command: string;
-  root: string;
-  /** The project folder as it was when the run started: nothing is written into another one at that path. */
-  rootId: { dev: number; ino: number };
-  /** The project's folder on a worker (project.ts projectKey). */
-  key: string;
-  nonce: string;
-  tty: boolean;
-  watch: boolean;
-  programs: string[];
-  deps: DepsInstall[];
-  /** The project's venv when no lock or requirements file makes it (venv-here.ts). */
-  venv?: VenvHere;
-  /** This machine's services the run forwards (services.ts). */
-  services: Forward[];
-  startedAt: Date;
-  clock: RunClock;
-  staging: Staging;
-  /** Whether staging was made (and must be removed). */
-  staged: () => boolean;
-}
-
-function prepare(ctx: Context, config: Config, command: string, opts: RemoteRunOptions & { clock: RunClock }, root: string): Prepared {
-  const nonce = randomBytes(12).toString('hex');
-  const st = lstatSync(root);
-  let made: { dir: string } | { why: string } | undefined;
-  const rootId = { dev: st.dev, ino: st.ino };
-  return {
-    config,
-    command,
-    root,
-    rootId,
-    key: projectKey(root, clientId(ctx, root)),
-    nonce,
-    tty: ctx.stdinIsTTY && Boolean((ctx.stdout as { isTTY?: boolean }).isTTY),
-    watch: opts.syncBack !== false,
-    programs: programsFoundHere(ctx, command),
-    ...(config.sync?.copyDependencies ? { deps: [] } : projectDeps(root, ctx.cwd, ctx.env.VIRTUAL_ENV, depsPlan(root, ctx.cwd))),
-    services: servicesFor(ctx, config, root),
-    startedAt: new Date(),
-    clock: opts.clock,
-    staging: {
-      dir: () => {
-        made ??= sameFolder(root, rootId) ? makeStaging(root, nonce) : { why: 'the project folder was moved or deleted during the run' };
-        return 'dir' in made ? made.dir : undefined;
-      },
-      why: () => (made && 'why' in made ? made.why : 'its content could not be kept here'),
-    },
-    staged: () => made !== undefined && 'dir' in made,
-  };
-}
-
-/** An AbortSignal that aborts when any of `signals` does. */
-function anySignal(...signals: AbortSignal[]): AbortSignal {
-  const ac = new AbortController();
-  for (const s of signals) {
-    if (s.aborted) ac.abort();
-    else s.addEventListener('abort', () => ac.abort(), { once: true });
-  }
-  return ac.signal;
-}
-
-/** Whether `root` is still the folder the run started in. */
-function sameFolder(root: string, id: { dev: number; ino: number }): boolean {
-  try {
-    const st = lstatSync(root);
-    return st.isDirectory() && st.dev === id.dev && st.ino === id.ino;
-  } catch {
-    return false;
-  }
-}
-
-/** What the worker program is asked to do, for the session in `how.mode`. */
-function jobFor(ctx: Context, worker: Worker, run: Prepared, how: { mode: Job['mode']; folder: number; gen: string }): Job {
-  return {
-    mode: how.mode,
-    dir: remotePath(workerDir(worker)),
-    key: run.key,
-    slots: workerSlots(worker),
-    folder: how.folder,
-    record: runRecord({ machine: hostname(), user: `${userInfo().username}@${hostname()}`, project: run.root, command: run.command }),
-    rel: relativeCwd(run.root, ctx.cwd),
-    command: run.command,
-    skip: skipArgument(skipRules(notBroughtBack(run.config))),
-    prune: pruneNames(notBroughtBack(run.config)),
-    watch: run.watch,
-    deps: run.deps.map((d) => ({ ...d, ...dependencyFolder(d) })),
-    venv: activeVenv(ctx, run.root),
-    programs: run.programs,
-    env: forwardedEnv(ctx.env, run.config),
-    gen: how.gen,
-    newgen: newGeneration(),
-  };
-}
-
-/** Why the venv the command would use (active here, or named in it) cannot be made on a worker; else undefined. */
-function venvUnmade(ctx: Context, run: Prepared): string | undefined {
-  const v = run.venv;
-  if (!v?.cannot) return undefined;
-  const path = v.dir === '.' ? v.name : `${v.dir}/${v.name}`;
-  if (activeVenv(ctx, run.root) !== path && !run.command.includes(v.name)) return undefined;
-  return `the project's virtual environment ${path} cannot be made on a worker from what is installed in it here: ${v.cannot}`;
-}
-
-/** The folder an install fills, and how deep its names are compared (worker/deps.pl.ts fingerprint). */
-function dependencyFolder(d: DepsInstall): { folder?: string; depth?: number } {
-  if (d.fills) return { folder: d.fills, depth: 4 };
-  if (d.files.some((f) => /^(package-lock\.json|npm-shrinkwrap\.json|pnpm-lock\.yaml|yarn\.lock|bun\.lockb?|package\.json)$/.test(f))) return { folder: 'node_modules', depth: 2 };
-  if (d.files.some((f) => /^(uv\.lock|poetry\.lock|pdm\.lock|Pipfile\.lock|requirements.*\.txt)$/.test(f))) return { folder: '.venv', depth: 4 };
-  if (d.files.includes('composer.lock')) return { folder: 'vendor', depth: 2 };
-  return {};
 }
 
 interface Claimed {
@@ -558,97 +267,3 @@ async function runInSlot(ctx: Context, opts: InSlot, run: Prepared, claimed: Cla
     if (run.staged()) removeStaging(root, run.nonce);
   }
 }
-
-/**
- * Checks the command's changes and applies them here (lib/sync/apply.ts), then remembers what the copy and this
- * machine hold (the ancestor). Nothing is written when the project folder is gone or sparehand's folder cannot be
- * used: one line says so and where the files are.
- */
-async function bringBack(ctx: Context, run: Prepared, at: RunAttempt, base: Ancestor, result: ExecResult, there: string): Promise<Applied> {
-  const { root } = run;
-  const changes = result.report.changes;
-  const none: Applied = { files: 0, touched: 0, bytes: 0, byFolder: new Map(), conflicts: [], kept: [], notes: [], outcomes: new Map() };
-  if (changes.length === 0) {
-    saveAncestor(root, at.copy, { ...(result.ancestor === 'same' ? base : emptyAncestor()), gen: at.job.newgen });
-    return none;
-  }
-  const gone = !sameFolder(root, run.rootId) ? 'the project folder was moved or deleted during the run' : undefined;
-  const own = gone ? undefined : ownFolder(root);
-  const why = gone ?? (own && 'why' in own ? `sparehand's folder here is refused: ${own.why}` : undefined);
-  if (why) return { ...none, conflicts: [{ kind: 'no-root', path: '.', detail: why, there }] };
-
-  const ignored = await ignoredAmong(root, changes.map((c) => c.path), ctx.env);
-  const notSent = (p: string) => ignored.has(p);
-  const mine = mineIndex(root);
-  const settings = projectSettingsPaths();
-  // What the worker claims it skipped is checked here again: never a secret, a dependency folder or a cache.
-  const skipped = skipMatcher(skipRules(notBroughtBack(run.config)));
-  const neverBack = (c: Change) => {
-    const parts = c.path.split('/');
-    const hit = parts.some((_, i) => skipped(`${parts.slice(0, i + 1).join('/')}${i < parts.length - 1 || c.type === 'd' ? '/' : ''}`));
-    return hit ? 'it is a secret, a dependency folder or a cache, which never come back' : undefined;
-  };
-  const ancestor = result.ancestor === 'same' ? base : emptyAncestor();
-  const foreign = foreignCheck(ctx, at.target.worker, result.platform);
-  const known = (c: Change) => ({
-    sent: !notSent(c.path),
-    mine: mine(c.path),
-    refused: refusedPath(c.path) ?? (c.type === 'l' ? refusedLink(c.path, c.target) : undefined) ?? neverBack(c),
-    settings: isToolSettings(c.path, settings),
-    foreign: foreign(c),
-    keptThere: ancestor.paths[c.path]?.k === 1,
-  });
-  const wanted = at.tty ? [] : contentNeeded(changes, { root, known });
-  if (wanted.length > 0) await at.session.fetch(wanted);
-  let conflicts: string | undefined;
-  let folds: boolean | undefined;
-  const applied = applyChanges(changes, {
-    root,
-    conflictsDir: () => (conflicts ??= makeConflictsFolder(root, run.startedAt, run.nonce)),
-    scratch: () => run.staging.dir() ?? root,
-    foldsCase: () => (folds ??= foldsCaseHere(run)),
-    known,
-    there,
-    printable,
-  });
-  saveAncestor(root, at.copy, afterRun(ancestor, root, changes, applied.outcomes, notSent, at.job.newgen));
-  return applied;
-}
-
-/**
- * Keeps the fingerprint for the next run (warm-send.ts) when every change the command made was applied here: then
- * the copy holds what this project holds. A conflict, a refusal, a file kept there or not written here: nothing kept.
- */
-async function keepFingerprint(run: Prepared, at: RunAttempt, before: Fingerprint, result: ExecResult, back: Applied): Promise<void> {
-  const changes = result.report.changes;
-  const whole = back.conflicts.length === 0 && back.kept.length === 0 && changes.every((c) => ['applied', 'same'].includes(back.outcomes.get(c.index) ?? ''));
-  if (!whole) return;
-  const own = ownFolder(run.root, 'sync');
-  if ('why' in own) return;
-  const by = changes.length === 0 ? 0 : await ctimeNow(own.dir);
-  keepWarm(run.root, at.copy, at.job.newgen, before, changes, by);
-}
-
-function foldsCaseHere(run: Prepared): boolean {
-  const dir = run.staging.dir();
-  return dir === undefined ? false : foldsCase(dir);
-}
-
-/** The project's .venv that the caller's shell has active (VIRTUAL_ENV inside the project), relative to it; else ''. */
-function activeVenv(ctx: Context, root: string): string {
-  const venv = ctx.env.VIRTUAL_ENV;
-  if (!venv) return '';
-  const rel = relative(root, resolve(ctx.cwd, venv));
-  return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? '' : rel.split(sep).join('/');
-}
-
-/**
- * The programs the command starts that exist here: the worker must have them too (else it runs here). Not one
- * that a part before it may build (`make && ./a.out`): the worker has it once that part ran.
- */
-function programsFoundHere(ctx: Context, command: string): string[] {
-  return programsOf(command).filter((p, i) =>
-    p.includes('/') ? !(i > 0 && mayBeBuilt(p)) && existsSync(resolve(ctx.cwd, p)) : which(p, ctx.env.PATH) !== undefined,
-  );
-}
-
