@@ -152,7 +152,7 @@ export function changedSince(kept: Warm, now: Fingerprint, root: string): OwnCha
   const dels: string[] = [];
   const puts: string[] = [];
   const field = (s: string, i: number) => s.split(':')[i] as string;
-  for (const [p, was] of then) if (!now.paths.has(p)) dels.push(p.replace(/\/$/, ''));
+  for (const [p] of then) if (!now.paths.has(p)) dels.push(p.replace(/\/$/, ''));
   for (const [p, is] of now.paths) {
     const was = then.get(p);
     if (was === is) continue;
@@ -171,7 +171,7 @@ export function changedSince(kept: Warm, now: Fingerprint, root: string): OwnCha
   let bytes = 0;
   for (const p of puts.sort()) {
     const [put] = filePuts(root, [p]);
-    if (!put || put.op !== 'put' || (bytes += put.content.length) > MAX_OWN.bytes) return undefined;
+    if (put?.op !== 'put' || (bytes += put.content.length) > MAX_OWN.bytes) return undefined;
     out.push(put);
   }
   return out;
