@@ -15,20 +15,47 @@ const { classify, rewriteCommand } = await import(pathToFileURL(distIndex).href)
 
 const CORPUS = [
   // heavy
-  'npm test', 'npm run build', 'pnpm -r test', 'yarn test', 'cargo test --workspace', 'go test ./...', 'pytest -x -q',
-  'npx vitest run src/foo.test.ts', 'tsc --noEmit -p tsconfig.json', './gradlew build --no-daemon', 'make -j8 test',
+  'npm test',
+  'npm run build',
+  'pnpm -r test',
+  'yarn test',
+  'cargo test --workspace',
+  'go test ./...',
+  'pytest -x -q',
+  'npx vitest run src/foo.test.ts',
+  'tsc --noEmit -p tsconfig.json',
+  './gradlew build --no-daemon',
+  'make -j8 test',
   // light and local
-  'ls -la', 'cat package.json', 'git status', 'git diff --stat HEAD~1', 'grep -rn "TODO" src', 'npm install',
-  'rg -n foo lib', 'sed -n 1,80p lib/cli.ts', 'find . -name "*.ts" -not -path "./node_modules/*"', 'npm run dev',
-  'echo hello', 'head -50 README.md', 'git log --oneline -20', 'python3 scripts/gen.py --out build/gen.json',
+  'ls -la',
+  'cat package.json',
+  'git status',
+  'git diff --stat HEAD~1',
+  'grep -rn "TODO" src',
+  'npm install',
+  'rg -n foo lib',
+  'sed -n 1,80p lib/cli.ts',
+  'find . -name "*.ts" -not -path "./node_modules/*"',
+  'npm run dev',
+  'echo hello',
+  'head -50 README.md',
+  'git log --oneline -20',
+  'python3 scripts/gen.py --out build/gen.json',
   // chains and shapes
-  'cd /home/me/project && npm test 2>&1 | tail -50', 'npm run build && npm test', 'CI=1 npm test > /tmp/x.log 2>&1',
-  'cd packages/web && pnpm build && pnpm test -- --reporter=dot', 'timeout 600 cargo test --release 2>&1 | tee test.log',
-  'bash -c "cd app && make check"', '(cd rust && cargo clippy -- -D warnings) 2>&1 | head -100',
+  'cd /home/me/project && npm test 2>&1 | tail -50',
+  'npm run build && npm test',
+  'CI=1 npm test > /tmp/x.log 2>&1',
+  'cd packages/web && pnpm build && pnpm test -- --reporter=dot',
+  'timeout 600 cargo test --release 2>&1 | tee test.log',
+  'bash -c "cd app && make check"',
+  '(cd rust && cargo clippy -- -D warnings) 2>&1 | head -100',
   'git add -A && git commit -m "fix: handle the empty case" && git push',
   // split chains: test, then look
-  'npm test && git diff', 'cd packages/api && npm test && cd ../..', 'cargo test 2>&1 | tail -30; git status --short',
-  'npm run build && npm start', 'timeout -vk 5 600 go test ./... && git diff --stat',
+  'npm test && git diff',
+  'cd packages/api && npm test && cd ../..',
+  'cargo test 2>&1 | tail -30; git status --short',
+  'npm run build && npm start',
+  'timeout -vk 5 600 go test ./... && git diff --stat',
   // long ones
   `npx vitest run ${Array.from({ length: 40 }, (_, i) => `src/module-${i}/index.test.ts`).join(' ')}`,
   `python -c "${'print(1); '.repeat(60)}"`,
@@ -78,7 +105,16 @@ function startMs(variants, runs = 21) {
 const dir = mkdtempSync(join(tmpdir(), 'sparehand-bench-'));
 const bundle = join(dir, 'classify.bundle.mjs');
 const esbuild = await import('esbuild');
-await esbuild.build({ entryPoints: [join(root, 'lib/classify/index.ts')], outfile: bundle, bundle: true, minify: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'warning' });
+await esbuild.build({
+  entryPoints: [join(root, 'lib/classify/index.ts')],
+  outfile: bundle,
+  bundle: true,
+  minify: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  logLevel: 'warning',
+});
 writeFileSync(join(dir, 'empty.mjs'), '');
 writeFileSync(join(dir, 'use-dist.mjs'), `import { classify } from ${JSON.stringify(pathToFileURL(distIndex).href)};\nclassify('npm test');\n`);
 writeFileSync(join(dir, 'use-bundle.mjs'), `import { classify } from ${JSON.stringify(pathToFileURL(bundle).href)};\nclassify('npm test');\n`);
@@ -88,7 +124,9 @@ const [bare, emptyModule, withDist, withBundle] = startMs([['-e', '0'], [join(di
 const f = (x, d = 0) => x.toFixed(d);
 console.log(`corpus: ${CORPUS.length} commands (${heavyCount} heavy), node ${process.version}`);
 console.log(`baseline (first word of each command): ${f(base.perSec)} commands/s`);
-console.log(`classify + rewrite:                    ${f(cls.perSec)} commands/s (${f(1e6 / cls.perSec, 2)} µs each; ${f(base.perSec / cls.perSec, 1)}x the baseline's cost)`);
+console.log(
+  `classify + rewrite:                    ${f(cls.perSec)} commands/s (${f(1e6 / cls.perSec, 2)} µs each; ${f(base.perSec / cls.perSec, 1)}x the baseline's cost)`,
+);
 console.log(`target >= 100000 commands/s: ${cls.perSec >= 100000 ? 'met' : 'NOT met'}`);
 const add = (x) => `${f(x, 1)} ms (+${f(x - bare, 1)} ms, ratio ${f(x / bare, 2)})`;
 console.log('start, medians of 21 interleaved runs:');

@@ -58,6 +58,10 @@ const through = await under(
 
 const f = (ms) => `${Math.round(ms)} ms`;
 console.log(`${availableParallelism()} cores; interactive job ${f(idle)} idle (median of ${SAMPLES}); ${HEAVY} heavy commands of ~1.5 s each`);
-console.log(`  started directly:        interactive ${f(direct.median)} (max ${f(direct.max)}) = ${(direct.median / idle).toFixed(2)}x idle; all eight done in ${f(direct.total)}`);
-console.log(`  through sparehand run:   interactive ${f(through.median)} (max ${f(through.max)}) = ${(through.median / idle).toFixed(2)}x idle; all eight done in ${f(through.total)}`);
+console.log(
+  `  started directly:        interactive ${f(direct.median)} (max ${f(direct.max)}) = ${(direct.median / idle).toFixed(2)}x idle; all eight done in ${f(direct.total)}`,
+);
+console.log(
+  `  through sparehand run:   interactive ${f(through.median)} (max ${f(through.max)}) = ${(through.median / idle).toFixed(2)}x idle; all eight done in ${f(through.total)}`,
+);
 console.log(`  ratio, through sparehand / directly: ${(through.median / direct.median).toFixed(2)}x`);

@@ -36,8 +36,21 @@ const conn = connectionFor(c, worker);
  */
 function byHand(proj, filters) {
   const dest = `${join(s.dir, 'remote-hand')}/${proj.split('/').pop()}`;
-  const up = filters ? rsyncUpArgs(worker, conn, {}, proj, dest).args : ['-a', '--delete', '-e', rsyncRsh(worker, conn), `--rsync-path=mkdir -p ${dest} && rsync`, `${proj}/`, `${worker.destination}:${dest}/`];
-  const back = ['-a', '--delete-delay', '--protect-args', '--dry-run', '--out-format=%i|%M|%l|%n', '-e', rsyncRsh(worker, conn), ...upFilterArgs({}), `${worker.destination}:${dest}/`, `${proj}/`];
+  const up = filters
+    ? rsyncUpArgs(worker, conn, {}, proj, dest).args
+    : ['-a', '--delete', '-e', rsyncRsh(worker, conn), `--rsync-path=mkdir -p ${dest} && rsync`, `${proj}/`, `${worker.destination}:${dest}/`];
+  const back = [
+    '-a',
+    '--delete-delay',
+    '--protect-args',
+    '--dry-run',
+    '--out-format=%i|%M|%l|%n',
+    '-e',
+    rsyncRsh(worker, conn),
+    ...upFilterArgs({}),
+    `${worker.destination}:${dest}/`,
+    `${proj}/`,
+  ];
   return {
     up: () => must('rsync', up, { env }),
     run: () => must('ssh', sshArgs(worker, conn, `cd ${dest} && bash -c true`), { env }),
@@ -106,8 +119,22 @@ try {
   const huge = join(wdir, 'k', '0');
   renameSync(tree(50_000), huge);
   const job = {
-    mode: 'pipe', dir: wdir, key: 'k', slots: 4, folder: 0, record: 'bench', rel: '.', command: 'true',
-    skip: skipArgument(skipRules(notBroughtBack({}))), watch: true, deps: [], venv: '', programs: [], env: {}, gen: '', newgen: 'g',
+    mode: 'pipe',
+    dir: wdir,
+    key: 'k',
+    slots: 4,
+    folder: 0,
+    record: 'bench',
+    rel: '.',
+    command: 'true',
+    skip: skipArgument(skipRules(notBroughtBack({}))),
+    watch: true,
+    deps: [],
+    venv: '',
+    programs: [],
+    env: {},
+    gen: '',
+    newgen: 'g',
   };
   const watchOnce = () =>
     new Promise((resolve, reject) => {

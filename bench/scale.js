@@ -34,10 +34,12 @@ try {
     const cold = time(() => run(proj));
     const warm = median(Array.from({ length: RUNS }, () => time(() => run(proj))));
     let i = 0;
-    const edit = median(Array.from({ length: RUNS }, () => {
-      writeFileSync(join(proj, 'src', 'd0', 'f0.js'), `export const v0 = ${i++};\n`);
-      return time(() => run(proj));
-    }));
+    const edit = median(
+      Array.from({ length: RUNS }, () => {
+        writeFileSync(join(proj, 'src', 'd0', 'f0.js'), `export const v0 = ${i++};\n`);
+        return time(() => run(proj));
+      }),
+    );
     const trip = rtt();
     rows.push({ n, cold, warm, edit, trip });
     console.error(`${n} files: cold ${cold.toFixed(0)} ms, warm ${warm.toFixed(0)} ms, one-file edit ${edit.toFixed(0)} ms, round trip ${trip.toFixed(0)} ms`);
@@ -48,7 +50,9 @@ try {
   for (const r of rows) {
     const x = (v) => `${(v / r.trip).toFixed(1)}× a round trip`;
     const vs = (v, base) => (r === small ? '' : `, ${(v / base).toFixed(2)}× the ${small.n}-file one`);
-    console.log(`| ${r.n.toLocaleString('en')} files | ${(r.cold / 1000).toFixed(2)} s | ${r.warm.toFixed(0)} ms (${x(r.warm)}${vs(r.warm, small.warm)}) | ${r.edit.toFixed(0)} ms (${x(r.edit)}${vs(r.edit, small.warm)}) | ${r.trip.toFixed(0)} ms |`);
+    console.log(
+      `| ${r.n.toLocaleString('en')} files | ${(r.cold / 1000).toFixed(2)} s | ${r.warm.toFixed(0)} ms (${x(r.warm)}${vs(r.warm, small.warm)}) | ${r.edit.toFixed(0)} ms (${x(r.edit)}${vs(r.edit, small.warm)}) | ${r.trip.toFixed(0)} ms |`,
+    );
   }
 } finally {
   await closeConnections({ home, env });

@@ -30,12 +30,28 @@ export async function sshd() {
       s.close(() => res(p));
     });
   });
-  const cfg = [`Port ${port}`, 'ListenAddress 127.0.0.1', `HostKey ${dir}/host_key`, `AuthorizedKeysFile ${dir}/authorized_keys`,
-    `PidFile ${dir}/pid`, 'StrictModes no', 'UsePAM no', 'PasswordAuthentication no', 'LogLevel ERROR'].join('\n');
+  const cfg = [
+    `Port ${port}`,
+    'ListenAddress 127.0.0.1',
+    `HostKey ${dir}/host_key`,
+    `AuthorizedKeysFile ${dir}/authorized_keys`,
+    `PidFile ${dir}/pid`,
+    'StrictModes no',
+    'UsePAM no',
+    'PasswordAuthentication no',
+    'LogLevel ERROR',
+  ].join('\n');
   writeFileSync(join(dir, 'cfg'), `${cfg}\n`);
   const proc = spawn('/usr/sbin/sshd', ['-D', '-e', '-f', join(dir, 'cfg')], { stdio: 'ignore' });
   for (let i = 0; i < 200; i++) {
-    const up = await new Promise((res) => connect(port, '127.0.0.1').once('connect', function () { this.destroy(); res(true); }).once('error', () => res(false)));
+    const up = await new Promise((res) =>
+      connect(port, '127.0.0.1')
+        .once('connect', function () {
+          this.destroy();
+          res(true);
+        })
+        .once('error', () => res(false)),
+    );
     if (up) break;
     await new Promise((r) => setTimeout(r, 25));
   }

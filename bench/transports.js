@@ -26,7 +26,28 @@ function container() {
   }
   const name = `sparehand-bench-${process.pid}`;
   const runc = spawnSync('sh', ['-c', 'command -v runc']).status === 0 ? ['--runtime', 'runc'] : [];
-  execFileSync('podman', [...runc, 'run', '-d', '--network', 'none', '--ulimit', 'nofile=4096:4096', '--ulimit', 'nproc=4096:4096', '--name', name, ...binds, '--rootfs', dir, 'sleep', 'infinity'], { stdio: 'ignore' });
+  execFileSync(
+    'podman',
+    [
+      ...runc,
+      'run',
+      '-d',
+      '--network',
+      'none',
+      '--ulimit',
+      'nofile=4096:4096',
+      '--ulimit',
+      'nproc=4096:4096',
+      '--name',
+      name,
+      ...binds,
+      '--rootfs',
+      dir,
+      'sleep',
+      'infinity',
+    ],
+    { stdio: 'ignore' },
+  );
   return name;
 }
 
@@ -36,7 +57,10 @@ const ctr = container();
 const exec = { home: tmp('sparehand-bench-home-') };
 exec.env = { PATH: process.env.PATH, HOME: exec.home };
 mkdirSync(join(exec.home, '.config', 'sparehand'), { recursive: true });
-writeFileSync(join(exec.home, '.config', 'sparehand', 'config.json'), JSON.stringify({ workers: [{ name: 'bench', exec: ['podman', 'exec', '-i', ctr], dir: tmp('sparehand-bench-ctr-dir-') }] }));
+writeFileSync(
+  join(exec.home, '.config', 'sparehand', 'config.json'),
+  JSON.stringify({ workers: [{ name: 'bench', exec: ['podman', 'exec', '-i', ctr], dir: tmp('sparehand-bench-ctr-dir-') }] }),
+);
 
 try {
   const proj = tree(20);

@@ -21,7 +21,9 @@ function load(get) {
 // A build's folders beside dist/ (.dist-build-PID, .dist-old-PID).
 function building() {
   try {
-    return require('node:fs').readdirSync(require('node:path').join(__dirname, '..')).some((f) => f.startsWith('.dist-'));
+    return require('node:fs')
+      .readdirSync(require('node:path').join(__dirname, '..'))
+      .some((f) => f.startsWith('.dist-'));
   } catch {
     return false;
   }

@@ -84,7 +84,8 @@ export async function main(argv: readonly string[], ctx: Context = processContex
       // is the message; its placeholder text is not one.
       if (e.code === 'commander.help') return failureStatus('USAGE', command);
       const message = e.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ');
-      const dashDash = command === 'run' && e.code === 'commander.unknownOption' ? dashDashHint(args, program.commands.find((c) => c.name() === 'run')!) : undefined;
+      const dashDash =
+        command === 'run' && e.code === 'commander.unknownOption' ? dashDashHint(args, program.commands.find((c) => c.name() === 'run')!) : undefined;
       if (dashDash) ctx.stderr.write(`sparehand: ${message}: ${dashDash}\n`);
       else ctx.stderr.write(`sparehand: ${message}; see \`${['sparehand help', ...commandPath(program, args)].join(' ')}\`\n`);
       return failureStatus('USAGE', command);

@@ -14,35 +14,42 @@ const intRange = (min: number, max: number) => {
   return z.number({ error }).check(z.int({ error }), z.gte(min, { error }), z.lte(max, { error }));
 };
 
-export const WorkerSchema = z.object({
-  name: z.string().check(z.regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'letters, digits, ".", "_" and "-" only')),
-  /** What ssh is given: `host`, `user@host`, or an alias from ~/.ssh/config (an ssh worker: the default transport). */
-  destination: z.optional(z.string().check(z.minLength(1), z.regex(/^[^-\s]/, 'must not start with "-" or a space'))),
-  /**
-   * An exec worker instead (lib/remote/transport.ts): the program and arguments that run a command, given after
-   * them, in the container or pod with its stdin and stdout: `["podman", "exec", "-i", "build"]`.
-   */
-  exec: z.optional(z.array(z.string().check(z.minLength(1))).check(z.minLength(1, 'needs at least the program'))),
-  /** A pool instead (lib/remote/pools.ts): the pods the selector matches, each a worker reached by `kubectl exec`. */
-  kubernetes: z.optional(
-    z.object({
-      namespace: z.string().check(z.minLength(1)),
-      selector: z.string().check(z.minLength(1)),
-      context: z.optional(z.string().check(z.minLength(1))),
-      container: z.optional(z.string().check(z.minLength(1))),
+export const WorkerSchema = z
+  .object({
+    name: z.string().check(z.regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'letters, digits, ".", "_" and "-" only')),
+    /** What ssh is given: `host`, `user@host`, or an alias from ~/.ssh/config (an ssh worker: the default transport). */
+    destination: z.optional(z.string().check(z.minLength(1), z.regex(/^[^-\s]/, 'must not start with "-" or a space'))),
+    /**
+     * An exec worker instead (lib/remote/transport.ts): the program and arguments that run a command, given after
+     * them, in the container or pod with its stdin and stdout: `["podman", "exec", "-i", "build"]`.
+     */
+    exec: z.optional(z.array(z.string().check(z.minLength(1))).check(z.minLength(1, 'needs at least the program'))),
+    /** A pool instead (lib/remote/pools.ts): the pods the selector matches, each a worker reached by `kubectl exec`. */
+    kubernetes: z.optional(
+      z.object({
+        namespace: z.string().check(z.minLength(1)),
+        selector: z.string().check(z.minLength(1)),
+        context: z.optional(z.string().check(z.minLength(1))),
+        container: z.optional(z.string().check(z.minLength(1))),
+      }),
+    ),
+    port: z.optional(intRange(1, 65535)),
+    identity: z.optional(z.string()),
+    /** Folder on the worker holding the project copies (default `~/.cache/sparehand/work`). */
+    dir: z.optional(z.string()),
+    slots: z.optional(intRange(1, 256)),
+    /** Let commands on this worker use this machine's ssh agent (off: no agent, X11 or port forwarding, whatever ~/.ssh/config says). */
+    forwardAgent: z.optional(z.boolean()),
+  })
+  .check(
+    z.refine((w) => [w.destination, w.exec, w.kubernetes].filter((v) => v !== undefined).length === 1, {
+      message: 'a worker needs one of destination (ssh), exec (a container or pod) and kubernetes (a pool of pods)',
     }),
-  ),
-  port: z.optional(intRange(1, 65535)),
-  identity: z.optional(z.string()),
-  /** Folder on the worker holding the project copies (default `~/.cache/sparehand/work`). */
-  dir: z.optional(z.string()),
-  slots: z.optional(intRange(1, 256)),
-  /** Let commands on this worker use this machine's ssh agent (off: no agent, X11 or port forwarding, whatever ~/.ssh/config says). */
-  forwardAgent: z.optional(z.boolean()),
-}).check(
-  z.refine((w) => [w.destination, w.exec, w.kubernetes].filter((v) => v !== undefined).length === 1, { message: 'a worker needs one of destination (ssh), exec (a container or pod) and kubernetes (a pool of pods)' }),
-  z.refine((w) => (w.exec === undefined && w.kubernetes === undefined) || (w.port === undefined && w.identity === undefined && w.forwardAgent === undefined), { message: 'port, identity and forwardAgent are ssh\'s: an exec worker or a pool has none of them' }),
-);
+    z.refine(
+      (w) => (w.exec === undefined && w.kubernetes === undefined) || (w.port === undefined && w.identity === undefined && w.forwardAgent === undefined),
+      { message: "port, identity and forwardAgent are ssh's: an exec worker or a pool has none of them" },
+    ),
+  );
 export type Worker = z.infer<typeof WorkerSchema>;
 /** A worker reached with ssh (lib/remote/ssh-args.ts takes only these; lib/remote/transport.ts picks). */
 export type SshWorker = Worker & { destination: string };
@@ -122,12 +129,15 @@ function found(input: unknown, path: readonly PropertyKey[]): string | undefined
 /** One problem as people read it: zod/mini says only "Invalid input" unless a schema gives its own message. */
 function explain(issue: Issue, input: unknown): string {
   const generic = issue.message === 'Invalid input' || issue.message === '';
-  const what =
-    !generic ? issue.message
-    : issue.code === 'invalid_type' ? `expected ${issue.expected === 'array' ? 'a list' : issue.expected}`
-    : issue.code === 'too_small' ? `must be at least ${String(issue.minimum)}`
-    : issue.code === 'too_big' ? `must be at most ${String(issue.maximum)}`
-    : issue.message;
+  const what = !generic
+    ? issue.message
+    : issue.code === 'invalid_type'
+      ? `expected ${issue.expected === 'array' ? 'a list' : issue.expected}`
+      : issue.code === 'too_small'
+        ? `must be at least ${String(issue.minimum)}`
+        : issue.code === 'too_big'
+          ? `must be at most ${String(issue.maximum)}`
+          : issue.message;
   const got = input === undefined ? undefined : found(input, issue.path);
   return got === undefined ? what : `${what}, got ${got}`;
 }
@@ -234,7 +244,9 @@ export function loadConfigOrKept(c: Env, warn: (line: string) => void): Config {
 export function loadConfig(c: Env, warn?: (line: string) => void): Config {
   const file = readConfig(c);
   if (warn && file.unknown.length > 0) {
-    warn(`${file.path}: unknown field${file.unknown.length === 1 ? '' : 's'} ${file.unknown.join(', ')} (ignored; the fields are in \`sparehand help config\`)`);
+    warn(
+      `${file.path}: unknown field${file.unknown.length === 1 ? '' : 's'} ${file.unknown.join(', ')} (ignored; the fields are in \`sparehand help config\`)`,
+    );
   }
   return file.config;
 }

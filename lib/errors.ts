@@ -1,17 +1,6 @@
 // One error type for everything sparehand itself gets wrong; thrown deep, caught only in lib/cli.ts, which alone
 // turns its code into an exit status.
-export type ErrorCode =
-  | 'USAGE'
-  | 'CONFIG'
-  | 'PARSE'
-  | 'IO'
-  | 'NOT_FOUND'
-  | 'WORKER'
-  | 'SSH'
-  | 'SYNC'
-  | 'BUSY'
-  | 'INSTALL'
-  | 'INTERNAL';
+export type ErrorCode = 'USAGE' | 'CONFIG' | 'PARSE' | 'IO' | 'NOT_FOUND' | 'WORKER' | 'SSH' | 'SYNC' | 'BUSY' | 'INSTALL' | 'INTERNAL';
 
 /**
  * Marks sparehand's errors across copies of this class: each bundle (the CLI, the hook's two) carries its own
@@ -32,5 +21,4 @@ export class SparehandError extends Error {
   }
 }
 
-export const isSparehandError = (e: unknown): e is SparehandError =>
-  typeof e === 'object' && e !== null && (e as { [BRAND]?: unknown })[BRAND] === true;
+export const isSparehandError = (e: unknown): e is SparehandError => typeof e === 'object' && e !== null && (e as { [BRAND]?: unknown })[BRAND] === true;

@@ -9,7 +9,10 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const { allAgents } = await import(join(root, 'dist/agents/index.js'));
 const { renderAgentsDoc, renderEnvironmentDoc, replaceGenerated } = await import(join(root, 'dist/docs/agents-doc.js'));
 let stale = false;
-for (const [name, render] of [['docs/agents.md', renderAgentsDoc], ['docs/environment.md', renderEnvironmentDoc]]) {
+for (const [name, render] of [
+  ['docs/agents.md', renderAgentsDoc],
+  ['docs/environment.md', renderEnvironmentDoc],
+]) {
   const file = join(root, name);
   const doc = readFileSync(file, 'utf8');
   const next = replaceGenerated(doc, render(allAgents()));

@@ -74,7 +74,12 @@ async function installTool(cache, tool) {
   const ok = result.code === 0 && existsSync(join(dir, 'node_modules', '.bin', spec.bin));
   const status = ok
     ? { ok, packages: spec.packages, seconds }
-    : { ok, packages: spec.packages, seconds, reason: `npm install ${spec.packages.join(' ')} failed (exit ${result.code}): ${result.out.trim().split('\n').slice(-6).join(' | ')}` };
+    : {
+        ok,
+        packages: spec.packages,
+        seconds,
+        reason: `npm install ${spec.packages.join(' ')} failed (exit ${result.code}): ${result.out.trim().split('\n').slice(-6).join(' | ')}`,
+      };
   writeFileSync(file, `${JSON.stringify(status, null, 2)}\n`);
   return { tool, ...status };
 }

@@ -26,9 +26,7 @@ describe('exit statuses', () => {
 
   it('a usage error is one line, never the whole help', async () => {
     const r = await sparehand(['worker', 'add', 'w', 'h', '--port', 'abc'], { env: env() });
-    expect(lines(r.stderr)).toEqual([
-      "sparehand: option '--port <n>' argument 'abc' is invalid. expected a whole number; see `sparehand help worker add`",
-    ]);
+    expect(lines(r.stderr)).toEqual(["sparehand: option '--port <n>' argument 'abc' is invalid. expected a whole number; see `sparehand help worker add`"]);
   });
 });
 
@@ -38,14 +36,14 @@ describe('sparehand run: what to type instead', () => {
     expect([r.exitCode, lines(r.stderr)]).toEqual([125, ["sparehand: unknown option '-la': put `--` before the command: sparehand run -- ls -la"]]);
   });
 
-  it('keeps sparehand\'s own options before the --', async () => {
+  it("keeps sparehand's own options before the --", async () => {
     const r = await sparehand(['run', '--or-local', '--timeout', '5m', 'npm', 'test', '--coverage'], { env: env() });
     expect(lines(r.stderr)).toEqual([
       "sparehand: unknown option '--coverage': put `--` before the command: sparehand run --or-local --timeout 5m -- npm test --coverage",
     ]);
   });
 
-  it('a mistyped option of its own before -- gets commander\'s suggestion, not the -- hint', async () => {
+  it("a mistyped option of its own before -- gets commander's suggestion, not the -- hint", async () => {
     const r = await sparehand(['run', '--or-locl', '--', 'true'], { env: env() });
     expect(r.exitCode).toBe(125);
     expect(lines(r.stderr)).toEqual(["sparehand: unknown option '--or-locl' (Did you mean --or-local?); see `sparehand help run`"]);
@@ -91,7 +89,7 @@ describe('help', () => {
     expect(r.stdout).toMatch(/Exit status: the command's own; 124 after --timeout; 128\+N .*255 .*125/s);
   });
 
-  it('`help worker add` shows worker add\'s help, at any depth', async () => {
+  it("`help worker add` shows worker add's help, at any depth", async () => {
     const r = await sparehand(['help', 'worker', 'add'], { env: env() });
     expect([r.exitCode, r.stdout]).toEqual([0, expect.stringMatching(/^Usage: sparehand worker add \[options\] <name> \[destination\]/)]);
     const s = await sparehand(['help', 'agent', 'install'], { env: env() });

@@ -27,7 +27,10 @@ describe('config: what the file is', () => {
     expect([r.exitCode, r.stderr]).toEqual([1, expect.stringContaining(`${fifo} is not a regular file`)]);
     // A run says so first, and goes on with the built-in defaults (lib/config-kept.ts).
     const run = await sparehand(['run', '--or-local', '--', 'true'], { env: { ...h.env, SPAREHAND_CONFIG: fifo } });
-    expect([run.exitCode, run.stderr.split('\n')[0]]).toEqual([0, `sparehand: ${fifo} is not a regular file; using the built-in defaults (no workers) until it is fixed`]);
+    expect([run.exitCode, run.stderr.split('\n')[0]]).toEqual([
+      0,
+      `sparehand: ${fifo} is not a regular file; using the built-in defaults (no workers) until it is fixed`,
+    ]);
   });
 
   it('refuses a file over 1 MiB, without reading it', async () => {
@@ -48,7 +51,13 @@ describe('config: what the file is', () => {
     chmodSync(copy, 0o755);
     for (const part of ['bin', 'dist', 'package.json']) cpSync(join(BIN, '..', '..', part), join(copy, part), { recursive: true });
     const { execa } = await import('execa');
-    const r = await execa(process.execPath, [join(copy, 'bin', 'sparehand.js'), 'worker', 'list'], { env: h.env, extendEnv: false, reject: false, uid: 65534, gid: 65534 });
+    const r = await execa(process.execPath, [join(copy, 'bin', 'sparehand.js'), 'worker', 'list'], {
+      env: h.env,
+      extendEnv: false,
+      reject: false,
+      uid: 65534,
+      gid: 65534,
+    });
     expect(r.stderr).toContain(`sparehand: cannot read ${h.file}: EACCES`);
     expect(r.stderr).toContain(`let your user read it (\`chmod u+r ${h.file}\`)`);
   });

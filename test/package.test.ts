@@ -18,7 +18,16 @@ describe('the package', () => {
     const files = packed.files.map((f) => f.path).sort();
     expect(files.filter((f) => f.endsWith('.map'))).toEqual([]);
     expect(files.filter((f) => !/^(bin\/|dist\/[^/]+\.cjs$|docs\/[^/]+\.md$|LICENSE$|README\.md$|package\.json$)/.test(f))).toEqual([]);
-    for (const f of ['bin/sparehand.js', 'dist/hook.bundle.cjs', 'dist/hook-answer.bundle.cjs', 'dist/cli.bundle.cjs', 'dist/cli-loader.cjs', 'docs/config.md', 'docs/workers.md', 'LICENSE']) {
+    for (const f of [
+      'bin/sparehand.js',
+      'dist/hook.bundle.cjs',
+      'dist/hook-answer.bundle.cjs',
+      'dist/cli.bundle.cjs',
+      'dist/cli-loader.cjs',
+      'docs/config.md',
+      'docs/workers.md',
+      'LICENSE',
+    ]) {
       expect(files).toContain(f);
     }
   });
@@ -51,7 +60,11 @@ describe('the package', () => {
     execFileSync('tar', ['-xzf', join(dir, packed.filename), '-C', dir]);
     const home = tempDir('sparehand-home-');
     const run = (args: string[], input = '') =>
-      execFileSync(process.execPath, [join(dir, 'package', 'bin', 'sparehand.js'), ...args], { input, encoding: 'utf8', env: { HOME: home, PATH: '/usr/bin:/bin' } });
+      execFileSync(process.execPath, [join(dir, 'package', 'bin', 'sparehand.js'), ...args], {
+        input,
+        encoding: 'utf8',
+        env: { HOME: home, PATH: '/usr/bin:/bin' },
+      });
     expect(run(['--version']).trim()).toBe(pkg.version);
     expect(run(['classify', '--json', '--', 'npm test'])).toContain('"heavy":true');
     expect(run(['help', 'config'])).toBe(readFileSync(join(ROOT, 'docs', 'config.md'), 'utf8'));

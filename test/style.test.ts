@@ -8,7 +8,25 @@ import { fileURLToPath } from 'node:url';
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 // Every registered tool: its id, and the first word of it (`claude` of `claude-code`), from the registry itself. An id
 // that is also a keyword of the code (`continue`) is looked for as a name only: quoted, or capitalised as in prose.
-const KEYWORDS = new Set(['break', 'case', 'catch', 'continue', 'default', 'delete', 'do', 'else', 'for', 'if', 'in', 'new', 'return', 'switch', 'this', 'try', 'while']);
+const KEYWORDS = new Set([
+  'break',
+  'case',
+  'catch',
+  'continue',
+  'default',
+  'delete',
+  'do',
+  'else',
+  'for',
+  'if',
+  'in',
+  'new',
+  'return',
+  'switch',
+  'this',
+  'try',
+  'while',
+]);
 const words = [...new Set(allAgents().flatMap((a) => [a.id, a.id.split('-')[0]!]))];
 const esc = (w: string) => w.replace(/-/g, '\\-');
 const alternatives = (ws: string[]) => ws.join('|') || '(?!)';
@@ -44,7 +62,7 @@ describe('agent-neutral core', () => {
     expect(linesMatching(files('lib', /\.ts$/, ['agents']), NAMES)).toEqual([]);
   });
 
-  it('an id that is also a keyword of the code is caught as a tool\'s name, not as the keyword', () => {
+  it("an id that is also a keyword of the code is caught as a tool's name, not as the keyword", () => {
     const keyword = words.find((w) => KEYWORDS.has(w));
     expect(keyword).toBeDefined();
     const Name = `${keyword![0]!.toUpperCase()}${keyword!.slice(1)}`;
@@ -73,7 +91,8 @@ describe('one way to start a program', () => {
   });
 
   it('the check sees an import of either', () => {
-    for (const line of ["import { spawn } from 'node:child_process';", "import { execa } from 'execa';"]) expect([line, STARTS.test(line)]).toEqual([line, true]);
+    for (const line of ["import { spawn } from 'node:child_process';", "import { execa } from 'execa';"])
+      expect([line, STARTS.test(line)]).toEqual([line, true]);
     expect(STARTS.test("import type { ChildProcess } from 'node:child_process';")).toBe(false);
   });
 });

@@ -82,13 +82,14 @@ export const amp: AgentSpec<Payload> = {
     ],
     confirmed: [],
     documented: 'ampcode.com/manual (plugin API marked experimental), 2026-12-01',
-    failMode: 'In-process: the plugin catches every failure of the hook (sparehand gone, a crash, a 10 s timeout, bad JSON) and returns nothing, leaving the call to Amp; only a refusal rejects the call, with the reason for the model.',
+    failMode:
+      'In-process: the plugin catches every failure of the hook (sparehand gone, a crash, a 10 s timeout, bad JSON) and returns nothing, leaving the call to Amp; only a refusal rejects the call, with the reason for the model.',
     quirks: [
       'Not run here: the model runs on Amp\'s server (docs/real-programs.md, "More tools").',
       'The plugin API is experimental and off unless Amp runs with PLUGINS=all (plugin-api docs).',
       'A delegate permission program\'s stdout is ignored: it cannot rewrite, and answering "allow" to leave a command alone would approve it (docs/real-programs.md, "More tools"; permissions docs).',
       'Permission rules appear to see the original command, not the plugin\'s change (docs/real-programs.md, "More tools").',
-      'Bash\'s input names the command `cmd` (permissions docs).',
+      "Bash's input names the command `cmd` (permissions docs).",
     ],
   },
   program: {
@@ -109,6 +110,8 @@ export const amp: AgentSpec<Payload> = {
       { scope: 'user', path: inConfigHome('amp', 'AGENTS.md') },
       { scope: 'project', path: inProject('AGENTS.md') },
     ],
-    afterInstall: ['Amp loads plugins only when started with PLUGINS=all (its plugin API is experimental); without it, the note in AGENTS.md is what asks the model.'],
+    afterInstall: [
+      'Amp loads plugins only when started with PLUGINS=all (its plugin API is experimental); without it, the note in AGENTS.md is what asks the model.',
+    ],
   },
 };

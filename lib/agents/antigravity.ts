@@ -56,16 +56,33 @@ export const antigravity: AgentSpec<Payload> = {
   facts: {
     sources: [
       { title: 'agy bundled hook docs, quoted in rtk PR #3959 (agy 1.1.27)', url: 'https://github.com/rtk-ai/rtk/pull/3959', read: '2026-12-01' },
-      { title: 'agy issue #1053: "allow" does not allow (1.2.7)', url: 'https://github.com/google-antigravity/antigravity-cli/issues/1053', read: '2026-12-01' },
-      { title: 'safe-chains targets/agy.rs, HARNESS-BEHAVIORS.md (agy 1.1.2, live)', url: 'https://github.com/michaeldhopkins/safe-chains/blob/main/src/targets/agy.rs', read: '2026-12-01' },
+      {
+        title: 'agy issue #1053: "allow" does not allow (1.2.7)',
+        url: 'https://github.com/google-antigravity/antigravity-cli/issues/1053',
+        read: '2026-12-01',
+      },
+      {
+        title: 'safe-chains targets/agy.rs, HARNESS-BEHAVIORS.md (agy 1.1.2, live)',
+        url: 'https://github.com/michaeldhopkins/safe-chains/blob/main/src/targets/agy.rs',
+        read: '2026-12-01',
+      },
       { title: 'nodeterm PR #798: agy stdout contract measured on 1.2.3', url: 'https://github.com/eneskirca/nodeterm/pull/798', read: '2026-12-01' },
       { title: 'orca PR #14701: PreToolUse answers {"decision":"ask"}', url: 'https://github.com/stablyai/orca/pull/14701', read: '2026-12-01' },
-      { title: 'PreToolHookResult overwrite is broken under request-review (agy 1.0.2)', url: 'https://discuss.ai.google.dev/t/pretoolhookresult-overwrite-is-broken-under-toolpermission-request-review/165839', read: '2026-12-01' },
-      { title: 'Antigravity CLI docs: Gemini migration (context files), permissions, plugins', url: 'https://github.com/google-antigravity/antigravity-cli/tree/main/docs', read: '2026-12-01' },
+      {
+        title: 'PreToolHookResult overwrite is broken under request-review (agy 1.0.2)',
+        url: 'https://discuss.ai.google.dev/t/pretoolhookresult-overwrite-is-broken-under-toolpermission-request-review/165839',
+        read: '2026-12-01',
+      },
+      {
+        title: 'Antigravity CLI docs: Gemini migration (context files), permissions, plugins',
+        url: 'https://github.com/google-antigravity/antigravity-cli/tree/main/docs',
+        read: '2026-12-01',
+      },
     ],
     confirmed: [],
     documented: 'agy 1.1.27 bundled hooks.md (as quoted by third parties); behaviour reported for 1.0.2–1.2.7',
-    failMode: 'Closed: empty stdout (older builds), {}, an empty decision, text that is not JSON or a non-zero exit deny the call (nodeterm, 1.2.3; ai-memory issue #54, 1.0.3), so every path of the hook, and the installed command when sparehand is gone, answers {"decision":"ask"}.',
+    failMode:
+      'Closed: empty stdout (older builds), {}, an empty decision, text that is not JSON or a non-zero exit deny the call (nodeterm, 1.2.3; ai-memory issue #54, 1.0.3), so every path of the hook, and the installed command when sparehand is gone, answers {"decision":"ask"}.',
     quirks: [
       'A missing or malformed decision blocks the call; {} does too ("tool call denied by pre-tool hook"; uxnan PR #245 on 1.2.7, nodeterm on 1.2.3): sparehand answers {"decision":"ask"} whenever it leaves a command alone.',
       '"allow" approves the call without the user\'s review on 1.2.3 (nodeterm) but not on 1.1.2 and 1.2.7 (safe-chains; agy issue #1053), so sparehand never answers it; "ask" defers to the user\'s permission rules (orca PR #14701).',

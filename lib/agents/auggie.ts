@@ -39,7 +39,7 @@ export const auggie: AgentSpec<Payload> = {
   id: 'auggie',
   name: 'Auggie (Augment CLI)',
   connection: 'rewrite',
-  why: 'Its PreToolUse hook can return updatedInput (Claude\'s form), which replaces the launch-process tool\'s whole input.',
+  why: "Its PreToolUse hook can return updatedInput (Claude's form), which replaces the launch-process tool's whole input.",
   facts: {
     sources: [
       { title: 'Auggie hooks', url: 'https://docs.augmentcode.com/cli/hooks', read: '2026-12-01' },
@@ -50,8 +50,7 @@ export const auggie: AgentSpec<Payload> = {
         package: '@augmentcode/auggie',
         version: '0.36.0',
         date: '2026-12-01',
-        how:
-          'auggie --print against a fake of Augment\'s API (get-models with enable_hooks, chat-stream) on 127.0.0.1; updatedInput honoured, deny honoured; re-checked through sparehand agent install by test/e2e/agents/auggie.test.ts',
+        how: "auggie --print against a fake of Augment's API (get-models with enable_hooks, chat-stream) on 127.0.0.1; updatedInput honoured, deny honoured; re-checked through sparehand agent install by test/e2e/agents/auggie.test.ts",
       },
       {
         package: '@augmentcode/auggie',
@@ -61,11 +60,12 @@ export const auggie: AgentSpec<Payload> = {
       },
     ],
     documented: 'docs.augmentcode.com (1.x and 0.x pages, 2026-12-01)',
-    failMode: 'Fails open: a hook that fails to start, times out or prints nothing lets the call go on; exit 2 blocks with stderr as the reason (docs; the bundle\'s hook executor).',
+    failMode:
+      "Fails open: a hook that fails to start, times out or prints nothing lets the call go on; exit 2 blocks with stderr as the reason (docs; the bundle's hook executor).",
     quirks: [
       'updatedInput replaces the whole input: a bare {command} drops `wait` and the command goes to the background, so every field is sent back (docs/real-programs.md, "More tools").',
       'Commands run in a login shell (bash -l -c) that resets PATH, so the rewrite names sparehand by absolute path (docs/real-programs.md, "More tools").',
-      'Hooks run only when Augment\'s backend enables them for the account (feature flag enable_hooks); the hook\'s environment carries the user\'s access token in AUGMENT_SESSION_AUTH (docs/real-programs.md, "More tools").',
+      "Hooks run only when Augment's backend enables them for the account (feature flag enable_hooks); the hook's environment carries the user's access token in AUGMENT_SESSION_AUTH (docs/real-programs.md, \"More tools\").",
       'The hook timeout is in milliseconds; the matcher is a regex on the tool name (docs; docs/real-programs.md, "More tools").',
       'Permissions are checked against the rewritten command, and a hook\'s "allow" does not override the user\'s ask rule (docs/real-programs.md, "More tools").',
     ],
@@ -90,8 +90,7 @@ export const auggie: AgentSpec<Payload> = {
       sessionId: p.conversation_id,
     };
   },
-  encode: (answer, p) =>
-    claudeStyleAnswer('PreToolUse', answer, () => updatedInput(p, answer as Extract<HookAnswer, { kind: 'rewrite' }>)),
+  encode: (answer, p) => claudeStyleAnswer('PreToolUse', answer, () => updatedInput(p, answer as Extract<HookAnswer, { kind: 'rewrite' }>)),
   // A payload in this tool's form for `agent test` (shaped like the captured payload).
   samplePayload: (command, cwd) => ({
     hook_event_name: 'PreToolUse',

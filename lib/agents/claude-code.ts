@@ -36,8 +36,7 @@ export const claudeCode: AgentSpec<Payload> = {
         package: '@anthropic-ai/claude-code',
         version: '2.1.332',
         date: '2026-11-29',
-        how:
-          'claude -p against a fake Anthropic Messages server on 127.0.0.1; updatedInput honoured, deny honoured; re-checked through sparehand agent install by test/e2e/agents/claude-code.test.ts',
+        how: 'claude -p against a fake Anthropic Messages server on 127.0.0.1; updatedInput honoured, deny honoured; re-checked through sparehand agent install by test/e2e/agents/claude-code.test.ts',
       },
       {
         package: '@anthropic-ai/claude-code',
@@ -56,11 +55,37 @@ export const claudeCode: AgentSpec<Payload> = {
     // The hook events of the vendored settings schema (SchemaStore, 2026-08-03). Not PreSkillShellCommand: it came in
     // 2.1.332, and a settings file naming it opens a dialog at start-up in 2.1.331 and older.
     hookEvents: [
-      'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'PermissionRequest', 'Notification', 'UserPromptSubmit',
-      'Stop', 'StopFailure', 'SubagentStart', 'SubagentStop', 'PreCompact', 'PostCompact', 'Elicitation',
-      'ElicitationResult', 'TeammateIdle', 'TaskCompleted', 'Setup', 'InstructionsLoaded', 'CwdChanged',
-      'FileChanged', 'ConfigChange', 'WorktreeCreate', 'WorktreeRemove', 'SessionStart', 'SessionEnd',
-      'PostToolBatch', 'TaskCreated', 'PermissionDenied', 'UserPromptExpansion', 'MessageDisplay', 'DirectoryAdded',
+      'PreToolUse',
+      'PostToolUse',
+      'PostToolUseFailure',
+      'PermissionRequest',
+      'Notification',
+      'UserPromptSubmit',
+      'Stop',
+      'StopFailure',
+      'SubagentStart',
+      'SubagentStop',
+      'PreCompact',
+      'PostCompact',
+      'Elicitation',
+      'ElicitationResult',
+      'TeammateIdle',
+      'TaskCompleted',
+      'Setup',
+      'InstructionsLoaded',
+      'CwdChanged',
+      'FileChanged',
+      'ConfigChange',
+      'WorktreeCreate',
+      'WorktreeRemove',
+      'SessionStart',
+      'SessionEnd',
+      'PostToolBatch',
+      'TaskCreated',
+      'PermissionDenied',
+      'UserPromptExpansion',
+      'MessageDisplay',
+      'DirectoryAdded',
     ],
   },
   program: {
@@ -84,8 +109,7 @@ export const claudeCode: AgentSpec<Payload> = {
     permissionMode: p.permission_mode,
     background: p.tool_input.run_in_background === true,
   }),
-  encode: (answer, p) =>
-    claudeStyleAnswer('PreToolUse', answer, () => rewrittenInput(p.tool_input, answer as never, 'timeout')),
+  encode: (answer, p) => claudeStyleAnswer('PreToolUse', answer, () => rewrittenInput(p.tool_input, answer as never, 'timeout')),
   approval: claudeApproval,
   // A payload in this tool's form for `agent test` (shaped like the captured/example payloads).
   samplePayload: (command, cwd) => ({
@@ -112,7 +136,17 @@ export const claudeCode: AgentSpec<Payload> = {
     insideEnv: [{ name: 'SANDBOX_RUNTIME', value: '1', network: 'proxy' }],
     // Refused inside the project even so: seen in 2.1.332 (a write to each, 2026-12-01); the docs name the settings
     // files (code.claude.com/docs/en/sandboxing). `.git/HEAD`, `.git/objects` and a nested repo's `.git` were writable.
-    readOnlyInProject: ['.claude/settings.json', '.claude/settings.local.json', '.git/config', '.git/hooks', '.gitmodules', '.mcp.json', '.vscode', '.idea', '.bashrc'],
+    readOnlyInProject: [
+      '.claude/settings.json',
+      '.claude/settings.local.json',
+      '.git/config',
+      '.git/hooks',
+      '.gitmodules',
+      '.mcp.json',
+      '.vscode',
+      '.idea',
+      '.bashrc',
+    ],
     settings: {
       format: 'json',
       file: inHome('.claude', 'settings.json'),
@@ -123,10 +157,7 @@ export const claudeCode: AgentSpec<Payload> = {
     },
   },
   install: {
-    targets: [
-      target('user', inHome('.claude', 'settings.json')),
-      target('project', inProject('.claude', 'settings.json')),
-    ],
+    targets: [target('user', inHome('.claude', 'settings.json')), target('project', inProject('.claude', 'settings.json'))],
     afterInstall: [],
   },
 };

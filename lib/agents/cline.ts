@@ -40,8 +40,7 @@ export const cline: AgentSpec<Payload> = {
         package: 'cline',
         version: '3.0.65',
         date: '2026-11-29',
-        how:
-          'cline --auto-approve against a fake chat-completions server on 127.0.0.1; overrideInput honoured; re-checked through sparehand agent install by test/e2e/agents/cline.test.ts',
+        how: 'cline --auto-approve against a fake chat-completions server on 127.0.0.1; overrideInput honoured; re-checked through sparehand agent install by test/e2e/agents/cline.test.ts',
       },
       {
         package: 'cline',
@@ -74,9 +73,7 @@ export const cline: AgentSpec<Payload> = {
       : null,
   // {"cancel":true} aborts the whole task (docs/real-programs.md), so there is no refusal: rewrite only.
   encode: (answer, p) =>
-    answer.kind === 'refuse'
-      ? { stdout: '', stderr: '', exitCode: 0 }
-      : json({ overrideInput: { ...p.tool_call.input, commands: [answer.command] } }),
+    answer.kind === 'refuse' ? { stdout: '', stderr: '', exitCode: 0 } : json({ overrideInput: { ...p.tool_call.input, commands: [answer.command] } }),
   // A payload in this tool's form for `agent test` (shaped like the captured/example payloads).
   samplePayload: (command, cwd) => ({
     clineVersion: '',

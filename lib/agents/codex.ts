@@ -33,7 +33,11 @@ export const codex: AgentSpec<Payload> = {
   why: 'Codex accepts a changed command only together with permissionDecision "allow", which would approve what the user never approved; so by default the hook refuses once and names the replacement (SPAREHAND_AGENT_CODEX=rewrite switches to rewriting).',
   facts: {
     sources: [
-      { title: 'codex-rs/hooks output_parser.rs, pre_tool_use.rs, generated schemas', url: 'https://github.com/openai/codex/tree/main/codex-rs/hooks', read: '2026-11-29' },
+      {
+        title: 'codex-rs/hooks output_parser.rs, pre_tool_use.rs, generated schemas',
+        url: 'https://github.com/openai/codex/tree/main/codex-rs/hooks',
+        read: '2026-11-29',
+      },
       { title: 'PR #20527 Support PreToolUse updatedInput rewrites', url: 'https://github.com/openai/codex/pull/20527', read: '2026-11-29' },
       { title: 'Codex hooks', url: 'https://developers.openai.com/codex/hooks', read: '2026-11-29' },
     ],
@@ -42,8 +46,7 @@ export const codex: AgentSpec<Payload> = {
         package: '@openai/codex',
         version: '0.171.0',
         date: '2026-11-29',
-        how:
-          'codex exec against a fake Responses server on 127.0.0.1; deny reason reaches the model; allow+updatedInput honoured; trust entry honoured; re-checked through sparehand agent install by test/e2e/agents/codex.test.ts',
+        how: 'codex exec against a fake Responses server on 127.0.0.1; deny reason reaches the model; allow+updatedInput honoured; trust entry honoured; re-checked through sparehand agent install by test/e2e/agents/codex.test.ts',
       },
       {
         package: '@openai/codex',
@@ -53,7 +56,8 @@ export const codex: AgentSpec<Payload> = {
       },
     ],
     documented: 'codex-rs hooks schema (commits bde5e187 / 6fff509b)',
-    failMode: 'Fails open: a runner error, a timeout, an exit status other than 0/2, or JSON that does not parse marks the hook Failed and the original command runs; exit 2 with an empty stderr is not a block (pre_tool_use.rs).',
+    failMode:
+      'Fails open: a runner error, a timeout, an exit status other than 0/2, or JSON that does not parse marks the hook Failed and the original command runs; exit 2 with an empty stderr is not a block (pre_tool_use.rs).',
     quirks: [
       'updatedInput without permissionDecision "allow" is a failed hook and the original command runs; "allow" alone is rejected too (output_parser.rs; docs/real-programs.md, fact 3).',
       'An untrusted hook is skipped silently in `codex exec` (docs/real-programs.md, fact 3).',
@@ -63,7 +67,18 @@ export const codex: AgentSpec<Payload> = {
     ],
     // codex-rs/hooks/src/events at rust-v0.153.3 (anywhere-agents issue #50); hooks are on by default there, no
     // [features] flag needed, and sparehand writes only PreToolUse.
-    hookEvents: ['PreToolUse', 'PermissionRequest', 'PostToolUse', 'SessionStart', 'SessionEnd', 'UserPromptSubmit', 'Stop', 'PreCompact', 'PostCompact', 'Interrupt'],
+    hookEvents: [
+      'PreToolUse',
+      'PermissionRequest',
+      'PostToolUse',
+      'SessionStart',
+      'SessionEnd',
+      'UserPromptSubmit',
+      'Stop',
+      'PreCompact',
+      'PostCompact',
+      'Interrupt',
+    ],
   },
   program: {
     binary: { name: 'codex', versionArgs: ['--version'] },
@@ -78,8 +93,7 @@ export const codex: AgentSpec<Payload> = {
   recognise: (raw) => raw.hook_event_name === 'PreToolUse' && typeof raw.turn_id === 'string',
   read: (p) => ({ tool: p.tool_name, command: p.tool_input.command, cwd: p.cwd, sessionId: p.session_id, permissionMode: p.permission_mode }),
   // tool_input is exactly {command}: the rewrite sends exactly that (output schema: additionalProperties).
-  encode: (answer) =>
-    claudeStyleAnswer('PreToolUse', answer, () => ({ command: answer.kind === 'rewrite' ? answer.command : '' })),
+  encode: (answer) => claudeStyleAnswer('PreToolUse', answer, () => ({ command: answer.kind === 'rewrite' ? answer.command : '' })),
   samplePayload: (command, cwd) => ({
     session_id: '019a4f2e-7c1d-7b30-9e55-3c2a1d0f8b61',
     turn_id: '019a4f2e-8a02-7c11-a3d4-5b6c7d8e9f01',
@@ -120,10 +134,7 @@ export const codex: AgentSpec<Payload> = {
     },
   },
   install: {
-    targets: [
-      target('user', (b) => join(codexHome(b), 'hooks.json')),
-      target('project', inProject('.codex', 'hooks.json')),
-    ],
+    targets: [target('user', (b) => join(codexHome(b), 'hooks.json')), target('project', inProject('.codex', 'hooks.json'))],
     notes: [
       { scope: 'user', path: (b) => join(codexHome(b), 'AGENTS.md') },
       { scope: 'project', path: inProject('AGENTS.md') },

@@ -58,18 +58,15 @@ export const copilotCli: AgentSpec<Payload> = {
   id: 'copilot-cli',
   name: 'GitHub Copilot CLI',
   connection: 'rewrite',
-  why: 'Its preToolUse hook can substitute the bash tool\'s arguments (modifiedArgs).',
+  why: "Its preToolUse hook can substitute the bash tool's arguments (modifiedArgs).",
   facts: {
-    sources: [
-      { title: 'GitHub Copilot hooks reference', url: 'https://docs.github.com/en/copilot/reference/hooks-reference', read: '2026-11-29' },
-    ],
+    sources: [{ title: 'GitHub Copilot hooks reference', url: 'https://docs.github.com/en/copilot/reference/hooks-reference', read: '2026-11-29' }],
     confirmed: [
       {
         package: '@github/copilot',
         version: '1.0.102',
         date: '2026-11-29',
-        how:
-          'copilot -p --allow-all-tools against a fake chat-completions server on 127.0.0.1; modifiedArgs honoured; re-checked through sparehand agent install by test/e2e/agents/copilot-cli.test.ts',
+        how: 'copilot -p --allow-all-tools against a fake chat-completions server on 127.0.0.1; modifiedArgs honoured; re-checked through sparehand agent install by test/e2e/agents/copilot-cli.test.ts',
       },
       {
         package: '@github/copilot',
@@ -79,7 +76,8 @@ export const copilotCli: AgentSpec<Payload> = {
       },
     ],
     documented: 'hooks-reference.md commit 05da5bc3',
-    failMode: 'Closed on a crash or any non-zero exit (the call is denied); open on a timeout and on unparsable output (hooks-reference), so the installed command exits 0 when sparehand is gone.',
+    failMode:
+      'Closed on a crash or any non-zero exit (the call is denied); open on a timeout and on unparsable output (hooks-reference), so the installed command exits 0 when sparehand is gone.',
     quirks: [
       'Any non-zero exit of a command hook denies the call; a timeout does not (hooks-reference; docs/real-programs.md, fact 5).',
       'toolArgs arrives as an object although the docs show a JSON string, and as a string for some tools (rtk src/hooks/hook_cmd.rs parses it as one): both are accepted (docs/real-programs.md, fact 5).',
@@ -142,10 +140,7 @@ export const copilotCli: AgentSpec<Payload> = {
       'in /sandbox config, add ~/.cache/sparehand and ~/.local/state/sparehand under Filesystem as Read/Write, and a host rule allowing each worker under Network (with "Allow local network" for one on your LAN); or approve running sparehand outside the sandbox when Copilot asks',
   },
   install: {
-    targets: [
-      target('user', (b) => join(copilotHome(b), 'hooks', 'sparehand.json')),
-      target('project', inProject('.github', 'hooks', 'sparehand.json')),
-    ],
+    targets: [target('user', (b) => join(copilotHome(b), 'hooks', 'sparehand.json')), target('project', inProject('.github', 'hooks', 'sparehand.json'))],
     notes: [
       { scope: 'user', path: (b) => join(copilotHome(b), 'copilot-instructions.md') },
       { scope: 'project', path: inProject('.github', 'copilot-instructions.md') },
@@ -153,7 +148,7 @@ export const copilotCli: AgentSpec<Payload> = {
     afterInstall: [
       // Copilot CLI 1.0.102 matches shell(NAME) on the program name: `shell(sparehand run)` matched nothing
       // (test/e2e/agents/copilot-cli.test.ts).
-      'Copilot CLI checks its permissions against the rewritten command: allow it with --allow-tool \'shell(sparehand:*)\' (or --allow-all-tools). That rule approves every command run through `sparehand run`, including ones the model writes itself.',
+      "Copilot CLI checks its permissions against the rewritten command: allow it with --allow-tool 'shell(sparehand:*)' (or --allow-all-tools). That rule approves every command run through `sparehand run`, including ones the model writes itself.",
     ],
   },
 };

@@ -32,18 +32,16 @@ export const copilotVscode: AgentSpec<Payload> = {
   id: 'copilot-vscode',
   name: 'VS Code Copilot (agent mode)',
   connection: 'rewrite',
-  why: 'The Local harness\'s PreToolUse hook can return updatedInput for the terminal tool (it is ignored when it does not match the tool\'s schema, so every field is sent back).',
+  why: "The Local harness's PreToolUse hook can return updatedInput for the terminal tool (it is ignored when it does not match the tool's schema, so every field is sent back).",
   facts: {
-    sources: [
-      { title: 'VS Code agent hooks (Preview)', url: 'https://code.visualstudio.com/docs/copilot/customization/hooks', read: '2026-11-29' },
-    ],
+    sources: [{ title: 'VS Code agent hooks (Preview)', url: 'https://code.visualstudio.com/docs/copilot/customization/hooks', read: '2026-11-29' }],
     confirmed: [],
     documented: 'VS Code 1.109.3 (docs approved 2026-02-09)',
     failMode: 'Exit 2 blocks; any other non-zero exit is a warning and the call goes on (vscode-docs hooks.md).',
     quirks: [
       'Matchers are parsed but ignored: the hook gets every tool call and leaves all but the terminal tool alone (vscode-docs hooks.md).',
       'Newer VS Code routes Copilot sessions through the Copilot CLI hook format (.github/hooks, ~/.copilot/hooks): install copilot-cli too.',
-      'The terminal tool id in the docs\' example is runTerminalCommand; Copilot Chat\'s tool is run_in_terminal: both are read.',
+      "The terminal tool id in the docs' example is runTerminalCommand; Copilot Chat's tool is run_in_terminal: both are read.",
     ],
     // Only the event sparehand writes is listed: its docs (above) name more, not checked here.
     hookEvents: ['PreToolUse'],

@@ -18,7 +18,8 @@ const payload = once(() =>
 type Payload = z.infer<ReturnType<typeof payload>>;
 
 /** `$CRUSH_GLOBAL_CONFIG/crush.json`, default `$XDG_CONFIG_HOME/crush/crush.json` (internal/config/load.go). */
-const globalConfig = (b: InstallBase): string => (b.env.CRUSH_GLOBAL_CONFIG ? join(b.env.CRUSH_GLOBAL_CONFIG, 'crush.json') : inConfigHome('crush', 'crush.json')(b));
+const globalConfig = (b: InstallBase): string =>
+  b.env.CRUSH_GLOBAL_CONFIG ? join(b.env.CRUSH_GLOBAL_CONFIG, 'crush.json') : inConfigHome('crush', 'crush.json')(b);
 
 // Flat entries {name, matcher, command, timeout} under hooks.PreToolUse; the file is strict JSON (json.Valid).
 const target = (scope: 'user' | 'project', path: (b: InstallBase) => string) =>
@@ -35,15 +36,20 @@ export const crush: AgentSpec<Payload> = {
   id: 'crush',
   name: 'Crush',
   connection: 'rewrite',
-  why: 'Its PreToolUse hook can return updated_input, merged into the bash tool\'s input before the permission check.',
+  why: "Its PreToolUse hook can return updated_input, merged into the bash tool's input before the permission check.",
   facts: {
     sources: [
       { title: 'Crush hooks (docs/hooks/README.md)', url: 'https://github.com/charmbracelet/crush/blob/main/docs/hooks/README.md', read: '2026-12-01' },
-      { title: 'Crush hook payload (internal/hooks/input.go)', url: 'https://github.com/charmbracelet/crush/blob/main/internal/hooks/input.go', read: '2026-12-01' },
+      {
+        title: 'Crush hook payload (internal/hooks/input.go)',
+        url: 'https://github.com/charmbracelet/crush/blob/main/internal/hooks/input.go',
+        read: '2026-12-01',
+      },
     ],
     confirmed: [],
     documented: 'crush source, commit 37f36e93 (2026-08-21)',
-    failMode: 'Fails open: a timeout or an exit status other than 0, 2 and 49 is a non-blocking error and the call proceeds; exit 2 denies, exit 49 stops the turn (docs/hooks/README.md).',
+    failMode:
+      'Fails open: a timeout or an exit status other than 0, 2 and 49 is a non-blocking error and the call proceeds; exit 2 denies, exit 49 stops the turn (docs/hooks/README.md).',
     quirks: [
       'Not run here: the npm package downloads its binary from the internet at install (docs/real-programs.md, "More tools").',
       'updated_input is a shallow-merge patch (keys left out are kept); "decision":"allow" would skip the permission prompt, so the rewrite carries no decision and Crush asks for the rewritten command as it would for the original (docs/hooks/README.md).',

@@ -38,9 +38,7 @@ export const cursor: AgentSpec<Payload> = {
   connection: 'rewrite',
   why: 'Its preToolUse hook can return updated_input for the Shell tool (per the survey and third-party adapters; not verified in a primary source).',
   facts: {
-    sources: [
-      { title: 'Cursor hooks (survey of 2026-11-10; third-party adapters)', url: 'https://cursor.com/docs/agent/hooks', read: '2026-11-29' },
-    ],
+    sources: [{ title: 'Cursor hooks (survey of 2026-11-10; third-party adapters)', url: 'https://cursor.com/docs/agent/hooks', read: '2026-11-29' }],
     confirmed: [],
     documented: 'survey 2026-11-10 (cursor_version 3.16.17 in the sample payload)',
     failMode: 'A failure or a timeout lets the call through; invalid JSON on stdout blocks it (survey), so the hook prints {} when it leaves a command alone.',
@@ -51,9 +49,24 @@ export const cursor: AgentSpec<Payload> = {
     // cursor.com/docs/hooks (third-party quotes, 2026-09); one name it does not know voids the whole file, the user's
     // hooks included (mulmoterminal issue #2064, measured on cursor-agent 2026.09.10).
     hookEvents: [
-      'sessionStart', 'sessionEnd', 'beforeSubmitPrompt', 'preToolUse', 'postToolUse', 'postToolUseFailure', 'subagentStart',
-      'subagentStop', 'beforeShellExecution', 'afterShellExecution', 'beforeMCPExecution', 'afterMCPExecution',
-      'beforeReadFile', 'afterFileEdit', 'preCompact', 'stop', 'afterAgentResponse', 'afterAgentThought',
+      'sessionStart',
+      'sessionEnd',
+      'beforeSubmitPrompt',
+      'preToolUse',
+      'postToolUse',
+      'postToolUseFailure',
+      'subagentStart',
+      'subagentStop',
+      'beforeShellExecution',
+      'afterShellExecution',
+      'beforeMCPExecution',
+      'afterMCPExecution',
+      'beforeReadFile',
+      'afterFileEdit',
+      'preCompact',
+      'stop',
+      'afterAgentResponse',
+      'afterAgentThought',
     ],
   },
   program: {
@@ -65,7 +78,12 @@ export const cursor: AgentSpec<Payload> = {
   payload,
   // Its own fields: a conversation and a generation (or its version); a conversation_id alone is not Cursor's.
   recognise: (raw) => typeof raw.cursor_version === 'string' || (typeof raw.conversation_id === 'string' && typeof raw.generation_id === 'string'),
-  read: (p) => ({ tool: p.tool_name, command: p.tool_input.command, cwd: (p.tool_input.working_directory as string | undefined) ?? p.cwd, sessionId: p.conversation_id }),
+  read: (p) => ({
+    tool: p.tool_name,
+    command: p.tool_input.command,
+    cwd: (p.tool_input.working_directory as string | undefined) ?? p.cwd,
+    sessionId: p.conversation_id,
+  }),
   encode: (answer, p) =>
     answer.kind === 'refuse'
       ? json({ permission: 'deny', user_message: 'Heavy command redirected to sparehand.', agent_message: answer.reason })

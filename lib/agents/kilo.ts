@@ -10,18 +10,15 @@ export const kilo: AgentSpec<PluginPayload> = {
   id: 'kilo',
   name: 'Kilo Code CLI',
   connection: 'rewrite',
-  why: 'Kilo loads OpenCode-style plugins from its own folders; in tool.execute.before sparehand\'s plugin changes the bash tool\'s command in place.',
+  why: "Kilo loads OpenCode-style plugins from its own folders; in tool.execute.before sparehand's plugin changes the bash tool's command in place.",
   facts: {
-    sources: [
-      { title: 'Kilo plugins', url: 'https://kilo.ai/docs/automate/extending/plugins', read: '2026-12-01' },
-    ],
+    sources: [{ title: 'Kilo plugins', url: 'https://kilo.ai/docs/automate/extending/plugins', read: '2026-12-01' }],
     confirmed: [
       {
         package: '@kilocode/cli',
         version: '7.8.1',
         date: '2026-12-01',
-        how:
-          'kilo run --auto against a fake chat-completions server on 127.0.0.1; output.args.command changed in place was honoured; re-checked through sparehand agent install by test/e2e/agents/kilo.test.ts',
+        how: 'kilo run --auto against a fake chat-completions server on 127.0.0.1; output.args.command changed in place was honoured; re-checked through sparehand agent install by test/e2e/agents/kilo.test.ts',
         // 7.8.1 asks for @kilocode/cli-linux-x64@7.8.1, which is not published: its postinstall fails without this.
         needs: ['@kilocode/cli-linux-x64@7.7.9'],
       },
@@ -34,13 +31,14 @@ export const kilo: AgentSpec<PluginPayload> = {
       },
     ],
     documented: 'kilo.ai plugin docs (2026-12-01)',
-    failMode: 'In-process: the plugin catches every failure of the hook (sparehand gone, a crash, a 10 s timeout, bad JSON) and leaves the call alone; only a refusal throws, and Kilo gives its text to the model.',
+    failMode:
+      'In-process: the plugin catches every failure of the hook (sparehand gone, a crash, a 10 s timeout, bad JSON) and leaves the call alone; only a refusal throws, and Kilo gives its text to the model.',
     quirks: [
       'Plugins load from a plugin/ or plugins/ folder in ~/.config/kilo/ and the project\'s .kilo/ (and .kilocode/, .opencode/), not from OpenCode\'s user folder (docs/real-programs.md, "More tools").',
       'Only a change made to output.args in place is honoured; assigning a new output.args object is ignored (docs/real-programs.md, "More tools").',
       'With a plugin folder present Kilo npm-installs @kilocode/plugin at start (81 s instead of 8 s when the registry cannot be reached) (docs/real-programs.md, "More tools").',
       'Permissions are checked against the rewritten command; `kilo run --pure` loads no plugins (docs/real-programs.md, "More tools").',
-      'Kilo also loads a project\'s .opencode/ plugin folders: with sparehand installed for OpenCode in a project, Kilo runs that plugin too, which asks the hook as OpenCode (same answers; SPAREHAND_AGENT_OPENCODE=off switches it off) (kilo.ai plugin docs).',
+      "Kilo also loads a project's .opencode/ plugin folders: with sparehand installed for OpenCode in a project, Kilo runs that plugin too, which asks the hook as OpenCode (same answers; SPAREHAND_AGENT_OPENCODE=off switches it off) (kilo.ai plugin docs).",
     ],
   },
   program: {
@@ -49,10 +47,7 @@ export const kilo: AgentSpec<PluginPayload> = {
   },
   ...pluginHook('kilo'),
   install: {
-    targets: [
-      pluginTarget('user', inConfigHome('kilo', 'plugin', 'sparehand.js')),
-      pluginTarget('project', inProject('.kilo', 'plugin', 'sparehand.js')),
-    ],
+    targets: [pluginTarget('user', inConfigHome('kilo', 'plugin', 'sparehand.js')), pluginTarget('project', inProject('.kilo', 'plugin', 'sparehand.js'))],
     notes: [
       { scope: 'user', path: inConfigHome('kilo', 'AGENTS.md') },
       { scope: 'project', path: inProject('AGENTS.md') },

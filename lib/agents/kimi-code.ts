@@ -31,7 +31,11 @@ export const kimiCode: AgentSpec<Payload> = {
     sources: [
       { title: 'Kimi Code CLI hooks', url: 'https://moonshotai.github.io/kimi-code/en/customization/hooks.html', read: '2026-12-01' },
       { title: 'Kimi Code CLI configuration files', url: 'https://moonshotai.github.io/kimi-code/en/configuration/config-files.html', read: '2026-12-01' },
-      { title: 'externalHooks runHook.ts (the answer schema)', url: 'https://github.com/MoonshotAI/kimi-code/blob/main/packages/agent-core-v2/src/features/externalHooks/internal/runHook.ts', read: '2026-12-01' },
+      {
+        title: 'externalHooks runHook.ts (the answer schema)',
+        url: 'https://github.com/MoonshotAI/kimi-code/blob/main/packages/agent-core-v2/src/features/externalHooks/internal/runHook.ts',
+        read: '2026-12-01',
+      },
     ],
     confirmed: [
       {
@@ -51,11 +55,12 @@ export const kimiCode: AgentSpec<Payload> = {
       },
     ],
     documented: 'kimi-code docs and source, commit d723cc47 (2026-08-22)',
-    failMode: 'Fails open: a crash, a timeout or an exit status other than 0 and 2 lets the call go on; exit 2 (stderr) or permissionDecision "deny" blocks (hooks docs, runHook.ts).',
+    failMode:
+      'Fails open: a crash, a timeout or an exit status other than 0 and 2 lets the call go on; exit 2 (stderr) or permissionDecision "deny" blocks (hooks docs, runHook.ts).',
     quirks: [
       'Only event, matcher, command and timeout may appear in a [[hooks]] table: any other key makes config.toml fail to load (hooks docs).',
-      'Hooks live only in the user\'s config.toml ($KIMI_CODE_HOME, default ~/.kimi-code); there is no project hook file (config-files docs).',
-      'The hook runs before the permission check, and its answer cannot change the tool\'s input (runHook.ts reads only message and permissionDecision).',
+      "Hooks live only in the user's config.toml ($KIMI_CODE_HOME, default ~/.kimi-code); there is no project hook file (config-files docs).",
+      "The hook runs before the permission check, and its answer cannot change the tool's input (runHook.ts reads only message and permissionDecision).",
       'The refusal reaches the model as "<system>ERROR: Tool execution failed.</system>" followed by the reason (test/e2e/agents/kimi-code.test.ts).',
       'The older Python kimi-cli (~/.kimi/config.toml, shell tool `Shell`) has the same [[hooks]] form; this connection is for Kimi Code CLI.',
     ],

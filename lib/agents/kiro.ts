@@ -50,7 +50,7 @@ export const kiro: AgentSpec<Payload> = {
     failMode: 'Exit 2 blocks and its stderr goes to the model; other exit statuses are warnings (kiro.dev/docs/cli/hooks).',
     quirks: [
       'Exit 2 blocks and its stderr goes to the model; other exit statuses are warnings (kiro.dev/docs/cli/hooks).',
-      'The IDE\'s hooks get no stdin payload for preToolUse, so only the CLI can be redirected (Kiro issue #7408, third party).',
+      "The IDE's hooks get no stdin payload for preToolUse, so only the CLI can be redirected (Kiro issue #7408, third party).",
       'Without a session id in the payload, "let the same command through after one refusal" is kept per working folder.',
     ],
   },

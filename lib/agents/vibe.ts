@@ -35,16 +35,21 @@ export const vibe: AgentSpec<Payload> = {
   id: 'vibe',
   name: 'Mistral Vibe',
   connection: 'rewrite',
-  why: 'Its pre_tool hook can return hook_specific_output.tool_input, which replaces the bash tool\'s arguments before the permission check.',
+  why: "Its pre_tool hook can return hook_specific_output.tool_input, which replaces the bash tool's arguments before the permission check.",
   facts: {
     sources: [
       { title: 'Mistral Vibe hooks', url: 'https://docs.mistral.ai/vibe/code/cli/hooks', read: '2026-12-01' },
       { title: 'rtk PR #3391: pre_tool rewrite for Mistral Vibe', url: 'https://github.com/rtk-ai/rtk/pull/3391', read: '2026-12-01' },
-      { title: 'mistral-vibe vibe/core/hooks/models.py (2.18.4)', url: 'https://github.com/mistralai/mistral-vibe/blob/main/vibe/core/hooks/models.py', read: '2026-12-01' },
+      {
+        title: 'mistral-vibe vibe/core/hooks/models.py (2.18.4)',
+        url: 'https://github.com/mistralai/mistral-vibe/blob/main/vibe/core/hooks/models.py',
+        read: '2026-12-01',
+      },
     ],
     confirmed: [],
     documented: 'docs.mistral.ai hooks page (via rtk PR #3391); mistral-vibe 2.18.4 source',
-    failMode: 'Fails open unless the hook is strict: a crash, a timeout, a non-zero exit or output that is not JSON lets the call go on (the hook executor; the installed table has strict = false).',
+    failMode:
+      'Fails open unless the hook is strict: a crash, a timeout, a non-zero exit or output that is not JSON lets the call go on (the hook executor; the installed table has strict = false).',
     quirks: [
       'Documentation only: the program was not run here.',
       'Hooks run only with enable_experimental_hooks = true in config.toml (2.15 to 2.18; vibe/core/hooks/config.py).',

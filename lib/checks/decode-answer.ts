@@ -2,11 +2,7 @@
 // or not a valid answer at all (for `agent test`).
 import type { WireAnswer } from '../agents/types.js';
 
-export type Outcome =
-  | { kind: 'leave' }
-  | { kind: 'rewrite'; command: string }
-  | { kind: 'refuse'; reason: string }
-  | { kind: 'invalid'; why: string };
+export type Outcome = { kind: 'leave' } | { kind: 'rewrite'; command: string } | { kind: 'refuse'; reason: string } | { kind: 'invalid'; why: string };
 
 const REASON_KEY = /reason|message|errorMessage/i;
 const DENY = new Set(['deny', 'block']);

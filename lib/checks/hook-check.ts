@@ -37,8 +37,7 @@ export interface CheckResult {
 }
 
 /** Absolute paths a hook command names in quotes (its node and script), to catch a moved installation. */
-export const quotedPaths = (command: string): string[] =>
-  [...command.matchAll(/"(\/[^"]*)"|'(\/[^']*)'/g)].map((m) => m[1] ?? m[2]!);
+export const quotedPaths = (command: string): string[] => [...command.matchAll(/"(\/[^"]*)"|'(\/[^']*)'/g)].map((m) => m[1] ?? m[2]!);
 
 /** Runs one installed hook with one shell call and reads its answer. */
 async function trial(run: Runner, agent: AgentSpec, command: string, cwd: string): Promise<Outcome> {
@@ -63,16 +62,14 @@ const runFor = (file: string, args: readonly string[], opts: RunOpts, input: str
 
 type RunOpts = { env: NodeJS.ProcessEnv; cwd: string };
 
-type Runner =
-  | { kind: 'exec'; file: string; args: string[]; opts: RunOpts }
-  | { kind: 'probe'; source: (command: string) => string; opts: RunOpts };
+type Runner = { kind: 'exec'; file: string; args: string[]; opts: RunOpts } | { kind: 'probe'; source: (command: string) => string; opts: RunOpts };
 
 /** Tests a tool's hook at one scope with a heavy and a light command. */
 async function checkAgent(
   agent: AgentSpec,
   base: InstallBase,
   scope: Scope,
-  opts: { cwd: string; commands: readonly string[]; /** The first command is heavy: leaving it alone is a fault. */ heavyFirst?: boolean },
+  opts: { cwd: string; commands: readonly string[] /** The first command is heavy: leaving it alone is a fault. */; heavyFirst?: boolean },
 ): Promise<CheckResult> {
   const res: CheckResult = { agent: agent.id, scope, status: 'not-installed', trials: [] };
   const reinstall = `sparehand agent install ${agent.id}${scope === 'project' ? ` --project ${base.project ?? '.'}` : ''}`;
@@ -131,7 +128,12 @@ async function runChecks(
   for (const command of opts.commands) res.trials.push({ command, outcome: await trial(runner, agent, command, opts.cwd) });
   const bad = res.trials.find((t) => t.outcome.kind === 'invalid');
   if (bad) {
-    return { ...res, status: 'broken', problem: `for \`${bad.command}\` the hook gave no valid answer`, fix: `${reinstall}; if it persists, run the hook by hand and look at ${'`sparehand doctor`'}` };
+    return {
+      ...res,
+      status: 'broken',
+      problem: `for \`${bad.command}\` the hook gave no valid answer`,
+      fix: `${reinstall}; if it persists, run the hook by hand and look at ${'`sparehand doctor`'}`,
+    };
   }
   const first = res.trials[0];
   if (opts.heavyFirst && first?.outcome.kind === 'leave') {
@@ -143,7 +145,7 @@ async function runChecks(
       fix: off.length
         ? `unset ${off.join(' ')}`
         : agent.sparehandName === 'bare' && !which('sparehand', env.PATH)
-          ? 'this tool\'s rewrites call the bare `sparehand`, which is not on PATH: run `npm link` in sparehand\'s folder, or link bin/sparehand.js into ~/.local/bin'
+          ? "this tool's rewrites call the bare `sparehand`, which is not on PATH: run `npm link` in sparehand's folder, or link bin/sparehand.js into ~/.local/bin"
           : `see why with: sparehand classify -- '${first.command}'`,
     };
   }
@@ -175,9 +177,7 @@ export async function checkInstalled(
     targetsAt(agent, 'project').length > 0
       ? await checkAgent(agent, { home: at.home, env: at.env, project: projectRoot(at.cwd) }, 'project', trial)
       : undefined;
-  const installed = [user, project?.file === user.file ? undefined : project].filter(
-    (r): r is CheckResult => r !== undefined && r.status !== 'not-installed',
-  );
+  const installed = [user, project?.file === user.file ? undefined : project].filter((r): r is CheckResult => r !== undefined && r.status !== 'not-installed');
   return { installed, user };
 }
 
@@ -186,14 +186,32 @@ export async function checkInstalled(
  * the project at `cwd`), broken when it is in neither.
  */
 export async function checkNote(agent: AgentSpec, at: { home: string; env: NodeJS.ProcessEnv; cwd: string }): Promise<CheckResult> {
-  for (const [scope, base] of [['user', { home: at.home, env: at.env }], ['project', { home: at.home, env: at.env, project: projectRoot(at.cwd) }]] as const) {
+  for (const [scope, base] of [
+    ['user', { home: at.home, env: at.env }],
+    ['project', { home: at.home, env: at.env, project: projectRoot(at.cwd) }],
+  ] as const) {
     for (const note of notesAt(agent, scope)) {
       const file = note.path(base);
       if (hasNote(await readIfExists(file))) {
-        return { agent: agent.id, scope, status: 'untestable', file, trials: [], problem: 'no hook to run: the tool is connected by this note, which is in place' };
+        return {
+          agent: agent.id,
+          scope,
+          status: 'untestable',
+          file,
+          trials: [],
+          problem: 'no hook to run: the tool is connected by this note, which is in place',
+        };
       }
     }
   }
   const file = notesAt(agent, 'user')[0]?.path({ home: at.home, env: at.env });
-  return { agent: agent.id, scope: 'user', status: 'broken', ...(file ? { file } : {}), trials: [], problem: 'the note that connects this tool is not there', fix: `sparehand agent install ${agent.id}` };
+  return {
+    agent: agent.id,
+    scope: 'user',
+    status: 'broken',
+    ...(file ? { file } : {}),
+    trials: [],
+    problem: 'the note that connects this tool is not there',
+    fix: `sparehand agent install ${agent.id}`,
+  };
 }

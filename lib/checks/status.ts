@@ -49,7 +49,10 @@ export async function trustState(agent: AgentSpec, base: InstallBase, scope: Sco
       const entry = trustEntryOf(agent, target, base, path, text);
       if (!entry) continue;
       const toml = await readIfExists(entry.file);
-      const stored = toml === undefined ? undefined : tomlAt(parseToml(entry.file, toml), [...agent.install.trust.table(entry.hooksRealPath, entry.group, entry.handler), agent.install.trust.field]);
+      const stored =
+        toml === undefined
+          ? undefined
+          : tomlAt(parseToml(entry.file, toml), [...agent.install.trust.table(entry.hooksRealPath, entry.group, entry.handler), agent.install.trust.field]);
       if (stored === undefined) return 'untrusted';
       if (stored === entry.hash) return 'trusted';
       // Another hash: --trust may have written the one the program itself reported; ask it when it is there.
@@ -76,7 +79,12 @@ async function scopeStatus(agent: AgentSpec, base: InstallBase, scope: Scope): P
 }
 
 /** The status of one tool (user level, and project level for `project`). */
-export async function agentStatus(agent: AgentSpec, base: InstallBase & { project: string }, wants?: SandboxWants, tilde?: (p: string) => string): Promise<AgentStatus> {
+export async function agentStatus(
+  agent: AgentSpec,
+  base: InstallBase & { project: string },
+  wants?: SandboxWants,
+  tilde?: (p: string) => string,
+): Promise<AgentStatus> {
   const path = programPath(agent, base.env) ?? null;
   const version = agent.program?.binary && path ? ((await versionOf(path, agent.program?.binary.versionArgs, base.env)) ?? null) : null;
   const reads = agent.facts.sources.map((s) => s.read).sort();

@@ -49,11 +49,12 @@ export async function confirmLines(ctx: Context, p: Planned, base: InstallBase):
       return [`${where}: ${c.program} reports ${c.reported} (computed ${entry.hash}); the reported hash was written`];
     }
     case 'no-program':
-      return [`${where}: ${entry.hash} was computed but not confirmed (the tool's program is not on PATH); check it with \`sparehand agent status\` once it is`];
+      return [
+        `${where}: ${entry.hash} was computed but not confirmed (the tool's program is not on PATH); check it with \`sparehand agent status\` once it is`,
+      ];
     case 'not-listed':
       return [`${where}: ${entry.hash} was written, but ${c.program} does not list the hook; ${trust.howTo}`];
     case 'failed':
       return [`${where}: ${entry.hash} was written, but ${c.program} could not confirm it (${c.why})`];
   }
 }
-

@@ -16,7 +16,11 @@ function judgeAll(items: readonly ListItem[], rules: RuleChanges, depth: number,
     for (const c of item.pipeline.commands) {
       if (c.kind === 'subshell') judgeAll(c.body, rules, depth, verdicts);
       else if (c.words.length === 0) verdicts.set(c, c.assignments.length ? ASSIGNMENT_ONLY : REDIRECT_ONLY);
-      else verdicts.set(c, verdictOf(c.words, rules, (src) => nested(src, rules, depth + 1)));
+      else
+        verdicts.set(
+          c,
+          verdictOf(c.words, rules, (src) => nested(src, rules, depth + 1)),
+        );
     }
   }
 }
@@ -38,7 +42,10 @@ function nested(src: string, rules: RuleChanges, depth: number): Verdict {
   const loc = all.find((v) => v.kind === 'local');
   if (loc) return loc;
   const hv = all.find((v) => v.kind === 'heavy');
-  if (!hv) return all.every((v) => v.kind === 'light') ? { kind: 'light', rule: 'light: bash -c', why: 'is quick' } : { kind: 'none', rule: 'none', why: 'matches no heavy-command rule' };
+  if (!hv)
+    return all.every((v) => v.kind === 'light')
+      ? { kind: 'light', rule: 'light: bash -c', why: 'is quick' }
+      : { kind: 'none', rule: 'none', why: 'matches no heavy-command rule' };
   const p = listProblem(items, verdicts);
   return p ? { kind: 'local', rule: p.rule, why: p.why } : hv;
 }
@@ -70,12 +77,24 @@ export function analyze(command: string, rules: RuleChanges, facts: Facts = {}):
   const s = split(command, items, verdicts, facts);
   if ('verdict' in s) return { heavy: false, rule: s.verdict.rule, reason: sentence(command, s.verdict, LEFT_ALONE) };
   if ('problem' in s) {
-    return { heavy: false, rule: s.problem.rule, reason: `${hv.rule.slice(hv.rule.indexOf(': ') + 2)} is heavy, but the command ${s.problem.why}: ${LEFT_ALONE}` };
+    return {
+      heavy: false,
+      rule: s.problem.rule,
+      reason: `${hv.rule.slice(hv.rule.indexOf(': ') + 2)} is heavy, but the command ${s.problem.why}: ${LEFT_ALONE}`,
+    };
   }
   const here = s.here.length === 0 ? '' : `; ${s.here.join(', ')} ${s.here.length === 1 ? 'runs' : 'run'} here`;
   const p = facts.otherPlatform;
-  const along = s.along && p ? `; ${s.along.join(', ')} ${s.along.length === 1 ? 'goes' : 'go'} with it, as ${s.along.length === 1 ? 'it runs' : 'they run'} what it builds and the worker's platform (${p.worker}) is not this machine's (${p.here})` : '';
-  return { heavy: true, rule: hv.rule, reason: sentence(command, hv, `heavy, so it goes to a worker (or runs here when none is free)${along}${here}.`), wrap: s.pieces };
+  const along =
+    s.along && p
+      ? `; ${s.along.join(', ')} ${s.along.length === 1 ? 'goes' : 'go'} with it, as ${s.along.length === 1 ? 'it runs' : 'they run'} what it builds and the worker's platform (${p.worker}) is not this machine's (${p.here})`
+      : '';
+  return {
+    heavy: true,
+    rule: hv.rule,
+    reason: sentence(command, hv, `heavy, so it goes to a worker (or runs here when none is free)${along}${here}.`),
+    wrap: s.pieces,
+  };
 }
 
 const LEFT_ALONE = 'left alone, it runs here.';

@@ -17,8 +17,10 @@ export const MAX_COMMAND = 64 * 1024;
 export function classify(command: string, rules: RuleChanges = {}, facts: Facts = {}): Classification {
   try {
     if (typeof command !== 'string') return { heavy: false, rule: 'local: cannot parse (not a string)', reason: 'the command is not text: left alone.' };
-    if (command.length > MAX_COMMAND) return { heavy: false, rule: 'local: cannot parse (too long)', reason: `the command is longer than ${MAX_COMMAND} characters: left alone.` };
-    if (alreadyWrapped(command)) return { heavy: false, rule: 'guard: already runs through sparehand run', reason: 'the command already goes through `sparehand run`: left alone.' };
+    if (command.length > MAX_COMMAND)
+      return { heavy: false, rule: 'local: cannot parse (too long)', reason: `the command is longer than ${MAX_COMMAND} characters: left alone.` };
+    if (alreadyWrapped(command))
+      return { heavy: false, rule: 'guard: already runs through sparehand run', reason: 'the command already goes through `sparehand run`: left alone.' };
     if (turnedOff(command)) return { heavy: false, rule: 'off: SPAREHAND=off', reason: 'the command carries SPAREHAND=off: left alone.' };
     return analyze(command, rules && typeof rules === 'object' ? rules : {}, facts && typeof facts === 'object' ? facts : {});
   } catch (e) {

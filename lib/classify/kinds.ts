@@ -58,9 +58,23 @@ export function watching(args: readonly string[], dashW = false): string | undef
 // Short options that only print a version, where the program gives them that meaning (`-v` is verbose for
 // cargo, go and ctest; `mvn -V` shows the version and builds on). `--help` and `--version` hold everywhere.
 const VERSION_SHORT = table<readonly string[]>({
-  make: ['-v'], gmake: ['-v'], mvn: ['-v', '-version'], mvnw: ['-v', '-version'], gradle: ['-v'], gradlew: ['-v'],
-  cargo: ['-V'], pytest: ['-V'], 'py.test': ['-V'], mypy: ['-V'], node: ['-v'], deno: ['-V'], jest: ['-v'],
-  vitest: ['-v'], eslint: ['-v'], mocha: ['-V'], tsc: ['-v'],
+  make: ['-v'],
+  gmake: ['-v'],
+  mvn: ['-v', '-version'],
+  mvnw: ['-v', '-version'],
+  gradle: ['-v'],
+  gradlew: ['-v'],
+  cargo: ['-V'],
+  pytest: ['-V'],
+  'py.test': ['-V'],
+  mypy: ['-V'],
+  node: ['-v'],
+  deno: ['-V'],
+  jest: ['-v'],
+  vitest: ['-v'],
+  eslint: ['-v'],
+  mocha: ['-V'],
+  tsc: ['-v'],
 });
 
 /** The option that makes the program only print help or its version, or undefined. */

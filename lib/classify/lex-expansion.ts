@@ -14,8 +14,7 @@ const fail = (why: string): never => {
   throw new SparehandError('PARSE', why);
 };
 const isDigit = (c: string | undefined): boolean => c !== undefined && c >= '0' && c <= '9';
-const isNameStart = (c: string | undefined): boolean =>
-  c !== undefined && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c === '_');
+const isNameStart = (c: string | undefined): boolean => c !== undefined && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c === '_');
 const isNameChar = (c: string | undefined): boolean => isNameStart(c) || isDigit(c);
 
 // `$…` or a backtick at `i`: where it ends and what kind it is.

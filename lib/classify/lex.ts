@@ -42,8 +42,7 @@ export interface Redirect {
 export type Token = Word | Operator | Redirect;
 
 /** True when the word's value is exactly what bash would pass (no expansion, substitution or `$'…'`). */
-export const isLiteral = (w: Pick<Word, 'expansion' | 'substitution' | 'ansiQuoted'>): boolean =>
-  w.expansion === undefined && !w.substitution && !w.ansiQuoted;
+export const isLiteral = (w: Pick<Word, 'expansion' | 'substitution' | 'ansiQuoted'>): boolean => w.expansion === undefined && !w.substitution && !w.ansiQuoted;
 
 const fail = (why: string): never => {
   throw new SparehandError('PARSE', why);

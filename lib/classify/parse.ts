@@ -45,8 +45,25 @@ export interface ListItem {
 }
 
 const RESERVED = new Set([
-  'if', 'then', 'else', 'elif', 'fi', 'for', 'while', 'until', 'do', 'done', 'case', 'esac', 'select',
-  'function', '{', '}', '[[', ']]', 'coproc',
+  'if',
+  'then',
+  'else',
+  'elif',
+  'fi',
+  'for',
+  'while',
+  'until',
+  'do',
+  'done',
+  'case',
+  'esac',
+  'select',
+  'function',
+  '{',
+  '}',
+  '[[',
+  ']]',
+  'coproc',
 ]);
 const ASSIGN = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/;
 
@@ -91,8 +108,7 @@ interface State {
   i: number;
 }
 
-const describe = (t: Token | undefined): string =>
-  t === undefined ? 'end' : t.kind === 'operator' ? `"${t.value === '\n' ? '\\n' : t.value}"` : 'word';
+const describe = (t: Token | undefined): string => (t === undefined ? 'end' : t.kind === 'operator' ? `"${t.value === '\n' ? '\\n' : t.value}"` : 'word');
 const isOperator = (t: Token | undefined, ...values: string[]): boolean => t?.kind === 'operator' && values.includes(t.value);
 const isPlainWord = (t: Token | undefined, value: string): boolean => t?.kind === 'word' && t.value === value && !t.quoted;
 

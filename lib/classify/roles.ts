@@ -18,8 +18,24 @@ export type Role = 'cd' | 'shell' | 'heavy' | 'light' | 'here' | 'output';
 
 const FOLDER = new Set(['cd', 'pushd', 'popd']);
 const SHELL_STATE = new Set([
-  'export', 'unset', 'set', 'shopt', 'exit', 'declare', 'typeset', 'readonly', 'local', 'ulimit', 'umask', 'trap',
-  'alias', 'unalias', 'shift', 'return', 'hash', 'enable',
+  'export',
+  'unset',
+  'set',
+  'shopt',
+  'exit',
+  'declare',
+  'typeset',
+  'readonly',
+  'local',
+  'ulimit',
+  'umask',
+  'trap',
+  'alias',
+  'unalias',
+  'shift',
+  'return',
+  'hash',
+  'enable',
 ]);
 // Quick commands that create files: run here before a heavy part, an ignored file they make would not reach the worker.
 const CREATES_FILES = new Set(['mkdir', 'touch']);
@@ -55,7 +71,10 @@ function roleOfCommand(c: Command, verdicts: Verdicts): 'heavy' | 'light' | 'her
     const kind = verdicts.get(c)?.kind;
     return kind === 'heavy' || kind === 'light' ? kind : 'here';
   }
-  return roleOfAll(c.body.flatMap((item) => item.pipeline.commands), verdicts);
+  return roleOfAll(
+    c.body.flatMap((item) => item.pipeline.commands),
+    verdicts,
+  );
 }
 
 // Commands taken together: `here` if any must stay here, else `heavy` if any is heavy, else `light`.

@@ -2,12 +2,67 @@
 // work in a build folder the configure step made (see "C and C++ build trees" in docs/classify.md).
 import { heavy, light, local, NONE, positional, type Verdict } from './kinds.js';
 
-const MAKE_LOCAL = new Set(['install', 'uninstall', 'deploy', 'publish', 'release', 'push', 'run', 'serve', 'server', 'dev', 'watch', 'start', 'up', 'down', 'shell', 'docker']);
+const MAKE_LOCAL = new Set([
+  'install',
+  'uninstall',
+  'deploy',
+  'publish',
+  'release',
+  'push',
+  'run',
+  'serve',
+  'server',
+  'dev',
+  'watch',
+  'start',
+  'up',
+  'down',
+  'shell',
+  'docker',
+]);
 const MAKE_VALUE = new Set(['-C', '-f', '--file', '--makefile', '-j', '--jobs', '-l', '-o', '-W', '-I', '--directory']);
-const MVN_VALUE = new Set(['-f', '--file', '-s', '--settings', '-gs', '-pl', '--projects', '-P', '--activate-profiles', '-T', '--threads', '-rf', '--resume-from', '-l', '--log-file', '-D', '-t', '--toolchains', '-b', '--builder']);
+const MVN_VALUE = new Set([
+  '-f',
+  '--file',
+  '-s',
+  '--settings',
+  '-gs',
+  '-pl',
+  '--projects',
+  '-P',
+  '--activate-profiles',
+  '-T',
+  '--threads',
+  '-rf',
+  '--resume-from',
+  '-l',
+  '--log-file',
+  '-D',
+  '-t',
+  '--toolchains',
+  '-b',
+  '--builder',
+]);
 const MVN_HEAVY = new Set(['test', 'package', 'verify', 'compile', 'test-compile', 'integration-test', 'validate', 'site']);
 const MVN_LOCAL = new Set(['install', 'deploy', 'release', 'site-deploy']);
-const GRADLE_VALUE = new Set(['-x', '--exclude-task', '-p', '--project-dir', '-b', '--build-file', '-c', '-I', '--init-script', '--console', '-g', '--gradle-user-home', '--tests', '--warning-mode', '-D', '-P']);
+const GRADLE_VALUE = new Set([
+  '-x',
+  '--exclude-task',
+  '-p',
+  '--project-dir',
+  '-b',
+  '--build-file',
+  '-c',
+  '-I',
+  '--init-script',
+  '--console',
+  '-g',
+  '--gradle-user-home',
+  '--tests',
+  '--warning-mode',
+  '-D',
+  '-P',
+]);
 const GRADLE_LOCAL = /^(?:run|bootRun|publish|install|upload|deploy|release|connected|appRun|jettyRun|tomcatRun)/;
 const GRADLE_HEAVY = /^(?:build|test|check|assemble|compile|lint|jar|war|bootJar|detekt|ktlint|spotless|jacoco|javadoc|verify)/;
 
@@ -27,8 +82,11 @@ function make(name: string, args: readonly string[]): Verdict {
 function maven(name: string, args: readonly string[]): Verdict {
   const goals: string[] = [];
   for (let i = positional(args, MVN_VALUE); i >= 0; i = positional(args, MVN_VALUE, i + 1)) goals.push(args[i] as string);
-  const bad = goals.find((g) => MVN_LOCAL.has(g) || g.endsWith(':run') || g.endsWith(':dev') || g.startsWith('exec:') || g.startsWith('release:') || g.endsWith(':deploy'));
-  if (bad) return local(`${name} ${bad}`, bad === 'install' ? 'install' : bad.startsWith('exec:') || bad.endsWith(':run') || bad.endsWith(':dev') ? 'run' : 'world');
+  const bad = goals.find(
+    (g) => MVN_LOCAL.has(g) || g.endsWith(':run') || g.endsWith(':dev') || g.startsWith('exec:') || g.startsWith('release:') || g.endsWith(':deploy'),
+  );
+  if (bad)
+    return local(`${name} ${bad}`, bad === 'install' ? 'install' : bad.startsWith('exec:') || bad.endsWith(':run') || bad.endsWith(':dev') ? 'run' : 'world');
   const good = goals.find((g) => MVN_HEAVY.has(g) || g.endsWith(':check') || g.endsWith(':test'));
   if (good) return heavy(`${name} ${good}`, good.includes('test') ? 'tests' : 'build');
   return goals.length > 0 && goals.every((g) => g === 'clean') ? local(`${name} clean`, 'clean') : NONE;

@@ -6,8 +6,16 @@ const PYTHON = /^(?:python[0-9.]*|pypy[0-9.]*|py)$/;
 export const isPython = (name: string): boolean => PYTHON.test(name);
 
 const PY_MODULE = table<Category>({
-  pytest: 'tests', unittest: 'tests', tox: 'tests', nox: 'tests', mypy: 'types', pyright: 'types', pylint: 'lint',
-  flake8: 'lint', build: 'build', compileall: 'build',
+  pytest: 'tests',
+  unittest: 'tests',
+  tox: 'tests',
+  nox: 'tests',
+  mypy: 'types',
+  pyright: 'types',
+  pylint: 'lint',
+  flake8: 'lint',
+  build: 'build',
+  compileall: 'build',
 });
 const PY_LOCAL_MODULE = table<Category>({ pip: 'install', venv: 'install', 'http.server': 'server', ensurepip: 'install', pdb: 'interactive' });
 
@@ -26,8 +34,16 @@ export function python(name: string, args: readonly string[], classifyArgv: (arg
   if (i < 0) return args.includes('-c') ? NONE : local(name, 'interactive');
   const script = basename(args[i] as string);
   const sub = args[i + 1];
-  if (script === 'manage.py') return sub === 'test' ? heavy(`${name} manage.py test`, 'tests') : sub === 'runserver' ? local(`${name} manage.py runserver`, 'server') : NONE;
-  if (script === 'setup.py') return sub === 'test' ? heavy(`${name} setup.py test`, 'tests') : sub === 'build' || sub === 'build_ext' ? heavy(`${name} setup.py ${sub}`, 'build') : sub === 'install' || sub === 'develop' ? local(`${name} setup.py ${sub}`, 'install') : NONE;
+  if (script === 'manage.py')
+    return sub === 'test' ? heavy(`${name} manage.py test`, 'tests') : sub === 'runserver' ? local(`${name} manage.py runserver`, 'server') : NONE;
+  if (script === 'setup.py')
+    return sub === 'test'
+      ? heavy(`${name} setup.py test`, 'tests')
+      : sub === 'build' || sub === 'build_ext'
+        ? heavy(`${name} setup.py ${sub}`, 'build')
+        : sub === 'install' || sub === 'develop'
+          ? local(`${name} setup.py ${sub}`, 'install')
+          : NONE;
   return NONE;
 }
 

@@ -127,7 +127,8 @@ function monorepo(name: string, args: readonly string[]): Verdict {
     const a = args[i] as string;
     if (a === '-t' || a === '--target' || a === '--targets') tasks.push(...(args[++i] ?? '').split(','));
     else if (a.startsWith('--targets=') || a.startsWith('--target=')) tasks.push(...a.slice(a.indexOf('=') + 1).split(','));
-    else if (!a.startsWith('-') && a !== 'run' && a !== 'run-many' && a !== 'affected' && a !== 'exec') tasks.push(a.includes(':') ? a.slice(a.lastIndexOf(':') + 1) : a);
+    else if (!a.startsWith('-') && a !== 'run' && a !== 'run-many' && a !== 'affected' && a !== 'exec')
+      tasks.push(a.includes(':') ? a.slice(a.lastIndexOf(':') + 1) : a);
     if (name === 'nx' && tasks.length > 0 && !a.startsWith('-')) break;
   }
   let found: Verdict = NONE;

@@ -224,7 +224,10 @@ function cutPipeline(src: string, p: Pipeline, verdicts: Verdicts): Cut | NoCut 
   }
   if (problem) return problem;
   // `npm test |& tail -1` is `npm test 2>&1 | tail -1`: the `2>&1` inside, a plain pipe here.
-  const edits: Edit[] | undefined = piped && [{ start: end, end, into: true, as: ' 2>&1' }, { start: piped.start, end: piped.start + 2, as: '|' }];
+  const edits: Edit[] | undefined = piped && [
+    { start: end, end, into: true, as: ' 2>&1' },
+    { start: piped.start, end: piped.start + 2, as: '|' },
+  ];
   return { start, end, ...(edits ? { edits } : {}) };
 }
 

@@ -17,7 +17,10 @@ export function stderrKept(src: string, redirects: readonly Redirect[]): Edit[] 
   const last = redirects[redirects.length - 1];
   if (last?.operator.startsWith('&>') && !redirects.slice(0, -1).some(movesStderr)) {
     const text = src.slice(last.start, last.end);
-    return [{ start: last.start, end: last.end, as: text.replace(/^&>/, '>') }, { start: last.end, end: last.end, into: true, as: ' 2>&1' }];
+    return [
+      { start: last.start, end: last.end, as: text.replace(/^&>/, '>') },
+      { start: last.end, end: last.end, into: true, as: ' 2>&1' },
+    ];
   }
   const joined = stderrJoinsStdout(redirects);
   return joined?.map((i) => ({ start: i === 0 ? -1 : (redirects[i - 1] as Redirect).end, end: (redirects[i] as Redirect).end, into: true }));

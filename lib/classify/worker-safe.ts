@@ -56,7 +56,8 @@ function wordProblem(w: Word, below = 0, program = false): NoCut | undefined {
     // A path that climbs out of the folder the command runs in (the project's root, at most): on the worker, that is
     // beside the copy, not this machine's folder; what the command writes there never comes back.
     // (The program's own path is judged by the program rules: the project's wrappers and node_modules/.bin above.)
-    if (!program && !path.startsWith('/') && !/^[a-z][a-z0-9+.-]*:/i.test(path) && leaves(path, below)) return outside(path, 'which is outside the folder it runs in: on the worker that is beside the copy, and nothing written there comes back');
+    if (!program && !path.startsWith('/') && !/^[a-z][a-z0-9+.-]*:/i.test(path) && leaves(path, below))
+      return outside(path, 'which is outside the folder it runs in: on the worker that is beside the copy, and nothing written there comes back');
   }
   return undefined;
 }

@@ -35,8 +35,17 @@ const WRAPPERS = table<Wrapper>({
     flags: 'i0v',
     withValue: 'uC',
     long: {
-      'ignore-environment': 'flag', null: 'flag', unset: 'value', chdir: 'value', debug: 'flag', 'block-signal': 'optional',
-      'default-signal': 'optional', 'ignore-signal': 'optional', 'list-signal-handling': 'flag', 'split-string': 'value', ...HELP,
+      'ignore-environment': 'flag',
+      null: 'flag',
+      unset: 'value',
+      chdir: 'value',
+      debug: 'flag',
+      'block-signal': 'optional',
+      'default-signal': 'optional',
+      'ignore-signal': 'optional',
+      'list-signal-handling': 'flag',
+      'split-string': 'value',
+      ...HELP,
     },
     // `env -S 'a b'` splits a string into the command: not followed.
     notFollowed: ['-S', '--split-string', ...HELP_NAMES],
@@ -73,9 +82,21 @@ const WRAPPERS = table<Wrapper>({
     flags: 'bdfioRrav',
     withValue: 'TPD',
     long: {
-      batch: 'flag', deadline: 'flag', fifo: 'flag', idle: 'flag', other: 'flag', rr: 'flag', 'reset-on-fork': 'flag',
-      'all-tasks': 'flag', verbose: 'flag', 'sched-runtime': 'value', 'sched-period': 'value', 'sched-deadline': 'value',
-      pid: 'flag', max: 'flag', ...HELP,
+      batch: 'flag',
+      deadline: 'flag',
+      fifo: 'flag',
+      idle: 'flag',
+      other: 'flag',
+      rr: 'flag',
+      'reset-on-fork': 'flag',
+      'all-tasks': 'flag',
+      verbose: 'flag',
+      'sched-runtime': 'value',
+      'sched-period': 'value',
+      'sched-deadline': 'value',
+      pid: 'flag',
+      max: 'flag',
+      ...HELP,
     },
     notFollowed: ['-p', '-m', '--pid', '--max', ...HELP_NAMES],
     operand: /^[0-9]+$/,
@@ -86,7 +107,20 @@ const WRAPPERS = table<Wrapper>({
 
 // Launchers that run the rest of the line as their command: `uv run pytest`, `bundle exec rspec`.
 const RUNNERS = table<string>({ uv: 'run', poetry: 'run', pdm: 'run', pipenv: 'run', hatch: 'run', rye: 'run', bundle: 'exec', pipx: 'run' });
-const RUNNER_VALUE = new Set(['--with', '--python', '-p', '--extra', '--group', '--package', '--env-file', '--directory', '--project', '-e', '--env', '--spec']);
+const RUNNER_VALUE = new Set([
+  '--with',
+  '--python',
+  '-p',
+  '--extra',
+  '--group',
+  '--package',
+  '--env-file',
+  '--directory',
+  '--project',
+  '-e',
+  '--env',
+  '--spec',
+]);
 const ASSIGN = /^[A-Za-z_][A-Za-z0-9_]*=/;
 const NUMERIC_OPTION = /^--?[0-9]+$/;
 

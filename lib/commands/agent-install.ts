@@ -28,14 +28,16 @@ export function register(agent: Command, ctx: Context, _setExit: (n: number) => 
       `for tools with a sandbox of their own (${allAgents()
         .filter((a) => canWiden(a.sandbox?.settings))
         .map((a) => a.name)
-        .join(', ')}): let a run inside it reach the configured workers and write sparehand's folders (only those), in your user settings; uninstall takes it back`,
+        .join(
+          ', ',
+        )}): let a run inside it reach the configured workers and write sparehand's folders (only those), in your user settings; uninstall takes it back`,
     )
     .action(async (tool: string, opts: { project?: string; dryRun?: boolean; trust?: boolean; sandboxAccess?: boolean }) => {
       await installAgents(ctx, selectAgents(tool), { ...opts, onlyUsed: tool === 'all', confirm: confirmLines });
     });
   agent
     .command('uninstall')
-    .description('remove exactly what install added (hook entries, sparehand\'s own files, notes, trust entries)')
+    .description("remove exactly what install added (hook entries, sparehand's own files, notes, trust entries)")
     .argument('<tool>', TOOL_CHOICES)
     .option('--project <dir>', 'uninstall from this project instead of your home folder')
     .option('--dry-run', 'print the changes as a unified diff and write nothing')

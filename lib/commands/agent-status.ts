@@ -9,9 +9,9 @@ import { VERSION } from '../version.js';
 import { configuredWants } from '../sandbox/explain.js';
 import { reportLine } from '../sandbox/report.js';
 
-
 function scopeLine(ctx: Context, s: ScopeStatus): string {
-  const hook = s.files.length === 0 ? 'no hook at this level' : `${s.installed ? 'installed' : 'not installed'} (${s.files.map((f) => tilde(ctx, f)).join(', ')})`;
+  const hook =
+    s.files.length === 0 ? 'no hook at this level' : `${s.installed ? 'installed' : 'not installed'} (${s.files.map((f) => tilde(ctx, f)).join(', ')})`;
   const notes = s.notes.length ? `; note ${s.notes.some((n) => n.present) ? 'present' : 'absent'} (${s.notes.map((n) => tilde(ctx, n.file)).join(', ')})` : '';
   const trust = s.trust ? `; trust: ${s.trust}` : '';
   return `${hook}${notes}${trust}`;
@@ -29,7 +29,9 @@ function print(ctx: Context, list: AgentStatus[], project: string): void {
     w(`  project:  ${same ? 'the same files as user level' : scopeLine(ctx, a.project)}`);
     if (a.binary) w(`  program:  ${a.binary.path ? `${a.binary.path}${a.binary.version ? ` (${a.binary.version})` : ''}` : `${a.binary.name} not on PATH`}`);
     w(`  checked:  against ${a.documented ?? 'documentation'}, sources read ${a.sourcesRead ?? '?'}`);
-    w(`  confirmed: ${a.confirmed.length ? a.confirmed.map((c) => `${c.package}@${c.version} (${c.date})`).join(', ') : 'documentation only, not seen in the real program'}`);
+    w(
+      `  confirmed: ${a.confirmed.length ? a.confirmed.map((c) => `${c.package}@${c.version} (${c.date})`).join(', ') : 'documentation only, not seen in the real program'}`,
+    );
     if (a.sandbox) w(`  sandbox:  ${reportLine(a.sandbox)}${a.sandbox.checked === 'documentation' ? ' (from its documentation)' : ''}`);
   }
 }
@@ -37,7 +39,9 @@ function print(ctx: Context, list: AgentStatus[], project: string): void {
 export function register(agent: Command, ctx: Context, _setExit: (n: number) => void): void {
   agent
     .command('status')
-    .description("per tool: connection, installed where (user and this project), its program and version, what the connection was checked against and when, and trust")
+    .description(
+      'per tool: connection, installed where (user and this project), its program and version, what the connection was checked against and when, and trust',
+    )
     .option('--json', 'one JSON document')
     .action(async (opts: { json?: boolean }) => {
       const project = projectRoot(ctx.cwd);

@@ -19,20 +19,37 @@ export function dependencyChecks(ctx: Context, config: Config): DoctorCheck[] {
   const where = (dir: string) => (dir === '.' ? 'the project root' : dir);
   for (const d of deps) {
     if (d.files.includes('package.json')) {
-      checks.push({ name: 'dependencies', ok: true, detail: `no lock file in ${where(d.dir)}: the worker installs from package.json (${d.command}), so its versions may differ from those here; commit a lock file to have the same` });
+      checks.push({
+        name: 'dependencies',
+        ok: true,
+        detail: `no lock file in ${where(d.dir)}: the worker installs from package.json (${d.command}), so its versions may differ from those here; commit a lock file to have the same`,
+      });
     }
   }
   if (venv?.install) {
     const python = /command -v (python\d+\.\d+)/.exec(venv.install.command)?.[1] ?? 'python3';
-    checks.push({ name: 'dependencies', ok: true, detail: `${venv.name} in ${where(venv.dir)} has no requirements or lock file: the worker makes it from what is installed in it here (${venv.install.note?.replace(/^.*made from /, '')}; it needs ${python} and the same wheels)` });
+    checks.push({
+      name: 'dependencies',
+      ok: true,
+      detail: `${venv.name} in ${where(venv.dir)} has no requirements or lock file: the worker makes it from what is installed in it here (${venv.install.note?.replace(/^.*made from /, '')}; it needs ${python} and the same wheels)`,
+    });
   }
   if (venv?.cannot) {
-    checks.push({ name: 'dependencies', ok: false, detail: `${venv.name} in ${where(venv.dir)} cannot be made on a worker: ${venv.cannot}; a run that uses it runs here with --or-local (add a requirements or lock file to run it there)` });
+    checks.push({
+      name: 'dependencies',
+      ok: false,
+      detail: `${venv.name} in ${where(venv.dir)} cannot be made on a worker: ${venv.cannot}; a run that uses it runs here with --or-local (add a requirements or lock file to run it there)`,
+    });
   }
   const key = projectKey(root, clientId(ctx, root));
   for (const w of config.workers ?? []) {
     const f = failedInstall(ctx, w, key, deps);
-    if (f) checks.push({ name: 'dependencies', ok: false, detail: `${failedInstallLine(w, f)}; install what it lacks there, then \`sparehand worker reset ${w.name}\` to try again` });
+    if (f)
+      checks.push({
+        name: 'dependencies',
+        ok: false,
+        detail: `${failedInstallLine(w, f)}; install what it lacks there, then \`sparehand worker reset ${w.name}\` to try again`,
+      });
   }
   return checks;
 }

@@ -137,7 +137,8 @@ export async function doctor(ctx: Context): Promise<{ ok: boolean; checks: Docto
     const ignored = unknown.length ? `; unknown fields (ignored): ${unknown.join(', ')}` : '';
     checks.push({ name: 'config', ok: true, detail: `${n} worker${n === 1 ? '' : 's'} configured${ignored}` });
     // Not a failure (--or-local is made for it), but no surprise either: every run happens on this machine.
-    if (n === 0) checks.push({ name: 'workers', ok: true, detail: 'none: every run happens here, on this machine; add one with `sparehand worker add NAME user@host`' });
+    if (n === 0)
+      checks.push({ name: 'workers', ok: true, detail: 'none: every run happens here, on this machine; add one with `sparehand worker add NAME user@host`' });
     checks.push(localSlotsCheck(ctx, config));
     ({ reports: workers, toolchains } = await checkWorkersWithToolchains(ctx, config.workers ?? []));
     checks.push(...dependencyChecks(ctx, config));
@@ -157,7 +158,9 @@ export async function doctor(ctx: Context): Promise<{ ok: boolean; checks: Docto
 export function register(program_: Command, ctx: Context, setExit: (n: number) => void): void {
   program_
     .command('doctor')
-    .description('check ssh, rsync, the config, every worker, the installed hooks and (in a project) its toolchains here and there and what would make its dependencies differ there')
+    .description(
+      'check ssh, rsync, the config, every worker, the installed hooks and (in a project) its toolchains here and there and what would make its dependencies differ there',
+    )
     .option('--json', 'one JSON document')
     .action(async (o: { json?: boolean }) => {
       const r = await doctor(ctx);

@@ -10,7 +10,12 @@ function today(entries: readonly LogEntry[], now = new Date()): { runs: number; 
   const day = now.toDateString();
   const mine = entries.filter((e) => new Date(e.start).toDateString() === day && e.refused === undefined);
   const away = mine.filter((e) => e.where !== 'here');
-  return { runs: mine.length, onWorkers: away.length, here: mine.length - away.length, workerMs: away.reduce((t, e) => t + (e.runMs ?? 0) + (e.depsMs ?? 0), 0) };
+  return {
+    runs: mine.length,
+    onWorkers: away.length,
+    here: mine.length - away.length,
+    workerMs: away.reduce((t, e) => t + (e.runMs ?? 0) + (e.depsMs ?? 0), 0),
+  };
 }
 
 /** How a warm run sent the project (lib/remote/warm-send.ts), when it did not use rsync. */
@@ -21,7 +26,10 @@ function formatEntry(e: LogEntry): string {
   if (e.refused !== undefined) return `${when}  refused (${e.refused})  exit ${e.exit}  ${e.project}  ${e.command}`;
   // ssh goes unsaid, as in `worker check`: another transport is named.
   const where = e.where === 'here' ? `here (${e.why ?? 'local'})` : `${e.where}${e.transport && e.transport !== 'ssh' ? ` over ${e.transport}` : ''}`;
-  const times = e.where === 'here' ? `total ${secs(e.totalMs)}` : `sync ${secs(e.syncMs)}${SENT[e.sent ?? ''] ?? ''}${e.depsMs ? `, deps ${secs(e.depsMs)}` : ''}, run ${secs(e.runMs)}`;
+  const times =
+    e.where === 'here'
+      ? `total ${secs(e.totalMs)}`
+      : `sync ${secs(e.syncMs)}${SENT[e.sent ?? ''] ?? ''}${e.depsMs ? `, deps ${secs(e.depsMs)}` : ''}, run ${secs(e.runMs)}`;
   const back = e.where === 'here' ? '' : `, ${e.files ?? 0} back, ${e.conflicts ?? 0} conflict${e.conflicts === 1 ? '' : 's'}`;
   const waited = e.waitMs ? `, waited ${secs(e.waitMs)}` : '';
   return `${when}  ${where}  exit ${e.exit}  ${times}${waited}${back}  ${e.project}  ${e.command}`;
@@ -42,7 +50,9 @@ export function register(program: Command, ctx: Context, setExit: (n: number) =>
       if (o.json) ctx.stdout.write(`${JSON.stringify({ runs, today: t }, null, 2)}\n`);
       else {
         for (const e of runs) ctx.stdout.write(`${formatEntry(e)}\n`);
-        ctx.stdout.write(`today: ${t.runs} run${t.runs === 1 ? '' : 's'}, ${t.onWorkers} on workers (${secs(t.workerMs)} of commands off this machine), ${t.here} here\n`);
+        ctx.stdout.write(
+          `today: ${t.runs} run${t.runs === 1 ? '' : 's'}, ${t.onWorkers} on workers (${secs(t.workerMs)} of commands off this machine), ${t.here} here\n`,
+        );
       }
       setExit(0);
     });

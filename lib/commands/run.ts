@@ -82,7 +82,11 @@ export function register(program: Command, ctx: Context, setExit: (n: number) =>
     .option('--local', 'run here, never on a worker')
     .option('--queue', 'with --local: wait for a local slot first, as runs here without a worker do (local.slots)')
     .option('--worker <name>', 'use this worker (also: SPAREHAND_WORKER)')
-    .option('--timeout <dur>', 'end the whole run within this long (e.g. 90s, 10m): connecting, waiting, sending, installing and the command; exit status 124', timeoutOption)
+    .option(
+      '--timeout <dur>',
+      'end the whole run within this long (e.g. 90s, 10m): connecting, waiting, sending, installing and the command; exit status 124',
+      timeoutOption,
+    )
     .option('--no-sync-back', 'do not bring changed files back')
     .option('--quiet', 'no summary line')
     .argument('<command...>', "after --: one shell string ('npm test && npm run build') or an argv")
@@ -133,10 +137,19 @@ async function runSomewhere(ctx: Context, command: string, opts: RunOptions, out
       return runLocal(ctx, command, { timeoutMs, prefix });
     }
     return withSignals((signals) =>
-      runHere(ctx, command, '--local --queue', { deadline: clock.deadline, until: clock.startBy, limit: `half of --timeout ${shownTimeout(clock)}`, turn: localTurn(ctx, config, command), signals, prefix, outcome }),
+      runHere(ctx, command, '--local --queue', {
+        deadline: clock.deadline,
+        until: clock.startBy,
+        limit: `half of --timeout ${shownTimeout(clock)}`,
+        turn: localTurn(ctx, config, command),
+        signals,
+        prefix,
+        outcome,
+      }),
     );
   }
-  if (opts.queue) throw new SparehandError('USAGE', '--queue goes with --local', { hint: 'runs that may go here with --or-local queue for a local slot already' });
+  if (opts.queue)
+    throw new SparehandError('USAGE', '--queue goes with --local', { hint: 'runs that may go here with --or-local queue for a local slot already' });
   // A broken config file is named first; the run goes on with the last good one (the hooks do the same).
   const config = loadConfigOrKept(ctx, (l) => say(ctx, l));
   // Every run that may wait takes its turn: for a slot here (with --or-local) and for the workers' slots.
@@ -151,10 +164,27 @@ async function runSomewhere(ctx: Context, command: string, opts: RunOptions, out
     const why = 'no worker configured; to run on a spare machine, add one: `sparehand worker add NAME user@host`';
     const prefix = gentlePrefix(config, ctx.env.PATH);
     return withSignals((signals) =>
-      runHere(ctx, command, why, { deadline: clock.deadline, until: clock.startBy, limit: `half of --timeout ${shownTimeout(clock)}`, turn, signals, prefix, outcome }),
+      runHere(ctx, command, why, {
+        deadline: clock.deadline,
+        until: clock.startBy,
+        limit: `half of --timeout ${shownTimeout(clock)}`,
+        turn,
+        signals,
+        prefix,
+        outcome,
+      }),
     );
   }
-  return runOnWorker(ctx, config, command, { orLocal: opts.orLocal, worker: opts.worker, timeoutMs, clock, turn, syncBack: opts.syncBack, quiet: opts.quiet, outcome });
+  return runOnWorker(ctx, config, command, {
+    orLocal: opts.orLocal,
+    worker: opts.worker,
+    timeoutMs,
+    clock,
+    turn,
+    syncBack: opts.syncBack,
+    quiet: opts.quiet,
+    outcome,
+  });
 }
 
 /** Signals while a run waits for its slot: the wait ends as the run would (128+N); the command gets its own. */

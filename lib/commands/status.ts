@@ -48,12 +48,15 @@ async function localStatus(ctx: Context, config: Config) {
 
 function formatLocal(l: Awaited<ReturnType<typeof localStatus>>): string {
   if (l.slots === 0) return `here: no local slots (${l.why})`;
-  const lines = [`here: ${l.busy.length} of ${l.slots} local slot${l.slots === 1 ? '' : 's'} busy, ${l.waiting.length} waiting${l.problem ? ` (${l.problem})` : ''}`];
+  const lines = [
+    `here: ${l.busy.length} of ${l.slots} local slot${l.slots === 1 ? '' : 's'} busy, ${l.waiting.length} waiting${l.problem ? ` (${l.problem})` : ''}`,
+  ];
   for (let slot = 0; slot < l.slots; slot++) {
     const r = l.busy.find((x) => x.slot === slot);
     lines.push(r ? `  slot ${slot}: ${short(r.command)} — ${r.project} (pid ${r.pid}), for ${ago(r.seconds)}` : `  slot ${slot}: free`);
   }
-  for (const [i, r] of l.waiting.entries()) lines.push(`  waiting ${i + 1}: ${short(r.command)} — ${r.project} (pid ${r.pid}), for ${ago(r.seconds)}${r.here ? '' : ', for a worker only'}`);
+  for (const [i, r] of l.waiting.entries())
+    lines.push(`  waiting ${i + 1}: ${short(r.command)} — ${r.project} (pid ${r.pid}), for ${ago(r.seconds)}${r.here ? '' : ', for a worker only'}`);
   return lines.join('\n');
 }
 

@@ -85,7 +85,10 @@ export function register(program: Command, ctx: Context, setExit: (n: number) =>
     .option('--identity <file>', 'private key file (ssh -i)')
     .option('--dir <path>', 'folder on the worker for project copies (default ~/.cache/sparehand/work)')
     .option('--slots <n>', 'how many commands may run on it at once (default 2)', int)
-    .option('--exec <command>', "a container or pod instead of ssh: the command that runs a program in it with its stdin and stdout, e.g. 'podman exec -i build'")
+    .option(
+      '--exec <command>',
+      "a container or pod instead of ssh: the command that runs a program in it with its stdin and stdout, e.g. 'podman exec -i build'",
+    )
     .option('--docker <container>', 'a running container: docker exec -i CONTAINER')
     .option('--podman <container>', 'a running container: podman exec -i CONTAINER')
     .option('--kubectl <pod>', 'a pod: kubectl exec -i POD -- (with --namespace, --container, --context)')
@@ -93,48 +96,75 @@ export function register(program: Command, ctx: Context, setExit: (n: number) =>
     .option('--container <name>', "the pod's container (--kubectl)")
     .option('--context <name>', 'the kubeconfig context (--kubectl, --kubernetes)')
     .option('--kubernetes', 'a pool: the running pods --selector matches in --namespace, each a worker (kubectl exec), looked up per run')
-    .option('--selector <labels>', 'the pool\'s pods (--kubernetes), as kubectl -l takes it: app=build')
+    .option('--selector <labels>', "the pool's pods (--kubernetes), as kubectl -l takes it: app=build")
     .option('--slots-per-pod <n>', 'how many commands may run on each pod at once (--kubernetes; default 2)', int)
-    .action(async (name: string, destination: string | undefined, o: ExecChoice & { port?: number; identity?: string; dir?: string; slots?: number; slotsPerPod?: number }) => {
-      const pool = kubernetesPool(o);
-      const exec = pool ? undefined : execArgv(o);
-      if ((exec === undefined && pool === undefined) === (destination === undefined)) {
-        throw new SparehandError('USAGE', destination ? 'an exec worker or a pool has no ssh destination' : 'give the ssh destination, or --exec, --docker, --podman, --kubectl or --kubernetes', {
-          hint: 'sparehand worker add NAME user@host, or sparehand worker add NAME --podman CONTAINER',
-        });
-      }
-      const w: Worker = pool ? { name, kubernetes: pool } : exec ? { name, exec } : { name, destination };
-      if (o.slotsPerPod !== undefined) o.slots = o.slotsPerPod;
-      if (o.port !== undefined) w.port = o.port;
-      if (o.identity !== undefined) w.identity = identityFile(ctx, o.identity);
-      if (o.dir !== undefined) w.dir = o.dir;
-      if (o.slots !== undefined) w.slots = o.slots;
-      const { replaced } = await addWorker(ctx, w);
-      say(ctx, `${replaced ? 'replaced' : 'added'} worker "${name}" (${workerWhere(w)}); check it with \`sparehand worker check ${name}\``);
-      // A pool's pods are asked for at each run: here only whether it has any now.
-      if (pool) {
-        const found = await expandPools(ctx, [w]);
-        say(ctx, found.failed[0] ? found.failed[0].error.message : `pool "${name}" has ${found.workers.length} running pod${found.workers.length === 1 ? '' : 's'} now: ${found.workers.map((p) => p.name).join(', ')}`);
-        return;
-      }
-      // Asked once: an unreachable worker costs one connection timeout, not one per question below.
-      const unreachable = await connect(ctx, w).then(
-        () => undefined,
-        (e: unknown) => (isSparehandError(e) ? e : Promise.reject(e)),
-      );
-      // Its rsync, when it can be reached already (runs use what is found; unreachable now: the first run looks).
-      const rsync = unreachable ? undefined : await lookForWorkerRsync(ctx, w);
-      if (rsync) for (const line of [`worker "${name}" has ${rsyncLabel(rsync)}${rsync.path === 'rsync' ? '' : ` (${rsync.path})`}`, ...rsyncNotes(rsync, 'on the worker')]) say(ctx, line);
-      // Its platform, so that the hook knows from the first command whether what it builds runs here.
-      const platform = unreachable ? undefined : await lookForWorkerPlatform(ctx, w);
-      const note = platform ? differenceNote(name, platformHere(ctx.env).platform, platform) : undefined;
-      if (note) say(ctx, note);
-      // The slot count is the worker's own: every machine sharing it counts the same slots.
-      if (o.slots !== undefined) {
-        const s = unreachable ? { reachable: false, problem: unreachable.message } : await workerStatus(ctx, w, o.slots);
-        say(ctx, s.reachable ? `${name} now has ${o.slots} slot${o.slots === 1 ? '' : 's'}, for every machine that uses it` : `${name} could not be reached to set its slots (${s.problem}); its first run sets them`);
-      }
-    });
+    .action(
+      async (
+        name: string,
+        destination: string | undefined,
+        o: ExecChoice & { port?: number; identity?: string; dir?: string; slots?: number; slotsPerPod?: number },
+      ) => {
+        const pool = kubernetesPool(o);
+        const exec = pool ? undefined : execArgv(o);
+        if ((exec === undefined && pool === undefined) === (destination === undefined)) {
+          throw new SparehandError(
+            'USAGE',
+            destination
+              ? 'an exec worker or a pool has no ssh destination'
+              : 'give the ssh destination, or --exec, --docker, --podman, --kubectl or --kubernetes',
+            {
+              hint: 'sparehand worker add NAME user@host, or sparehand worker add NAME --podman CONTAINER',
+            },
+          );
+        }
+        const w: Worker = pool ? { name, kubernetes: pool } : exec ? { name, exec } : { name, destination };
+        if (o.slotsPerPod !== undefined) o.slots = o.slotsPerPod;
+        if (o.port !== undefined) w.port = o.port;
+        if (o.identity !== undefined) w.identity = identityFile(ctx, o.identity);
+        if (o.dir !== undefined) w.dir = o.dir;
+        if (o.slots !== undefined) w.slots = o.slots;
+        const { replaced } = await addWorker(ctx, w);
+        say(ctx, `${replaced ? 'replaced' : 'added'} worker "${name}" (${workerWhere(w)}); check it with \`sparehand worker check ${name}\``);
+        // A pool's pods are asked for at each run: here only whether it has any now.
+        if (pool) {
+          const found = await expandPools(ctx, [w]);
+          say(
+            ctx,
+            found.failed[0]
+              ? found.failed[0].error.message
+              : `pool "${name}" has ${found.workers.length} running pod${found.workers.length === 1 ? '' : 's'} now: ${found.workers.map((p) => p.name).join(', ')}`,
+          );
+          return;
+        }
+        // Asked once: an unreachable worker costs one connection timeout, not one per question below.
+        const unreachable = await connect(ctx, w).then(
+          () => undefined,
+          (e: unknown) => (isSparehandError(e) ? e : Promise.reject(e)),
+        );
+        // Its rsync, when it can be reached already (runs use what is found; unreachable now: the first run looks).
+        const rsync = unreachable ? undefined : await lookForWorkerRsync(ctx, w);
+        if (rsync)
+          for (const line of [
+            `worker "${name}" has ${rsyncLabel(rsync)}${rsync.path === 'rsync' ? '' : ` (${rsync.path})`}`,
+            ...rsyncNotes(rsync, 'on the worker'),
+          ])
+            say(ctx, line);
+        // Its platform, so that the hook knows from the first command whether what it builds runs here.
+        const platform = unreachable ? undefined : await lookForWorkerPlatform(ctx, w);
+        const note = platform ? differenceNote(name, platformHere(ctx.env).platform, platform) : undefined;
+        if (note) say(ctx, note);
+        // The slot count is the worker's own: every machine sharing it counts the same slots.
+        if (o.slots !== undefined) {
+          const s = unreachable ? { reachable: false, problem: unreachable.message } : await workerStatus(ctx, w, o.slots);
+          say(
+            ctx,
+            s.reachable
+              ? `${name} now has ${o.slots} slot${o.slots === 1 ? '' : 's'}, for every machine that uses it`
+              : `${name} could not be reached to set its slots (${s.problem}); its first run sets them`,
+          );
+        }
+      },
+    );
   worker
     .command('list')
     .description('list the configured workers')
@@ -164,7 +194,9 @@ export function register(program: Command, ctx: Context, setExit: (n: number) =>
     });
   worker
     .command('reset')
-    .description("wipe this project's copies on every worker (or NAME): its dependencies, build caches and records there, and the installs remembered to have failed there; the next run starts afresh")
+    .description(
+      "wipe this project's copies on every worker (or NAME): its dependencies, build caches and records there, and the installs remembered to have failed there; the next run starts afresh",
+    )
     .argument('[name]', 'only this worker')
     .option('--project <dir>', 'the project (default: the one you are in)')
     .action(async (name: string | undefined, o: { project?: string }) => {
@@ -178,7 +210,9 @@ export function register(program: Command, ctx: Context, setExit: (n: number) =>
     });
   worker
     .command('fetch')
-    .description("bring here what the workers keep because it does not run here (another platform's executables, libraries and object files): all of this project's, or PATHs")
+    .description(
+      "bring here what the workers keep because it does not run here (another platform's executables, libraries and object files): all of this project's, or PATHs",
+    )
     .argument('[paths...]', 'kept files, or folders holding them (relative to here); none: all of them')
     .option('--worker <name>', 'only from this worker')
     .option('--to <dir>', 'write them under DIR, at their paths in the project (default: at their own paths here)')
@@ -190,11 +224,14 @@ export function register(program: Command, ctx: Context, setExit: (n: number) =>
       const root = gitRoot(ctx.cwd) ?? ctx.cwd;
       const wanted = paths.map((p) => {
         const rel = relative(root, resolve(ctx.cwd, p)).split(sep).join('/');
-        if (rel.startsWith('..') || isAbsolute(rel)) throw new SparehandError('USAGE', `${p} is not in the project (${root})`, { hint: 'name files or folders of the project you are in' });
+        if (rel.startsWith('..') || isAbsolute(rel))
+          throw new SparehandError('USAGE', `${p} is not in the project (${root})`, { hint: 'name files or folders of the project you are in' });
         return rel;
       });
       if (o.list) {
-        const kept = keptOutputs(ctx, workers, root).filter((k) => wanted.length === 0 || wanted.some((w) => w === '' || k.path === w || k.path.startsWith(`${w}/`)));
+        const kept = keptOutputs(ctx, workers, root).filter(
+          (k) => wanted.length === 0 || wanted.some((w) => w === '' || k.path === w || k.path.startsWith(`${w}/`)),
+        );
         const rows = kept.map((k) => ({ path: k.path, worker: k.worker.name, copy: k.folder, md5: k.hash, keptAt: new Date(k.at).toISOString() }));
         if (o.json) ctx.stdout.write(`${JSON.stringify({ kept: rows }, null, 2)}\n`);
         else if (rows.length === 0) say(ctx, 'no worker keeps anything of this project (what a run keeps there because it does not run here is listed here)');
@@ -207,7 +244,11 @@ export function register(program: Command, ctx: Context, setExit: (n: number) =>
       if (o.json) ctx.stdout.write(`${JSON.stringify({ ...r, to: to ?? root }, null, 2)}\n`);
       else {
         const where = (p: string) => printable(to ? relative(ctx.cwd, join(to, p)) || '.' : p);
-        for (const f of r.fetched) say(ctx, `fetched ${where(f.path)} from ${f.worker} (${f.what}, ${size(f.size)}${f.changed ? '; it changed in the worker\'s copy since the run that kept it' : ''})`);
+        for (const f of r.fetched)
+          say(
+            ctx,
+            `fetched ${where(f.path)} from ${f.worker} (${f.what}, ${size(f.size)}${f.changed ? "; it changed in the worker's copy since the run that kept it" : ''})`,
+          );
         for (const k of r.skipped) say(ctx, `not fetched: ${printable(k.path)}: ${k.why}`);
         if (r.fetched.length === 0 && r.skipped.length === 0) say(ctx, 'no worker keeps anything of this project: nothing to fetch');
       }

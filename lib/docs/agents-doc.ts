@@ -63,7 +63,7 @@ function answers(a: AgentSpec): string[] {
 function where(t: InstallTarget): string {
   if (t.kind === 'json') return `hook entry under \`${t.arrayPath.join('.')}\`${t.comments ? '; the file may hold comments, kept' : ''}`;
   if (t.kind === 'toml') return `hook table \`[[${t.arrayKey}]]\`; the file's other tables and comments are kept`;
-  return 'a whole file of sparehand\'s';
+  return "a whole file of sparehand's";
 }
 
 /** One tool's section. */
@@ -73,14 +73,17 @@ function section(a: AgentSpec): string {
   if (a.install.targets.length > 0 || (a.install.notes ?? []).length > 0) {
     lines.push('**Files written:**', '');
     for (const t of a.install.targets) lines.push(`- ${t.scope} level: \`${t.path(BASE)}\` (${where(t)})`);
-    for (const n of a.install.notes ?? []) lines.push(`- ${n.scope} level: \`${n.path(BASE)}\` (note between \`<!-- sparehand:begin -->\` and \`<!-- sparehand:end -->\`)`);
+    for (const n of a.install.notes ?? [])
+      lines.push(`- ${n.scope} level: \`${n.path(BASE)}\` (note between \`<!-- sparehand:begin -->\` and \`<!-- sparehand:end -->\`)`);
     if (a.install.trust) lines.push(`- with \`--trust\`: the trust entry in \`${a.install.trust.file(BASE)}\``);
     lines.push('');
   }
   const entry = a.install.targets[0];
-  if (entry?.kind === 'json') lines.push('**Entry** (as installed; the paths are this installation\'s):', '', code('json', pretty(entry.entry(cmd))), '');
-  if (entry?.kind === 'toml') lines.push('**Entry** (as installed; the paths are this installation\'s):', '', code('toml', renderTable(entry.arrayKey, entry.entry(cmd))), '');
-  if (entry?.kind === 'file') lines.push(`**Entry:** sparehand's own file, calling \`${cmd.shell}\`${entry.mode ? ` (mode ${entry.mode.toString(8)})` : ''}.`, '');
+  if (entry?.kind === 'json') lines.push("**Entry** (as installed; the paths are this installation's):", '', code('json', pretty(entry.entry(cmd))), '');
+  if (entry?.kind === 'toml')
+    lines.push("**Entry** (as installed; the paths are this installation's):", '', code('toml', renderTable(entry.arrayKey, entry.entry(cmd))), '');
+  if (entry?.kind === 'file')
+    lines.push(`**Entry:** sparehand's own file, calling \`${cmd.shell}\`${entry.mode ? ` (mode ${entry.mode.toString(8)})` : ''}.`, '');
   if (a.samplePayload) {
     const shape = a.facts.confirmed.length > 0 ? 'shaped like the captured payload' : 'shaped like the documented payload';
     lines.push(`**Input** (what the hook reads on stdin, ${shape}):`, '', code('json', pretty(a.samplePayload('npm test', CWD))), '');
@@ -103,7 +106,10 @@ function section(a: AgentSpec): string {
   if (a.facts.documented) lines.push(`**Checked against:** ${a.facts.documented}.`, '');
   if (a.facts.quirks.length > 0) lines.push('**Quirks:**', '', ...a.facts.quirks.map((q) => `- ${q}`), '');
   if (a.install.targets.length === 0 && (a.install.notes ?? []).length > 0) {
-    lines.push(`**Check again:** \`sparehand agent status\` shows whether the note is in place and the program's version${a.program?.binary ? ` (\`${a.program?.binary.name} ${a.program?.binary.versionArgs.join(' ')}\`)` : ''} next to the one confirmed above. Re-read the sources above when the version moves.`, '');
+    lines.push(
+      `**Check again:** \`sparehand agent status\` shows whether the note is in place and the program's version${a.program?.binary ? ` (\`${a.program?.binary.name} ${a.program?.binary.versionArgs.join(' ')}\`)` : ''} next to the one confirmed above. Re-read the sources above when the version moves.`,
+      '',
+    );
   }
   if (a.install.targets.length > 0) {
     lines.push(
@@ -117,7 +123,11 @@ function section(a: AgentSpec): string {
 /** The generated part of docs/agents.md: a summary table, then one section per tool. */
 export function renderAgentsDoc(agents: readonly AgentSpec[]): string {
   const rows = agents.map((a) => {
-    const user = a.install.targets.filter((t) => t.scope === 'user').map((t) => `\`${t.path(BASE)}\``).join(', ') || '—';
+    const user =
+      a.install.targets
+        .filter((t) => t.scope === 'user')
+        .map((t) => `\`${t.path(BASE)}\``)
+        .join(', ') || '—';
     const confirmed = a.facts.confirmed.map((c) => `${c.version} (${c.date})`).join(', ') || 'docs only';
     const found = [...(a.program?.binary ? [a.program?.binary.name] : []), ...(a.program?.folders?.(BASE) ?? [])].map((f) => `\`${f}\``).join(', ') || '—';
     return `| \`${a.id}\` | ${a.name} | ${a.connection} | ${found} | ${user} | ${confirmed} |`;
@@ -129,7 +139,7 @@ export function renderAgentsDoc(agents: readonly AgentSpec[]): string {
     '|---|---|---|---|---|---|',
     ...rows,
     '',
-    'The tools with a sandbox of their own for shell commands (each one\'s **Sandbox** paragraph below says more; [Sandboxes](#sandboxes) how sparehand works inside them):',
+    "The tools with a sandbox of their own for shell commands (each one's **Sandbox** paragraph below says more; [Sandboxes](#sandboxes) how sparehand works inside them):",
     '',
     ...sandboxTable(agents),
     ...agents.map(section),
@@ -159,7 +169,7 @@ export function renderEnvironmentDoc(agents: readonly AgentSpec[]): string {
     '| `SPAREHAND_WORKER=NAME` | `sparehand run` uses this worker |',
     `| \`${PLATFORM_VAR}=OS-ARCH[-LIBC]\` | what sparehand believes this machine to be (\`darwin-arm64\`, \`linux-x86_64-glibc\`) instead of what it detects: which of a worker's binaries run here (docs/run.md "Mac laptop, Linux worker"); for tests |`,
     '| `SPAREHAND_CONFIG` | the config file (default `${XDG_CONFIG_HOME:-~/.config}/sparehand/config.json`) |',
-    '| `XDG_CONFIG_HOME`, `XDG_CACHE_HOME`, `XDG_STATE_HOME`, `HOME` | where sparehand\'s files live; all read at call time |',
+    "| `XDG_CONFIG_HOME`, `XDG_CACHE_HOME`, `XDG_STATE_HOME`, `HOME` | where sparehand's files live; all read at call time |",
     '',
     ENV_END,
   ].join('\n');

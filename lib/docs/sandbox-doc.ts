@@ -13,9 +13,11 @@ const inside = (s: SandboxSpec): string =>
 
 const DOES: Record<SandboxNetwork, string> = {
   cut: 'no worker can be reached: the run goes here at once (no connection tried), with one line naming the sandbox and the setting that would let it offload',
-  proxy: 'ssh goes through the proxy in the command\'s environment (sparehand\'s own tunnel, HTTP CONNECT or SOCKS5), without a shared connection where unix sockets are refused; a host the proxy refuses: the run goes here at once, with one line naming the sandbox and the setting',
+  proxy:
+    "ssh goes through the proxy in the command's environment (sparehand's own tunnel, HTTP CONNECT or SOCKS5), without a shared connection where unix sockets are refused; a host the proxy refuses: the run goes here at once, with one line naming the sandbox and the setting",
   open: 'the worker is reached as outside it',
-  unknown: 'the worker is tried; a refusal by the sandbox (a socket refused, sparehand\'s folders read-only) sends the run here with one line naming the sandbox and the setting',
+  unknown:
+    "the worker is tried; a refusal by the sandbox (a socket refused, sparehand's folders read-only) sends the run here with one line naming the sandbox and the setting",
 };
 
 /** What `--sandbox-access` writes, in the tool's own words, for the doc. */
@@ -52,7 +54,9 @@ export function sandboxTable(agents: readonly AgentSpec[]): string[] {
   const rows = agents.flatMap((a) => {
     const s = a.sandbox;
     if (!s) return [];
-    return [`| \`${a.id}\` | ${s.onByDefault ? 'yes' : 'no'} | ${inside(s)} | ${s.insideEnv[0]?.network ?? 'unknown'} | ${canWiden(s.settings) ? `\`${s.settings.file(BASE)}\`` : 'by hand'} | ${s.checked} |`];
+    return [
+      `| \`${a.id}\` | ${s.onByDefault ? 'yes' : 'no'} | ${inside(s)} | ${s.insideEnv[0]?.network ?? 'unknown'} | ${canWiden(s.settings) ? `\`${s.settings.file(BASE)}\`` : 'by hand'} | ${s.checked} |`,
+    ];
   });
   return [
     '| id | sandbox on by default | seen from inside by | network inside | `--sandbox-access` writes | checked with |',

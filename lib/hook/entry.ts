@@ -16,7 +16,8 @@ const i = args.indexOf('--for');
 const agent = i >= 0 ? (args[i + 1] ?? '') : (args.find((a) => a.startsWith('--for='))?.slice(6) ?? '');
 const ctx = processContext();
 const paths: HookPaths = {
-  full: () => requireWithCodeCache(join(dirname(fileURLToPath(import.meta.url)), 'hook-answer.bundle.cjs'), join(cacheDir(ctx), 'v8')) as ReturnType<HookPaths['full']>,
+  full: () =>
+    requireWithCodeCache(join(dirname(fileURLToPath(import.meta.url)), 'hook-answer.bundle.cjs'), join(cacheDir(ctx), 'v8')) as ReturnType<HookPaths['full']>,
   leave: (id) => (Object.hasOwn(__SPAREHAND_LEAVE__, id) ? __SPAREHAND_LEAVE__[id]! : ''),
 };
 hookMain(ctx, agent, paths).then(

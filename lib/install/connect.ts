@@ -26,7 +26,6 @@ export interface ConnectOptions {
   confirm?: (ctx: Context, planned: Planned, base: InstallBase) => Promise<string[]>;
 }
 
-
 /** Where to install: the user's home, or `--project DIR`, which must be a folder that is there (a typo is not made). */
 export function baseOf(ctx: Context, project: string | undefined): { base: InstallBase; scope: Scope } {
   const dir = project ? resolve(ctx.cwd, project) : undefined;
@@ -50,7 +49,10 @@ const isDir = (p: string): boolean => {
 function fail(failures: { agent: AgentSpec; error: SparehandError }[], verb: string): void {
   if (failures.length === 0) return;
   if (failures.length === 1) throw failures[0]!.error;
-  throw new SparehandError('INSTALL', `could not ${verb} ${failures.map((f) => f.agent.id).join(', ')}:\n${failures.map((f) => `  ${f.agent.id}: ${f.error.message}`).join('\n')}`);
+  throw new SparehandError(
+    'INSTALL',
+    `could not ${verb} ${failures.map((f) => f.agent.id).join(', ')}:\n${failures.map((f) => `  ${f.agent.id}: ${f.error.message}`).join('\n')}`,
+  );
 }
 
 async function write(ctx: Context, ws: Workspace, opts: { dryRun: boolean; install: boolean; base: InstallBase }): Promise<Change[]> {
@@ -83,7 +85,9 @@ export async function installAgents(ctx: Context, agents: readonly AgentSpec[], 
 async function installLocked(ctx: Context, agents: readonly AgentSpec[], opts: ConnectOptions): Promise<void> {
   const { base, scope } = baseOf(ctx, opts.project);
   if (opts.sandboxAccess && scope === 'project') {
-    throw new SparehandError('USAGE', '--sandbox-access widens the tool\'s sandbox in your user settings, not a project\'s', { hint: 'run it without --project' });
+    throw new SparehandError('USAGE', "--sandbox-access widens the tool's sandbox in your user settings, not a project's", {
+      hint: 'run it without --project',
+    });
   }
   const ws = workspace();
   const planned: Planned[] = [];
@@ -101,13 +105,17 @@ async function installLocked(ctx: Context, agents: readonly AgentSpec[], opts: C
       continue;
     }
     if (opts.onlyUsed && usedHere(agent, base) === undefined) {
-      out(agent, `${agent.id}: skipped: not found here (${lookedFor(agent, base, (p) => tilde(ctx, p))}); to install it anyway: sparehand agent install ${agent.id}${opts.project ? ` --project ${opts.project}` : ''}`);
+      out(
+        agent,
+        `${agent.id}: skipped: not found here (${lookedFor(agent, base, (p) => tilde(ctx, p))}); to install it anyway: sparehand agent install ${agent.id}${opts.project ? ` --project ${opts.project}` : ''}`,
+      );
       continue;
     }
     const undo = ws.checkpoint();
     try {
       planned.push(await planInstall(ws, agent, { base, scope, trust: Boolean(opts.trust) }));
-      if (scope === 'user') sandboxSaid.set(agent.id, await sandboxLines(ctx, ws, agent, base, { access: Boolean(opts.sandboxAccess), dryRun: Boolean(opts.dryRun) }));
+      if (scope === 'user')
+        sandboxSaid.set(agent.id, await sandboxLines(ctx, ws, agent, base, { access: Boolean(opts.sandboxAccess), dryRun: Boolean(opts.dryRun) }));
     } catch (e) {
       if (!isSparehandError(e)) throw e;
       undo();
@@ -120,17 +128,17 @@ async function installLocked(ctx: Context, agents: readonly AgentSpec[], opts: C
   const state = (p: string) => (changed.has(p) ? (opts.dryRun ? 'would change' : 'written') : 'unchanged');
   for (const p of planned) {
     const a = p.agent;
-    const parts = [
-      ...p.files.map((f) => `hook in ${tilde(ctx, f)} (${state(f)})`),
-      ...p.notes.map((f) => `note in ${tilde(ctx, f)} (${state(f)})`),
-    ];
+    const parts = [...p.files.map((f) => `hook in ${tilde(ctx, f)} (${state(f)})`), ...p.notes.map((f) => `note in ${tilde(ctx, f)} (${state(f)})`)];
     out(a, `${a.id}: ${parts.join('; ')}`);
     if (a.install.trust && p.trust) {
       if (!opts.trust) out(a, `  then: trust the hook: ${a.install.trust.howTo}`);
       else if (!opts.dryRun && opts.confirm) for (const line of await opts.confirm(ctx, p, base)) out(a, `  ${line}`);
     }
     if (p.command.portable && p.files.length > 0) {
-      out(a, '  note: the project\'s files call `sparehand` from PATH (no path of this machine): it works on every teammate\'s machine that has sparehand on PATH, and does nothing where there is none');
+      out(
+        a,
+        "  note: the project's files call `sparehand` from PATH (no path of this machine): it works on every teammate's machine that has sparehand on PATH, and does nothing where there is none",
+      );
     }
     if ((a.sparehandName === 'bare' || p.command.portable) && p.files.length > 0) {
       const advice = bareNameAdvice(ctx, self().script, a.sparehandName === 'bare' ? undefined : "this project's hook calls");

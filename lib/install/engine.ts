@@ -81,7 +81,14 @@ function backupPath(record: InstallRecord, path: string): string {
  * the backup of the user's file (not for sparehand's own files: a tool that runs every file in its hook folder would
  * run a stray copy).
  */
-export async function put(ws: Workspace, agent: Pick<AgentSpec, 'id'>, base: InstallBase, path: string, next: string, opts: { own?: boolean; mode?: number } = {}): Promise<void> {
+export async function put(
+  ws: Workspace,
+  agent: Pick<AgentSpec, 'id'>,
+  base: InstallBase,
+  path: string,
+  next: string,
+  opts: { own?: boolean; mode?: number } = {},
+): Promise<void> {
   const text = await ws.read(path);
   const record = await loadRecord(ws, base);
   const r = fileRecord(record, path);
@@ -100,7 +107,14 @@ export async function put(ws: Workspace, agent: Pick<AgentSpec, 'id'>, base: Ins
  * file only where install created it, else leaves `keep` (the user's `{}` stays; sparehand's own file has no keep).
  * The backup and the record go once no tool of sparehand's is left in the file.
  */
-export async function restore(ws: Workspace, agent: Pick<AgentSpec, 'id'>, base: InstallBase, path: string, next: string | undefined, keep: string | undefined): Promise<void> {
+export async function restore(
+  ws: Workspace,
+  agent: Pick<AgentSpec, 'id'>,
+  base: InstallBase,
+  path: string,
+  next: string | undefined,
+  keep: string | undefined,
+): Promise<void> {
   const record = await loadRecord(ws, base);
   const r = record.files[path];
   const final = next === undefined && !r?.created ? keep : next;
@@ -121,7 +135,11 @@ export async function restore(ws: Workspace, agent: Pick<AgentSpec, 'id'>, base:
 /** Adds (or refreshes) this tool's hook, note and, with `trust`, its trust entry. */
 export async function planInstall(ws: Workspace, agent: AgentSpec, opts: PlanOptions): Promise<Planned> {
   // A project's files are shared by a team: no path of this machine in them.
-  const command = hookCommand(agent.id, { ...(opts.node ? { node: opts.node } : {}), ...(opts.script ? { script: opts.script } : {}), portable: opts.scope === 'project' });
+  const command = hookCommand(agent.id, {
+    ...(opts.node ? { node: opts.node } : {}),
+    ...(opts.script ? { script: opts.script } : {}),
+    portable: opts.scope === 'project',
+  });
   const planned: Planned = { agent, files: [], notes: [], command };
   for (const target of targetsAt(agent, opts.scope)) {
     const path = target.path(opts.base);
@@ -138,13 +156,22 @@ export async function planInstall(ws: Workspace, agent: AgentSpec, opts: PlanOpt
       const trust = trustEntryOf(agent, target, opts.base, path, next);
       if (trust && agent.install.trust && opts.trust) {
         const toml = await ws.read(trust.file);
-        await put(ws, agent, opts.base, trust.file, setTomlString(trust.file, toml, agent.install.trust.table(trust.hooksRealPath, trust.group, trust.handler), agent.install.trust.field, trust.hash));
+        await put(
+          ws,
+          agent,
+          opts.base,
+          trust.file,
+          setTomlString(trust.file, toml, agent.install.trust.table(trust.hooksRealPath, trust.group, trust.handler), agent.install.trust.field, trust.hash),
+        );
       }
       if (trust) planned.trust = trust;
     } else if (target.kind === 'toml') {
       await put(ws, agent, opts.base, path, installToml(target, path, text, command));
     } else {
-      await put(ws, agent, opts.base, path, installOwnFile(target, path, text, command), { own: true, ...(target.mode === undefined ? {} : { mode: target.mode }) });
+      await put(ws, agent, opts.base, path, installOwnFile(target, path, text, command), {
+        own: true,
+        ...(target.mode === undefined ? {} : { mode: target.mode }),
+      });
     }
     planned.files.push(path);
   }

@@ -15,4 +15,3 @@ export function hookCommand(agent: AgentId, opts: { node?: string; script?: stri
   const script = opts.script ?? me.script;
   return { node, script, agent, shell: hookShell(node, script, agent) };
 }
-

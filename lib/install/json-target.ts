@@ -185,7 +185,12 @@ export const onlySeed = (target: JsonHookTarget, path: string, text: string): bo
 export function ourHandler(target: JsonHookTarget, group: unknown): number {
   if (!target.handlers || typeof group !== 'object' || group === null) return 0;
   const list = (group as Json)[target.handlers.key];
-  return Array.isArray(list) ? Math.max(0, list.findIndex((h) => target.handlers!.isOurs(h))) : 0;
+  return Array.isArray(list)
+    ? Math.max(
+        0,
+        list.findIndex((h) => target.handlers!.isOurs(h)),
+      )
+    : 0;
 }
 
 /** The installed entries' commands, read back from the file (for `agent test` and `agent status`). */

@@ -140,8 +140,10 @@ function cannotWrite(path: string, e: unknown): Error {
   const known: Record<string, string> = {
     EACCES: `let your user write its folder (sparehand writes a new file beside it and renames it over it): \`ls -ld ${dirname(path)}\``,
     EPERM: `the file or its folder may not be changed (immutable: \`lsattr ${path}\`, or a managed profile); make it writable, or add the hook by hand (\`sparehand agent install TOOL --dry-run\` prints it)`,
-    EROFS: 'it is on a read-only file system (a link into a store such as home-manager\'s /nix/store?): add the hook to the source of your dotfiles and apply them, or replace the link by a copy; `sparehand agent install TOOL --dry-run` prints the change',
-    EBUSY: 'it is a mount point (a file bind-mounted into a container?): it cannot be replaced; install in the file it is mounted from, or add the hook by hand (`--dry-run` prints it)',
+    EROFS:
+      "it is on a read-only file system (a link into a store such as home-manager's /nix/store?): add the hook to the source of your dotfiles and apply them, or replace the link by a copy; `sparehand agent install TOOL --dry-run` prints the change",
+    EBUSY:
+      'it is a mount point (a file bind-mounted into a container?): it cannot be replaced; install in the file it is mounted from, or add the hook by hand (`--dry-run` prints it)',
     EXDEV: 'it links to another file system; add the hook where the link points, or replace the link by a copy',
     ENOSPC: 'the disk is full; free some space and run install again',
   };

@@ -53,7 +53,15 @@ function detect(read: ReadAt, at: number, inArchive = false): NativeCode | undef
 // ---- ELF
 
 const ELF_MACHINE: Readonly<Record<number, string>> = {
-  3: 'x86', 62: 'x86_64', 40: 'arm', 183: 'arm64', 8: 'mips', 20: 'ppc', 21: 'ppc64', 22: 's390x', 258: 'loongarch64',
+  3: 'x86',
+  62: 'x86_64',
+  40: 'arm',
+  183: 'arm64',
+  8: 'mips',
+  20: 'ppc',
+  21: 'ppc64',
+  22: 's390x',
+  258: 'loongarch64',
 };
 const ELF_OSABI: Readonly<Record<number, string>> = { 2: 'netbsd', 9: 'freebsd', 12: 'openbsd' };
 const PT_DYNAMIC = 2;
@@ -90,7 +98,10 @@ function elf(read: ReadAt, at: number, h: Buffer): NativeCode | undefined {
     const pType = u32(ph, 0);
     const offset = word(ph, wide ? 8 : 4);
     const size = Math.min(word(ph, wide ? 32 : 16), 65536);
-    if (pType === PT_INTERP) interp = read(at + offset, Math.min(size, 4096)).toString('latin1').replace(/\0.*$/s, '');
+    if (pType === PT_INTERP)
+      interp = read(at + offset, Math.min(size, 4096))
+        .toString('latin1')
+        .replace(/\0.*$/s, '');
     if (pType === PT_DYNAMIC) {
       const dyn = read(at + offset, size);
       const entry = wide ? 16 : 8;
@@ -115,9 +126,23 @@ function elf(read: ReadAt, at: number, h: Buffer): NativeCode | undefined {
 // ---- Mach-O
 
 const CPU: Readonly<Record<number, string>> = {
-  7: 'x86', 0x01000007: 'x86_64', 12: 'arm', 0x0100000c: 'arm64', 0x0200000c: 'arm64_32', 18: 'ppc', 0x01000012: 'ppc64',
+  7: 'x86',
+  0x01000007: 'x86_64',
+  12: 'arm',
+  0x0100000c: 'arm64',
+  0x0200000c: 'arm64_32',
+  18: 'ppc',
+  0x01000012: 'ppc64',
 };
-const MACH_KIND: Readonly<Record<number, NativeCode['kind']>> = { 1: 'object', 2: 'executable', 4: 'core', 6: 'library', 7: 'library', 8: 'library', 9: 'library' };
+const MACH_KIND: Readonly<Record<number, NativeCode['kind']>> = {
+  1: 'object',
+  2: 'executable',
+  4: 'core',
+  6: 'library',
+  7: 'library',
+  8: 'library',
+  9: 'library',
+};
 const cpuName = (t: number): string => CPU[t] ?? `cpu-${t}`;
 
 function machO(h: Buffer, at: number): NativeCode | undefined {
@@ -170,7 +195,11 @@ function archive(read: ReadAt, at: number): NativeCode | undefined {
     if (!Number.isSafeInteger(size) || size < 0) return undefined;
     const longName = /^#1\/(\d+)$/.exec(name);
     const nameLength = longName ? Number(longName[1]) : 0;
-    const realName = longName ? read(at + offset + 60, nameLength).toString('latin1').replace(/\0+$/, '') : name;
+    const realName = longName
+      ? read(at + offset + 60, nameLength)
+          .toString('latin1')
+          .replace(/\0+$/, '')
+      : name;
     const index = realName === '/' || realName === '//' || realName === '/SYM64/' || realName.startsWith('__.SYMDEF');
     const member = index ? undefined : detect(read, at + offset + 60 + nameLength, true);
     if (member?.kind === 'object') return { ...member, kind: 'archive' };
@@ -203,11 +232,17 @@ export function keptOnWorker(code: NativeCode, here: Platform, worker: Platform)
 }
 
 const KIND_NAME: Readonly<Record<NativeCode['kind'], string>> = {
-  executable: 'executable', library: 'shared library', object: 'object file', archive: 'static library', core: 'core dump',
+  executable: 'executable',
+  library: 'shared library',
+  object: 'object file',
+  archive: 'static library',
+  core: 'core dump',
 };
 
 /** As people read it: `ELF executable for Linux x86-64 (glibc)`, `Mach-O shared library for macOS arm64 + x86-64`. */
 export function describeCode(code: NativeCode): string {
-  const arches = code.arches.map((arch, i) => (i === 0 ? platformLabel({ os: code.os, arch }) : platformLabel({ os: code.os, arch }).split(' ').slice(1).join(' ')));
+  const arches = code.arches.map((arch, i) =>
+    i === 0 ? platformLabel({ os: code.os, arch }) : platformLabel({ os: code.os, arch }).split(' ').slice(1).join(' '),
+  );
   return `${code.format} ${KIND_NAME[code.kind]} for ${arches.join(' + ')}${code.libc ? ` (${code.libc})` : code.static ? ' (static)' : ''}`;
 }

@@ -12,19 +12,52 @@ export interface Platform {
 }
 
 const OS: Readonly<Record<string, string>> = {
-  linux: 'linux', darwin: 'darwin', macos: 'darwin', mac: 'darwin', osx: 'darwin', freebsd: 'freebsd', openbsd: 'openbsd',
-  netbsd: 'netbsd', win32: 'windows', windows: 'windows', mswin32: 'windows', cygwin: 'windows', msys: 'windows',
+  linux: 'linux',
+  darwin: 'darwin',
+  macos: 'darwin',
+  mac: 'darwin',
+  osx: 'darwin',
+  freebsd: 'freebsd',
+  openbsd: 'openbsd',
+  netbsd: 'netbsd',
+  win32: 'windows',
+  windows: 'windows',
+  mswin32: 'windows',
+  cygwin: 'windows',
+  msys: 'windows',
 };
 const ARCH: Readonly<Record<string, string>> = {
-  x86_64: 'x86_64', 'x86-64': 'x86_64', amd64: 'x86_64', x64: 'x86_64', aarch64: 'arm64', arm64: 'arm64',
-  i386: 'x86', i486: 'x86', i586: 'x86', i686: 'x86', ia32: 'x86', x86: 'x86', arm: 'arm', armv6l: 'arm', armv7l: 'arm',
-  armhf: 'arm', riscv64: 'riscv64', ppc64le: 'ppc64le', ppc64: 'ppc64', s390x: 's390x', loongarch64: 'loongarch64',
+  x86_64: 'x86_64',
+  'x86-64': 'x86_64',
+  amd64: 'x86_64',
+  x64: 'x86_64',
+  aarch64: 'arm64',
+  arm64: 'arm64',
+  i386: 'x86',
+  i486: 'x86',
+  i586: 'x86',
+  i686: 'x86',
+  ia32: 'x86',
+  x86: 'x86',
+  arm: 'arm',
+  armv6l: 'arm',
+  armv7l: 'arm',
+  armhf: 'arm',
+  riscv64: 'riscv64',
+  ppc64le: 'ppc64le',
+  ppc64: 'ppc64',
+  s390x: 's390x',
+  loongarch64: 'loongarch64',
 };
 const LIBC = new Set(['glibc', 'musl']);
 
 /** One platform from its words in any of the usual spellings (`darwin arm64`, `macos-arm64`, `linux x64 musl`); undefined when it is not one. */
 export function parsePlatform(text: string): Platform | undefined {
-  const words = text.trim().toLowerCase().split(/[\s/]+|-(?=[a-z])/).filter(Boolean);
+  const words = text
+    .trim()
+    .toLowerCase()
+    .split(/[\s/]+|-(?=[a-z])/)
+    .filter(Boolean);
   const [os, arch, libc, ...rest] = words;
   const o = os === undefined ? undefined : OS[os];
   const a = arch === undefined ? undefined : (ARCH[arch] ?? (/^[a-z][a-z0-9_]*$/.test(arch) ? arch : undefined));
@@ -35,7 +68,14 @@ export function parsePlatform(text: string): Platform | undefined {
 /** As the worker program and the cache write it: `linux x86_64 glibc`. */
 export const platformWords = (p: Platform): string => [p.os, p.arch, ...(p.libc ? [p.libc] : [])].join(' ');
 
-const OS_NAME: Readonly<Record<string, string>> = { linux: 'Linux', darwin: 'macOS', freebsd: 'FreeBSD', openbsd: 'OpenBSD', netbsd: 'NetBSD', windows: 'Windows' };
+const OS_NAME: Readonly<Record<string, string>> = {
+  linux: 'Linux',
+  darwin: 'macOS',
+  freebsd: 'FreeBSD',
+  openbsd: 'OpenBSD',
+  netbsd: 'NetBSD',
+  windows: 'Windows',
+};
 const ARCH_NAME: Readonly<Record<string, string>> = { x86_64: 'x86-64', x86: 'x86 (32-bit)' };
 
 /** As people read it: `macOS arm64`, `Linux x86-64`; with `libc`, `Linux x86-64 (musl)`. */

@@ -85,7 +85,16 @@ function platformNote(ctx: Context, worker: Worker, there: Platform | undefined)
 /** The report of a pool whose pods could not be listed, or that has none running (lib/remote/pools.ts). */
 export function poolFailure(ctx: Context, pool: Worker, e: SparehandError): WorkerReport {
   const transport = transportInfo(ctx, pool, { controlPath: 'none' });
-  return { name: pool.name, destination: workerWhere(pool), transport, dir: workerDir(pool), slots: workerSlots(pool), ok: false, problems: [e.message], ...(e.hint ? { hint: e.hint } : {}) };
+  return {
+    name: pool.name,
+    destination: workerWhere(pool),
+    transport,
+    dir: workerDir(pool),
+    slots: workerSlots(pool),
+    ok: false,
+    problems: [e.message],
+    ...(e.hint ? { hint: e.hint } : {}),
+  };
 }
 
 /** Checks one worker; never throws for the worker's own problems (they are in `problems`). */
@@ -110,7 +119,12 @@ export async function checkWorker(ctx: Context, worker: Worker, opts: { versions
   const t = performance.now();
   await captureRemote(sshEnv(ctx), worker, conn, 'true');
   const latencyMs = performance.now() - t;
-  const r = await captureRemote(sshEnv(ctx), worker, conn, quote(['bash', '-c', PROBE, 'probe', remotePath(base.dir), SLOT_STATUS, PLATFORM_PROBE, ...(opts.versions ?? [])]));
+  const r = await captureRemote(
+    sshEnv(ctx),
+    worker,
+    conn,
+    quote(['bash', '-c', PROBE, 'probe', remotePath(base.dir), SLOT_STATUS, PLATFORM_PROBE, ...(opts.versions ?? [])]),
+  );
   const slots = parseSlotStatus(r.stdout);
   const versions = parseVersions(r.stdout);
   const field = (k: string) => new RegExp(`^${k}=(.*)$`, 'm').exec(r.stdout)?.[1]?.trim() || null;

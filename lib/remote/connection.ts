@@ -196,7 +196,5 @@ export async function closeConnections(c: Env): Promise<void> {
   const dir = controlDir(c);
   if (dir === undefined) return;
   const sockets = readdirSync(dir).filter((f) => /^[0-9a-f]{16}$/.test(f));
-  await Promise.all(
-    sockets.map((s) => capture('ssh', ['-o', `ControlPath=${join(dir, s)}`, '-O', 'exit', 'sparehand-worker'], { env: sshEnv(c) })),
-  );
+  await Promise.all(sockets.map((s) => capture('ssh', ['-o', `ControlPath=${join(dir, s)}`, '-O', 'exit', 'sparehand-worker'], { env: sshEnv(c) })));
 }

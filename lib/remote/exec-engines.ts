@@ -22,11 +22,19 @@ export function kubernetesPool(o: ExecChoice): { namespace: string; selector: st
     if (o.selector !== undefined) throw new SparehandError('USAGE', '--selector goes with --kubernetes');
     return undefined;
   }
-  if ([o.exec, o.docker, o.podman, o.kubectl].some((v) => v !== undefined)) throw new SparehandError('USAGE', '--kubernetes is a pool of pods: not with --exec, --docker, --podman or --kubectl');
+  if ([o.exec, o.docker, o.podman, o.kubectl].some((v) => v !== undefined))
+    throw new SparehandError('USAGE', '--kubernetes is a pool of pods: not with --exec, --docker, --podman or --kubectl');
   if (o.namespace === undefined || o.selector === undefined) {
-    throw new SparehandError('USAGE', '--kubernetes needs --namespace and --selector', { hint: 'e.g. --kubernetes --namespace ci --selector app=sparehand-worker' });
+    throw new SparehandError('USAGE', '--kubernetes needs --namespace and --selector', {
+      hint: 'e.g. --kubernetes --namespace ci --selector app=sparehand-worker',
+    });
   }
-  return { namespace: o.namespace, selector: o.selector, ...(o.container === undefined ? {} : { container: o.container }), ...(o.context === undefined ? {} : { context: o.context }) };
+  return {
+    namespace: o.namespace,
+    selector: o.selector,
+    ...(o.container === undefined ? {} : { container: o.container }),
+    ...(o.context === undefined ? {} : { context: o.context }),
+  };
 }
 
 /** `--exec` as words: a command line, not a shell script (no `;`, `|`, `$(…)`: the engine runs the words after it). */
@@ -61,7 +69,8 @@ export function execArgv(o: ExecChoice): string[] | undefined {
   return [
     'kubectl',
     ...(o.context === undefined ? [] : ['--context', o.context]),
-    'exec', '-i',
+    'exec',
+    '-i',
     ...(o.namespace === undefined ? [] : ['-n', o.namespace]),
     name('--kubectl', o.kubectl),
     ...(o.container === undefined ? [] : ['-c', o.container]),

@@ -99,7 +99,10 @@ export async function fetchFiles(
         const line = pending.subarray(0, nl).toString('latin1');
         pending = pending.subarray(nl + 1);
         if (!greeted) {
-          if (line === 'none') throw new SparehandError('WORKER', `worker "${worker.name}" no longer has the copy ${remoteRoot}`, { hint: 'run the build again: the next run there keeps its binaries again' });
+          if (line === 'none')
+            throw new SparehandError('WORKER', `worker "${worker.name}" no longer has the copy ${remoteRoot}`, {
+              hint: 'run the build again: the next run there keeps its binaries again',
+            });
           if (line !== 'ok') throw fail('it sent something that is not a file');
           greeted = true;
           continue;

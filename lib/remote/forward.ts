@@ -29,7 +29,12 @@ const ASK_MS = 10_000;
  * Adds the run's forwards to its own connection (`socket`). Undefined when all are made; else an error naming the
  * port and why (asked of the worker through the same connection).
  */
-export async function addForwards(ctx: Pick<Context, 'home' | 'env'>, worker: Worker, socket: string, forwards: readonly Forward[]): Promise<SparehandError | undefined> {
+export async function addForwards(
+  ctx: Pick<Context, 'home' | 'env'>,
+  worker: Worker,
+  socket: string,
+  forwards: readonly Forward[],
+): Promise<SparehandError | undefined> {
   const env = sshEnv(ctx);
   // Bounded: a connection gone silent must not hold the run (ServerAlive would take 45 s to see it).
   const r = await capture('ssh', sshForwardArgs(socket, remoteForwardArgs(forwards)), { env, timeoutMs: ASK_MS });
@@ -38,7 +43,9 @@ export async function addForwards(ctx: Pick<Context, 'home' | 'env'>, worker: Wo
   const f = forwards.find((x) => x.port === port);
   if (!f) {
     const why = r.timedOut ? `no answer within ${ASK_MS / 1000}s` : r.stderr.trim().split('\n').at(-1) || `ssh exit ${r.code}`;
-    return new SparehandError('WORKER', `this machine's services could not be forwarded to ${worker.name}: ${why}`, { hint: 'see `sparehand help run.md`, "Services on this machine"' });
+    return new SparehandError('WORKER', `this machine's services could not be forwarded to ${worker.name}: ${why}`, {
+      hint: 'see `sparehand help run.md`, "Services on this machine"',
+    });
   }
   const inUse = (await capture('ssh', sshThroughArgs(socket, `${PROBE} ${quote([String(port)])}`), { env, timeoutMs: ASK_MS })).code === 0;
   const what = `this machine's ${f.host}:${port}`;

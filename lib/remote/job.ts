@@ -41,11 +41,25 @@ export interface Job {
 /** The job as the worker program reads it. */
 export function jobFrame(job: Job): Buffer {
   const one: Array<[string, string]> = [
-    ['mode', job.mode], ['dir', job.dir], ['key', job.key], ['slots', String(job.slots)], ['folder', String(job.folder)],
-    ['record', job.record], ['rel', job.rel], ['command', job.command], ['skip', job.skip], ['watch', job.watch ? '1' : ''],
-    ['venv', job.venv], ['gen', job.gen], ['newgen', job.newgen], ['warm', job.warm ? '1' : ''],
+    ['mode', job.mode],
+    ['dir', job.dir],
+    ['key', job.key],
+    ['slots', String(job.slots)],
+    ['folder', String(job.folder)],
+    ['record', job.record],
+    ['rel', job.rel],
+    ['command', job.command],
+    ['skip', job.skip],
+    ['watch', job.watch ? '1' : ''],
+    ['venv', job.venv],
+    ['gen', job.gen],
+    ['newgen', job.newgen],
+    ['warm', job.warm ? '1' : ''],
   ];
-  const deps = job.deps.map((d): [string, string] => ['dep', [d.dir, d.dir.replaceAll('/', '%'), d.hash, d.folder ? `${d.folder}:${d.depth ?? 2}` : '', (d.note ?? '').replace(/[\t\n]/g, ' '), d.command].join('\t')]);
+  const deps = job.deps.map((d): [string, string] => [
+    'dep',
+    [d.dir, d.dir.replaceAll('/', '%'), d.hash, d.folder ? `${d.folder}:${d.depth ?? 2}` : '', (d.note ?? '').replace(/[\t\n]/g, ' '), d.command].join('\t'),
+  ]);
   const env = Object.entries(job.env).map(([k, v]): [string, string] => ['env', `${k}=${v}`]);
   const programs = job.programs.map((p): [string, string] => ['program', p]);
   const prune = (job.prune ?? []).map((p): [string, string] => ['prune', p]);

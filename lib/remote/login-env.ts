@@ -11,8 +11,20 @@
 
 /** Files whose change makes the cache stale (`~` is the worker's HOME). */
 export const PROFILE_FILES: readonly string[] = [
-  '/etc/profile', '/etc/profile.d', '/etc/zprofile', '/etc/zshenv', '/etc/paths', '/etc/paths.d', '~/.profile', '~/.bash_profile',
-  '~/.bash_login', '~/.bashrc', '~/.zprofile', '~/.zshenv', '~/.zlogin', '~/.config/fish/config.fish',
+  '/etc/profile',
+  '/etc/profile.d',
+  '/etc/zprofile',
+  '/etc/zshenv',
+  '/etc/paths',
+  '/etc/paths.d',
+  '~/.profile',
+  '~/.bash_profile',
+  '~/.bash_login',
+  '~/.bashrc',
+  '~/.zprofile',
+  '~/.zshenv',
+  '~/.zlogin',
+  '~/.config/fish/config.fish',
 ];
 
 /** Variables of the session itself, not taken from the cache (a shell pattern, and the same as a Perl regex). */

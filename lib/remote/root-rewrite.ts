@@ -16,7 +16,17 @@ interface Pattern {
 
 /** Bytes that continue a name: after the root they make it another path (`/w/01`, `/w/0.bak`), before it a longer one. */
 function continuesName(b: number): boolean {
-  return (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5a) || (b >= 0x61 && b <= 0x7a) || b >= 0x80 || b === 0x2e || b === 0x5f || b === 0x2d || b === 0x7e || b === 0x2b;
+  return (
+    (b >= 0x30 && b <= 0x39) ||
+    (b >= 0x41 && b <= 0x5a) ||
+    (b >= 0x61 && b <= 0x7a) ||
+    b >= 0x80 ||
+    b === 0x2e ||
+    b === 0x5f ||
+    b === 0x2d ||
+    b === 0x7e ||
+    b === 0x2b
+  );
 }
 
 /** How many bytes passed on are kept to look behind a root (an escape sequence before it). */
@@ -32,7 +42,7 @@ function startsPath(data: Buffer, at: number): boolean {
   if (!continuesName(b) && b !== 0x2f) return true;
   if (!((b >= 0x41 && b <= 0x5a) || (b >= 0x61 && b <= 0x7a))) return false;
   let i = at - 2;
-  while (i >= 0 && ((data[i] as number) >= 0x30 && (data[i] as number) <= 0x3f)) i--;
+  while (i >= 0 && (data[i] as number) >= 0x30 && (data[i] as number) <= 0x3f) i--;
   return i >= 1 && data[i] === 0x5b && data[i - 1] === 0x1b;
 }
 
@@ -155,8 +165,15 @@ export function rootsOf(payload: Buffer, key: string, folder: number): string[] 
   if (lines.length > 2 || !Buffer.from(text).equals(payload)) return [];
   const tail = `/${key}/${folder}`;
   const ok = (p: string) =>
-    p.length > tail.length && p.length <= 4096 && p.startsWith('/') && p.endsWith(tail) && !/[\u0000-\u001f\u007f-\u009f]/.test(p) &&
-    !p.split('/').slice(1).some((part) => part === '' || part === '.' || part === '..');
+    p.length > tail.length &&
+    p.length <= 4096 &&
+    p.startsWith('/') &&
+    p.endsWith(tail) &&
+    !/[\u0000-\u001f\u007f-\u009f]/.test(p) &&
+    !p
+      .split('/')
+      .slice(1)
+      .some((part) => part === '' || part === '.' || part === '..');
   return [...new Set(lines.filter(ok))];
 }
 

@@ -40,9 +40,11 @@ export function rsyncUpArgs(
   const { rsh, env, host, extra } = rsyncShell(worker, conn, sides.plan);
   return {
     args: [
-      '-a', sides.plan.del,
+      '-a',
+      sides.plan.del,
       ...extra,
-      '-e', rsh,
+      '-e',
+      rsh,
       `--rsync-path=${rsyncPathMaking(remoteRoot, sides.there)}`,
       ...upFilterArgs(config, sides.ignoredFile, sides.hidden),
       `${localRoot}/`,

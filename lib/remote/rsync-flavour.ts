@@ -106,6 +106,7 @@ export function rsyncNotes(info: RsyncInfo, side: 'here' | 'on the worker'): str
   if (info.flavour === 'gnu' && !isGnu3(info)) {
     return [`rsync ${side} is ${info.version}: runs work, deleting after the transfer (one more pass). For rsync 3: ${brew}`];
   }
-  if (info.flavour === 'unknown') return [`rsync ${side} (${info.path}) is not one sparehand knows: runs use the options every rsync has. GNU rsync 3 is known`];
+  if (info.flavour === 'unknown')
+    return [`rsync ${side} (${info.path}) is not one sparehand knows: runs use the options every rsync has. GNU rsync 3 is known`];
   return [];
 }

@@ -44,7 +44,10 @@ export async function rsyncHere(c: Env): Promise<RsyncInfo> {
 
 /** One file per way of reaching a worker (relative to the cache folder). */
 function workerFile(worker: Worker): string {
-  const id = createHash('sha256').update(JSON.stringify([workerWhere(worker), worker.port, worker.identity])).digest('hex').slice(0, 16);
+  const id = createHash('sha256')
+    .update(JSON.stringify([workerWhere(worker), worker.port, worker.identity]))
+    .digest('hex')
+    .slice(0, 16);
   return join('workers', `${id}.rsync.json`);
 }
 
@@ -62,7 +65,8 @@ export async function rememberWorkerRsync(c: Env, worker: Worker, info: RsyncInf
 export async function probeWorkerRsync(c: Env, worker: Worker, conn: Connection): Promise<RsyncInfo | undefined> {
   const r = await captureRemote({ ...c.env }, worker, conn, quote(['sh', '-c', WORKER_RSYNC_PROBE]));
   // ssh says it could not connect with 255; an exec program has no such code: failing with nothing said is it.
-  if (worker.exec === undefined ? r.code === 255 : r.code !== 0 && !r.stdout) throw new SparehandError('SSH', `cannot reach worker "${worker.name}" to look for its rsync: ${r.stderr.trim()}`);
+  if (worker.exec === undefined ? r.code === 255 : r.code !== 0 && !r.stdout)
+    throw new SparehandError('SSH', `cannot reach worker "${worker.name}" to look for its rsync: ${r.stderr.trim()}`);
   return pickWorkerRsync(r.stdout);
 }
 

@@ -324,14 +324,17 @@ export function openSession(
         changed();
       });
       // Not started by then (an install, a slow walk): stopped, so that the run can go on elsewhere in time.
-      const lateTimer = startBy === undefined || startBy === deadline ? undefined : after(startBy, () => {
-        if (result.phase === 'run' || result.status !== undefined) return;
-        // Nothing of it is wanted now, and nothing may start there: the session ends (its end stops the worker's).
-        stoppedBy ??= 'late';
-        child.stdin?.end();
-        hangUp();
-        changed();
-      });
+      const lateTimer =
+        startBy === undefined || startBy === deadline
+          ? undefined
+          : after(startBy, () => {
+              if (result.phase === 'run' || result.status !== undefined) return;
+              // Nothing of it is wanted now, and nothing may start there: the session ends (its end stops the worker's).
+              stoppedBy ??= 'late';
+              child.stdin?.end();
+              hangUp();
+              changed();
+            });
       try {
         for (;;) {
           if (finished()) break;
@@ -346,7 +349,8 @@ export function openSession(
         if (streamEnded || result.broken) return outcome(await ended);
         // Refused (an install that failed, say): what the worker still prints on its other stream (the installer's
         // last lines) comes before sparehand's own line about it; a worker that does not end is not waited for.
-        if (result.refused !== undefined) return outcome(await Promise.race([ended.catch(() => -1), new Promise<number>((r) => setTimeout(r, REFUSED_END_MS, -1).unref())]));
+        if (result.refused !== undefined)
+          return outcome(await Promise.race([ended.catch(() => -1), new Promise<number>((r) => setTimeout(r, REFUSED_END_MS, -1).unref())]));
         return outcome(-1);
       } finally {
         signals.react(undefined);
@@ -411,7 +415,8 @@ export async function execTerminal(
     stoppedBy ??= sig;
     stop(sig);
   });
-  const timer = opts.deadline === undefined ? undefined : setTimeout(() => ((stoppedBy ??= 'timeout'), stop('SIGTERM')), Math.max(0, opts.deadline - Date.now()));
+  const timer =
+    opts.deadline === undefined ? undefined : setTimeout(() => ((stoppedBy ??= 'timeout'), stop('SIGTERM')), Math.max(0, opts.deadline - Date.now()));
   try {
     const sshStatus = await sshEnded(child, program);
     await allShown;

@@ -27,16 +27,26 @@ export function sshOptions(worker: Worker, conn: Connection, master: 'yes' | 'no
   const args: string[] = [];
   if (conn.configFile !== undefined) args.push('-F', conn.configFile);
   args.push(
-    '-o', 'BatchMode=yes',
-    '-o', `ConnectTimeout=${conn.connectTimeout ?? 5}`,
-    '-o', `ControlMaster=${master}`,
-    '-o', `ControlPath=${conn.controlPath}`,
-    '-o', `ControlPersist=${persist}`,
-    '-o', 'ServerAliveInterval=15',
-    '-o', 'ServerAliveCountMax=3',
-    '-o', `ForwardAgent=${worker.forwardAgent ? 'yes' : 'no'}`,
-    '-o', 'ForwardX11=no',
-    '-o', 'ClearAllForwardings=yes',
+    '-o',
+    'BatchMode=yes',
+    '-o',
+    `ConnectTimeout=${conn.connectTimeout ?? 5}`,
+    '-o',
+    `ControlMaster=${master}`,
+    '-o',
+    `ControlPath=${conn.controlPath}`,
+    '-o',
+    `ControlPersist=${persist}`,
+    '-o',
+    'ServerAliveInterval=15',
+    '-o',
+    'ServerAliveCountMax=3',
+    '-o',
+    `ForwardAgent=${worker.forwardAgent ? 'yes' : 'no'}`,
+    '-o',
+    'ForwardX11=no',
+    '-o',
+    'ClearAllForwardings=yes',
   );
   if (conn.knownHosts !== undefined) args.push('-o', `UserKnownHostsFile=${conn.knownHosts}`);
   if (conn.proxyCommand !== undefined) args.push('-o', `ProxyCommand=${conn.proxyCommand}`);
@@ -92,10 +102,12 @@ export function rsyncRsh(worker: Worker, conn: Connection): string {
 /** Quotes one word for GNU rsync's command-line splitter (single quotes; a quote itself goes in double quotes). */
 export function rsyncWord(word: string): string {
   if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(word)) return word;
-  return word
-    .split("'")
-    .map((part) => (part === '' ? '' : `'${part}'`))
-    .join(`"'"`) || "''";
+  return (
+    word
+      .split("'")
+      .map((part) => (part === '' ? '' : `'${part}'`))
+      .join(`"'"`) || "''"
+  );
 }
 
 /**

@@ -30,11 +30,19 @@ const knownHostsName = (worker: Pick<Worker, 'destination' | 'port'>): string =>
 export function diagnoseSsh(stderr: string, worker: Pick<Worker, 'name' | 'destination' | 'port' | 'identity'>): SshDiagnosis {
   const w = `worker "${worker.name}" (${worker.destination})`;
   const byHand = sshByHand(worker);
-  const firstLine = stderr.split('\n').map((l) => l.trim()).find((l) => l && !l.startsWith('@')) ?? 'ssh failed';
+  const firstLine =
+    stderr
+      .split('\n')
+      .map((l) => l.trim())
+      .find((l) => l && !l.startsWith('@')) ?? 'ssh failed';
   // A coding tool's sandbox around this command: its proxy refused the host, or its filter refused the socket.
   const proxy = /^sparehand-proxy: (.*)$/m.exec(stderr)?.[1];
   if (proxy !== undefined) {
-    return { kind: /refused/.test(proxy) ? 'sandbox' : 'unreachable', message: `${w}: ${proxy}`, hint: 'is the worker on, and allowed by the sandbox this command runs in?' };
+    return {
+      kind: /refused/.test(proxy) ? 'sandbox' : 'unreachable',
+      message: `${w}: ${proxy}`,
+      hint: 'is the worker on, and allowed by the sandbox this command runs in?',
+    };
   }
   if (/^(ssh: )?(socket|connect to host .*): Operation not permitted$/im.test(stderr)) {
     return { kind: 'sandbox', message: `${w}: the network is refused here (${firstLine})`, hint: 'a sandbox around this command refuses network connections' };
@@ -57,7 +65,7 @@ export function diagnoseSsh(stderr: string, worker: Pick<Worker, 'name' | 'desti
     return {
       kind: 'auth',
       message: `${w}: authentication failed (${firstLine})`,
-      hint: 'check the key (`--identity`), that it is in the worker\'s authorized_keys, and that ssh-agent has it loaded',
+      hint: "check the key (`--identity`), that it is in the worker's authorized_keys, and that ssh-agent has it loaded",
     };
   }
   if (/Could not resolve hostname|Name or service not known|nodename nor servname/i.test(stderr)) {

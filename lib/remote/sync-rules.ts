@@ -14,10 +14,37 @@ export function anyCase(glob: string): string {
  * Vault, Terraform and htpasswd, private keys and keystores by name, cloud service-account key files.
  */
 export const SECRET_PATTERNS: readonly string[] = [
-  '.env', '.env.*', '.envrc', '.ssh/', '.aws/', '.gnupg/', '.kube/', '.azure/', '.config/gcloud/', '.git-credentials', '.netrc',
-  '.npmrc', '.pypirc', '.pgpass', '.vault-token', '.htpasswd', '.terraformrc', 'terraform.rc', '*.tfstate', '*.tfstate.*',
-  '.docker/config.json', 'id_*', '*.pem', '*.key', '*.p12', '*.pfx', '*.jks', '*.keystore', '*credentials*.json',
-  'serviceAccount*.json', 'service-account*.json',
+  '.env',
+  '.env.*',
+  '.envrc',
+  '.ssh/',
+  '.aws/',
+  '.gnupg/',
+  '.kube/',
+  '.azure/',
+  '.config/gcloud/',
+  '.git-credentials',
+  '.netrc',
+  '.npmrc',
+  '.pypirc',
+  '.pgpass',
+  '.vault-token',
+  '.htpasswd',
+  '.terraformrc',
+  'terraform.rc',
+  '*.tfstate',
+  '*.tfstate.*',
+  '.docker/config.json',
+  'id_*',
+  '*.pem',
+  '*.key',
+  '*.p12',
+  '*.pfx',
+  '*.jks',
+  '*.keystore',
+  '*credentials*.json',
+  'serviceAccount*.json',
+  'service-account*.json',
 ].map(anyCase);
 
 /** Settings files that hold a secret only sometimes: not sent when their content has one (sync.ts secretsByContent). */
@@ -31,8 +58,19 @@ export const DEPENDENCY_DIRS: readonly string[] = ['node_modules/', '.venv/', 'b
 /** Version control and caches: they stay where they are made, in both directions. */
 export const CACHE_DIRS: readonly string[] = [
   // `.git` without a slash: a worktree's `.git` file too (it points at a folder the worker does not have).
-  '.git', '.hg/', '.svn/', '__pycache__/', '.pytest_cache/', '.mypy_cache/', '.ruff_cache/', '.tox/', '.gradle/', '.turbo/',
-  '.parcel-cache/', '.next/cache/', '.sparehand/',
+  '.git',
+  '.hg/',
+  '.svn/',
+  '__pycache__/',
+  '.pytest_cache/',
+  '.mypy_cache/',
+  '.ruff_cache/',
+  '.tox/',
+  '.gradle/',
+  '.turbo/',
+  '.parcel-cache/',
+  '.next/cache/',
+  '.sparehand/',
 ];
 
 /**
@@ -42,20 +80,23 @@ export const CACHE_DIRS: readonly string[] = [
  * likewise. `sync.keepOnWorker` adds patterns.
  */
 export const KEEP_ON_WORKER: readonly string[] = [
-  'target/*/incremental/', 'target/*/deps/', 'target/*/build/', 'target/*/.fingerprint/',
-  'target/*/*/incremental/', 'target/*/*/deps/', 'target/*/*/build/', 'target/*/*/.fingerprint/',
-  '.zig-cache/', 'zig-cache/', '.dart_tool/',
+  'target/*/incremental/',
+  'target/*/deps/',
+  'target/*/build/',
+  'target/*/.fingerprint/',
+  'target/*/*/incremental/',
+  'target/*/*/deps/',
+  'target/*/*/build/',
+  'target/*/*/.fingerprint/',
+  '.zig-cache/',
+  'zig-cache/',
+  '.dart_tool/',
 ];
 
 /** Patterns neither sent nor brought back (and not deleted on the worker by the way up). */
 export function excluded(config: Config): string[] {
   const sync = config.sync ?? {};
-  return [
-    ...(sync.sendSecrets ? [] : SECRET_PATTERNS),
-    ...(sync.copyDependencies ? [] : DEPENDENCY_DIRS),
-    ...CACHE_DIRS,
-    ...(sync.exclude ?? []),
-  ];
+  return [...(sync.sendSecrets ? [] : SECRET_PATTERNS), ...(sync.copyDependencies ? [] : DEPENDENCY_DIRS), ...CACHE_DIRS, ...(sync.exclude ?? [])];
 }
 
 /** Build caches kept on the worker: never brought back, and by the way up neither sent nor deleted there. */
@@ -134,7 +175,9 @@ export function skipRules(patterns: readonly string[]): SkipRules {
  * prunes them on the worker, so its walk never enters them (the rest is filtered after, by skipRules).
  */
 export function pruneNames(patterns: readonly string[]): string[] {
-  return patterns.filter((p) => !p.startsWith('/') && !p.slice(0, -1).includes('/') && !p.includes('**') && (p.endsWith('/') || p === '.git')).map((p) => p.replace(/\/$/, ''));
+  return patterns
+    .filter((p) => !p.startsWith('/') && !p.slice(0, -1).includes('/') && !p.includes('**') && (p.endsWith('/') || p === '.git'))
+    .map((p) => p.replace(/\/$/, ''));
 }
 
 /** The rules as one argument for the tree watch: the three parts on three lines. */

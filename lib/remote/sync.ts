@@ -97,7 +97,10 @@ export async function gitIgnored(root: string, env: NodeJS.ProcessEnv, scratch: 
 
 /** rsync's stderr without a usage text (openrsync prints all its options, indented, when it refuses one). */
 function meaningfulLines(stderr: string): string[] {
-  return stderr.split('\n').filter((l) => l.trim() && !/^usage:/i.test(l) && !/^\s/.test(l)).map((l) => l.trim());
+  return stderr
+    .split('\n')
+    .filter((l) => l.trim() && !/^usage:/i.test(l) && !/^\s/.test(l))
+    .map((l) => l.trim());
 }
 
 /** The error for a failed sync, naming the side at fault where rsync's words tell it. */
@@ -110,16 +113,21 @@ export function syncFailure(worker: Worker, rsyncs: Rsyncs, r: Pick<ProcResult, 
       hint: `install rsync on the worker, or run \`sparehand worker check ${worker.name}\` to look for it again`,
     });
   }
-  const shown = lines.filter((l) => !/^rsync error: (error in rsync protocol data stream|some files)/.test(l)).slice(0, 2).join(' / ');
+  const shown = lines
+    .filter((l) => !/^rsync error: (error in rsync protocol data stream|some files)/.test(l))
+    .slice(0, 2)
+    .join(' / ');
   const message = `sending the project to worker "${worker.name}" failed (rsync exit ${r.code}): ${shown || 'no message'}`;
   const sides = `rsync here: ${rsyncLabel(rsyncs.here)} (${rsyncs.here.path}); on the worker: ${rsyncLabel(rsyncs.there)} (${there})`;
   // An option refused by the program here starts with its name; a refusal by the worker's comes through ssh.
   const option = lines.find((l) => /(unrecognized|invalid|unknown) option|syntax or usage error/.test(l));
   const ownWords = (l: string) => l.startsWith(`${rsyncs.here.path}:`) || /^(open)?rsync: (?!on remote machine)/.test(l) || l.includes('[client=');
-  const remote = lines.some((l) => /on remote machine|\[(receiver|server|Receiver|generator)[\]=]|No space left|Read-only file system/.test(l)) ||
+  const remote =
+    lines.some((l) => /on remote machine|\[(receiver|server|Receiver|generator)[\]=]|No space left|Read-only file system/.test(l)) ||
     (option !== undefined && !ownWords(option));
   const here = !remote && option !== undefined;
-  if (remote) return new SparehandError('SYNC', message, { hint: `the problem is on the worker (${sides}); \`sparehand worker check ${worker.name}\` looks at it` });
+  if (remote)
+    return new SparehandError('SYNC', message, { hint: `the problem is on the worker (${sides}); \`sparehand worker check ${worker.name}\` looks at it` });
   if (here) return new SparehandError('SYNC', message, { hint: `the problem is here (${sides})` });
   return new SparehandError('SYNC', message, { hint: `${sides}; \`sparehand worker check ${worker.name}\` looks at the worker again` });
 }

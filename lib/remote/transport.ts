@@ -82,7 +82,12 @@ export function rsyncShell(worker: Worker, conn: Connection, plan: UpPlan): Rsyn
 
 /** Why an exec worker could not be reached, from what its program said last (kubectl logs its retries before it). */
 export function execFailure(worker: Worker, stderr: string, code: number): SparehandError {
-  const first = stderr.split('\n').map((l) => l.trim()).filter(Boolean).at(-1) ?? `exit ${code}`;
+  const first =
+    stderr
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean)
+      .at(-1) ?? `exit ${code}`;
   const byHand = quote([...(worker.exec ?? []), 'true']);
   const missing = code === 127 && /not found|No such file/i.test(stderr) ? ` (is ${worker.exec?.[0]} installed here?)` : '';
   return new SparehandError('WORKER', `worker "${worker.name}" (${workerWhere(worker)}) could not be reached: ${first}${missing}`, {

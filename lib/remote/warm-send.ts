@@ -167,7 +167,10 @@ export function changedSince(kept: Warm, now: Fingerprint, root: string): OwnCha
     puts.push(p);
   }
   if (dels.length + puts.length > MAX_OWN.paths) return undefined;
-  const out: OwnChange[] = dels.sort().reverse().map((path) => ({ op: 'del', path }));
+  const out: OwnChange[] = dels
+    .sort()
+    .reverse()
+    .map((path) => ({ op: 'del', path }));
   let bytes = 0;
   for (const p of puts.sort()) {
     const [put] = filePuts(root, [p]);

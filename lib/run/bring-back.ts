@@ -1,16 +1,15 @@
-
 import { projectSettingsPaths } from '../agents/project-settings.js';
-import type { Context, } from '../context.js';
-import type { ExecResult, } from '../remote/session.js';
+import type { Context } from '../context.js';
+import type { ExecResult } from '../remote/session.js';
 import { notBroughtBack, skipMatcher, skipRules } from '../remote/sync-rules.js';
-import type { Fingerprint, } from '../remote/warm-send.js';
-import { ctimeNow, keepWarm, } from '../sync/warm-kept.js';
+import type { Fingerprint } from '../remote/warm-send.js';
+import { ctimeNow, keepWarm } from '../sync/warm-kept.js';
 import { printable } from '../safe-text.js';
 import { type Ancestor, afterRun, emptyAncestor, mineIndex, saveAncestor } from '../sync/ancestor.js';
 import { type Applied, applyChanges, contentNeeded } from '../sync/apply.js';
 import type { Change } from '../sync/change.js';
 import { isToolSettings, refusedLink, refusedPath } from '../sync/guard.js';
-import { makeConflictsFolder, ownFolder, } from '../sync/own-folder.js';
+import { makeConflictsFolder, ownFolder } from '../sync/own-folder.js';
 import { ignoredAmong } from '../sync/sent.js';
 import { foreignCheck } from './foreign.js';
 import { type Prepared, foldsCaseHere, sameFolder } from './remote-prepare.js';
@@ -34,7 +33,11 @@ export async function bringBack(ctx: Context, run: Prepared, at: RunAttempt, bas
   const why = gone ?? (own && 'why' in own ? `sparehand's folder here is refused: ${own.why}` : undefined);
   if (why) return { ...none, conflicts: [{ kind: 'no-root', path: '.', detail: why, there }] };
 
-  const ignored = await ignoredAmong(root, changes.map((c) => c.path), ctx.env);
+  const ignored = await ignoredAmong(
+    root,
+    changes.map((c) => c.path),
+    ctx.env,
+  );
   const notSent = (p: string) => ignored.has(p);
   const mine = mineIndex(root);
   const settings = projectSettingsPaths();

@@ -81,7 +81,11 @@ export async function claimSlot<A extends Attempt>(
       const silent = rememberedNoAnswer(ctx, worker);
       if (silent) {
         const ago = Math.round((Date.now() - silent.at) / 1000);
-        failures.push(new SparehandError('SSH', `${silent.why} ${ago}s ago; not asked again for ${Math.ceil((REMEMBER_MS - (Date.now() - silent.at)) / 1000)}s`, { hint: `\`sparehand worker check ${worker.name}\` asks it now` }));
+        failures.push(
+          new SparehandError('SSH', `${silent.why} ${ago}s ago; not asked again for ${Math.ceil((REMEMBER_MS - (Date.now() - silent.at)) / 1000)}s`, {
+            hint: `\`sparehand worker check ${worker.name}\` asks it now`,
+          }),
+        );
         pool = pool.filter((w) => w !== worker);
         continue;
       }
@@ -114,14 +118,19 @@ export async function claimSlot<A extends Attempt>(
         // Asked again while waiting: the time ran out because its slots stayed busy.
         return { late: waiting ? stayedBusy() : `${worker.name} gave no slot in time` };
       }
-      if ('slot' in answer && !opts.signals.received) return { worker, slot: answer.slot, attempt, waited: waiting, waitedMs: waiting ? Date.now() - started : 0 };
+      if ('slot' in answer && !opts.signals.received)
+        return { worker, slot: answer.slot, attempt, waited: waiting, waitedMs: waiting ? Date.now() - started : 0 };
       attempt.abandon();
       if (opts.signals.received) return { stopped: true };
       if ('refused' in answer) return { refused: answer.refused, worker };
       if ('busy' in answer) busy = true;
       else {
         // The session ended before it answered (the connection dropped): try the others.
-        failures.push(new SparehandError('SSH', `worker "${worker.name}" closed the session before giving a slot`, { hint: `try \`sparehand worker check ${worker.name}\`` }));
+        failures.push(
+          new SparehandError('SSH', `worker "${worker.name}" closed the session before giving a slot`, {
+            hint: `try \`sparehand worker check ${worker.name}\``,
+          }),
+        );
         pool = pool.filter((w) => w !== worker);
       }
     }
@@ -141,7 +150,8 @@ export async function claimSlot<A extends Attempt>(
     if (opts.orLocal && queued) {
       if (!queued.announced) say(ctx, waitingLine(queued, names, opts.until));
       queued.announced = true;
-    } else if (!waiting) say(ctx, `all slots on ${names.join(', ')} are busy; waiting for one${left === undefined ? '' : ` (at most ${Math.ceil(left / 1000)}s)`}`);
+    } else if (!waiting)
+      say(ctx, `all slots on ${names.join(', ')} are busy; waiting for one${left === undefined ? '' : ` (at most ${Math.ceil(left / 1000)}s)`}`);
     waiting = true;
     // Asked again every second or so, or at once when a run ahead leaves the queue (its turn is over).
     await Promise.race([sleep(Math.min(WAIT_POLL_MS + Math.random() * WAIT_POLL_MS, left ?? Infinity)), ...(queued ? [queued.changed()] : [])]);

@@ -94,7 +94,11 @@ export function depsPlan(root: string, cwd: string = root): DepsInstall[] {
 function install(root: string, dir: string, files: string[], command: string, note?: string): DepsInstall {
   const rel = relative(root, dir);
   const h = createHash('sha256').update(command);
-  for (const f of files) h.update('\0').update(f).update('\0').update(readFileSync(join(dir, f)));
+  for (const f of files)
+    h.update('\0')
+      .update(f)
+      .update('\0')
+      .update(readFileSync(join(dir, f)));
   return { dir: rel === '' ? '.' : rel.split(sep).join('/'), files, command, hash: h.digest('hex').slice(0, 32), ...(note ? { note } : {}) };
 }
 
@@ -104,7 +108,9 @@ function nodeManifest(root: string, cwd: string): DepsInstall | undefined {
     const pkg = jsonOf(join(dir, 'package.json'));
     if (typeof pkg !== 'object' || pkg === null) continue;
     const p = pkg as Record<string, unknown>;
-    const named = ['dependencies', 'devDependencies', 'optionalDependencies'].some((k) => typeof p[k] === 'object' && p[k] !== null && Object.keys(p[k] as object).length > 0);
+    const named = ['dependencies', 'devDependencies', 'optionalDependencies'].some(
+      (k) => typeof p[k] === 'object' && p[k] !== null && Object.keys(p[k] as object).length > 0,
+    );
     if (!named) continue;
     const manager = typeof p.packageManager === 'string' ? p.packageManager.split('@')[0] : 'npm';
     const how = MANIFEST_INSTALLS.find((m) => m.manager === manager) ?? (MANIFEST_INSTALLS.at(-1) as { command: string });
@@ -112,7 +118,6 @@ function nodeManifest(root: string, cwd: string): DepsInstall | undefined {
   }
   return undefined;
 }
-
 
 /** The files the installs read, relative to the project root: always sent (sync.ts), whatever .gitignore says. */
 export function depsInputs(deps: readonly DepsInstall[]): string[] {

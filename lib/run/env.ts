@@ -3,8 +3,19 @@ import type { Config } from '../config.js';
 
 /** Forwarded when set: terminal, colour and CI behaviour that changes what the command prints, not what it reads. */
 export const FORWARDED_ENV = [
-  'CI', 'FORCE_COLOR', 'NO_COLOR', 'CLICOLOR', 'CLICOLOR_FORCE', 'TERM', 'COLORTERM', 'NODE_ENV',
-  'RUST_BACKTRACE', 'PYTHONUNBUFFERED', 'PYTHONDONTWRITEBYTECODE', 'GOFLAGS', 'PYTEST_ADDOPTS',
+  'CI',
+  'FORCE_COLOR',
+  'NO_COLOR',
+  'CLICOLOR',
+  'CLICOLOR_FORCE',
+  'TERM',
+  'COLORTERM',
+  'NODE_ENV',
+  'RUST_BACKTRACE',
+  'PYTHONUNBUFFERED',
+  'PYTHONDONTWRITEBYTECODE',
+  'GOFLAGS',
+  'PYTEST_ADDOPTS',
 ] as const;
 
 /** Name → value for the worker: the allowlist and the config's `env`, plus SPAREHAND_RUN=1. */

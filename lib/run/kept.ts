@@ -71,12 +71,17 @@ export interface FetchOutcome {
  * Brings `wanted` (paths or folders relative to the root; none: everything kept) from the copies that keep them,
  * to the same paths under `to` (default: the project root). A file that is already there stays, and is named.
  */
-export async function fetchKept(ctx: Context, opts: { workers: readonly Worker[]; root: string; wanted: readonly string[]; to?: string }): Promise<FetchOutcome> {
+export async function fetchKept(
+  ctx: Context,
+  opts: { workers: readonly Worker[]; root: string; wanted: readonly string[]; to?: string },
+): Promise<FetchOutcome> {
   const kept = keptOutputs(ctx, opts.workers, opts.root);
   const out: FetchOutcome = { fetched: [], skipped: [] };
   const under = (p: string, w: string) => w === '' || p === w || p.startsWith(`${w}/`);
   const chosen = opts.wanted.length === 0 ? kept : kept.filter((k) => opts.wanted.some((w) => under(k.path, w)));
-  for (const w of opts.wanted) if (!kept.some((k) => under(k.path, w))) out.skipped.push({ path: w || '.', why: 'no worker keeps it (only what a run kept there because it does not run here can be fetched)' });
+  for (const w of opts.wanted)
+    if (!kept.some((k) => under(k.path, w)))
+      out.skipped.push({ path: w || '.', why: 'no worker keeps it (only what a run kept there because it does not run here can be fetched)' });
   const base = opts.to ?? opts.root;
   const key = projectKey(opts.root, clientId(ctx, opts.root));
   const copies = new Map<string, KeptOutput[]>();
@@ -122,14 +127,23 @@ export async function fetchKept(ctx: Context, opts: { workers: readonly Worker[]
             const code = nativeCodeOfFile(target);
             out.fetched.push({ path, worker: worker.name, size: h.size, what: code ? describeCode(code) : 'a file', changed: md5 !== byPath.get(path)?.hash });
           } catch (e) {
-            out.skipped.push({ path, why: (e as NodeJS.ErrnoException).code === 'EEXIST' ? HERE_ALREADY : `it could not be written here (${(e as Error).message})` });
+            out.skipped.push({
+              path,
+              why: (e as NodeJS.ErrnoException).code === 'EEXIST' ? HERE_ALREADY : `it could not be written here (${(e as Error).message})`,
+            });
           } finally {
             unlinkSync(tmp);
           }
         },
       };
     };
-    await fetchFiles(ctx, worker, remoteRoot(worker, key, folder), group.map((k) => k.path), start);
+    await fetchFiles(
+      ctx,
+      worker,
+      remoteRoot(worker, key, folder),
+      group.map((k) => k.path),
+      start,
+    );
   }
   return out;
 }

@@ -30,7 +30,10 @@ export function localSlotCount(config: Config, machine = { cores: availableParal
   const byCores = Math.floor(machine.cores / 2);
   const byMemory = Math.floor(machine.memory / GiB / 4);
   const count = Math.max(1, Math.min(byCores, byMemory));
-  return { count, why: `${machine.cores} core${machine.cores === 1 ? '' : 's'} / 2 = ${byCores}, ${(machine.memory / GiB).toFixed(1)} GiB memory / 4 = ${byMemory}, at least 1; local.slots in the config sets it` };
+  return {
+    count,
+    why: `${machine.cores} core${machine.cores === 1 ? '' : 's'} / 2 = ${byCores}, ${(machine.memory / GiB).toFixed(1)} GiB memory / 4 = ${byMemory}, at least 1; local.slots in the config sets it`,
+  };
 }
 
 export const slotsDir = (c: Env): string => join(stateDir(c), 'local-slots');
@@ -183,7 +186,10 @@ export class LocalTurn {
 }
 
 /** Who holds each local slot and who waits, oldest first (read without taking any); undefined when perl cannot tell. */
-export async function peekSlots(c: Env, count: number): Promise<{ held: Array<SlotRun & { slot: number }>; waiting: Array<SlotRun & { here: boolean }> } | undefined> {
+export async function peekSlots(
+  c: Env,
+  count: number,
+): Promise<{ held: Array<SlotRun & { slot: number }>; waiting: Array<SlotRun & { here: boolean }> } | undefined> {
   if (count === 0) return { held: [], waiting: [] };
   let r: Awaited<ReturnType<typeof capture>>;
   try {

@@ -16,7 +16,12 @@ import type { RunSignals } from './signals.js';
 export function localTurn(ctx: Context, config: Config, command: string): LocalTurn | undefined {
   const { count } = localSlotCount(config);
   if (count === 0 || ctx.env.SPAREHAND_RUN === '1') return undefined;
-  const run = { pid: process.pid, since: new Date().toISOString(), project: projectRoot(ctx.cwd), command: command.length > 200 ? `${command.slice(0, 199)}…` : command };
+  const run = {
+    pid: process.pid,
+    since: new Date().toISOString(),
+    project: projectRoot(ctx.cwd),
+    command: command.length > 200 ? `${command.slice(0, 199)}…` : command,
+  };
   return new LocalTurn(ctx, count, run);
 }
 
@@ -31,14 +36,17 @@ export function waitingLine(turn: LocalTurn, workers: readonly string[], until: 
 
 export type Waited =
   /** The slot is held (or the queue could not be used: `note` says so); `ms` waited. */
-  | { ms: number; note?: string }
-  | { stopped: NodeJS.Signals };
+  { ms: number; note?: string } | { stopped: NodeJS.Signals };
 
 /**
  * Holds a local slot for the run, waiting (in turn) until `until` at most. `limit` names that bound for the line
  * that says it ran anyway (`half of --timeout 2m`).
  */
-export async function waitForTurn(ctx: Context, turn: LocalTurn, o: { until: number | undefined; limit: string; signals?: RunSignals | undefined }): Promise<Waited> {
+export async function waitForTurn(
+  ctx: Context,
+  turn: LocalTurn,
+  o: { until: number | undefined; limit: string; signals?: RunSignals | undefined },
+): Promise<Waited> {
   await turn.join([]);
   if (turn.state.kind === 'waiting') {
     if (!turn.announced) say(ctx, waitingLine(turn, [], o.until));

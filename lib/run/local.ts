@@ -24,7 +24,11 @@ export function localShell(): string {
  * Runs `command` here; with `timeoutMs`, a command running longer gets SIGTERM (then SIGKILL) and 124, as timeout(1).
  * `prefix` starts it gently (gentle.ts: `nice -n 10 ionice -c3 -t`).
  */
-export async function runLocal(ctx: Context, command: string, opts: { cwd?: string; timeoutMs?: number | undefined; prefix?: readonly string[] } = {}): Promise<number> {
+export async function runLocal(
+  ctx: Context,
+  command: string,
+  opts: { cwd?: string; timeoutMs?: number | undefined; prefix?: readonly string[] } = {},
+): Promise<number> {
   const env = { ...ctx.env, SPAREHAND_RUN: '1' };
   const cwd = opts.cwd ?? ctx.cwd;
   // A command too long for one argument (the kernel's limit: 128 KiB) is read by bash from fd 3, closed before it runs.
@@ -58,9 +62,7 @@ export async function runLocal(ctx: Context, command: string, opts: { cwd?: stri
         }, opts.timeoutMs);
   try {
     return await new Promise<number>((resolve, reject) => {
-      child.once('error', (e) =>
-        reject(new SparehandError('IO', `cannot start ${localShell()}: ${e.message}`, { cause: e })),
-      );
+      child.once('error', (e) => reject(new SparehandError('IO', `cannot start ${localShell()}: ${e.message}`, { cause: e })));
       child.once('close', (code, signal) => resolve(timedOut ? 124 : exitStatus(code, signal)));
     });
   } finally {

@@ -50,7 +50,10 @@ export function clientId(c: Pick<Context, 'home' | 'env'>, root: string): string
 
 /** One folder per (this machine, project): readable name plus a hash that keeps two checkouts apart. */
 export function projectKey(root: string, client: string): string {
-  const name = basename(root).replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 40) || 'project';
+  const name =
+    basename(root)
+      .replace(/[^A-Za-z0-9._-]/g, '_')
+      .slice(0, 40) || 'project';
   const hash = createHash('sha256').update(`${client}\0${root}`).digest('hex').slice(0, 12);
   return `${name}-${hash}`;
 }

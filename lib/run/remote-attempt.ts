@@ -1,7 +1,6 @@
-
 import type { Worker } from '../config.js';
-import type { Context, } from '../context.js';
-import { SparehandError, } from '../errors.js';
+import type { Context } from '../context.js';
+import { SparehandError } from '../errors.js';
 import { connectionFor, sshEnv } from '../remote/connection.js';
 import type { Job } from '../remote/job.js';
 import { rememberWorkerRsync, rsyncHere, rsyncThere } from '../remote/rsync-found.js';
@@ -13,12 +12,12 @@ import { type SyncTarget, syncUp } from '../remote/sync.js';
 import { type Fingerprint, changedSince, fingerprint, quickCheckBlind } from '../remote/warm-send.js';
 import { type Warm, takeWarm } from '../sync/warm-kept.js';
 import { bootCommand } from '../remote/worker/program.js';
-import { type Ancestor, copyId, emptyAncestor, keptPaths, loadAncestor, } from '../sync/ancestor.js';
-import type { Attempt, } from './claim.js';
+import { type Ancestor, copyId, emptyAncestor, keptPaths, loadAncestor } from '../sync/ancestor.js';
+import type { Attempt } from './claim.js';
 import { takeFolder } from './folders.js';
-import { depsInputs, } from './deps.js';
+import { depsInputs } from './deps.js';
 import { remoteRoot } from './project.js';
-import { RefusedPorts, } from './refused-ports.js';
+import { RefusedPorts } from './refused-ports.js';
 import { type Prepared, jobFor } from './remote-prepare.js';
 
 /** Waits for `ended` (a session's end), at most `ms`. */
@@ -29,9 +28,7 @@ export async function endedWithin(ended: Promise<unknown>, ms: number): Promise<
 }
 
 /** How long the send took (`skipped`: nothing had changed), and the fingerprint taken before it (warm-send.ts); or what failed. */
-export type Sent =
-  | { ms: number; skipped?: boolean; before?: Fingerprint | undefined; blind?: string[]; puts?: OwnChange[] }
-  | { error: unknown };
+export type Sent = { ms: number; skipped?: boolean; before?: Fingerprint | undefined; blind?: string[]; puts?: OwnChange[] } | { error: unknown };
 
 /** For a warm run: the session that says whether the copy is untouched, and the fingerprint kept after the last run. */
 export interface WarmPlan {
@@ -54,7 +51,10 @@ export async function send(ctx: Context, t: SyncTarget, signal: AbortSignal, war
     // says its copy is as the last run left it.
     const own = before && warm.kept ? (before.hash === warm.kept.hash ? [] : changedSince(warm.kept, before, t.localRoot)) : undefined;
     if (before && warm.kept && own) {
-      const there = await Promise.race([warm.session.copy, new Promise<undefined>((r) => signal.addEventListener('abort', () => r(undefined), { once: true }))]);
+      const there = await Promise.race([
+        warm.session.copy,
+        new Promise<undefined>((r) => signal.addEventListener('abort', () => r(undefined), { once: true })),
+      ]);
       if (signal.aborted) return { ms: performance.now() - t0 };
       if (there?.same && there.gen === warm.kept.gen) return { ms: performance.now() - t0, skipped: true, before, puts: own };
     }
@@ -102,14 +102,22 @@ export function attempt(ctx: Context, worker: Worker, run: Prepared, sendNow: bo
   const socket = run.services.length > 0 ? ownSocket(conn) : undefined;
   // An exec worker has no ssh to carry them (lib/remote/transport.ts).
   if (run.services.length > 0 && worker.exec !== undefined) {
-    throw new SparehandError('WORKER', `${worker.name}: this machine's services cannot be forwarded to an exec worker (${workerWhere(worker)}): only ssh carries them`, {
-      hint: 'run it on an ssh worker, or here; or start the service in the container or pod',
-    });
+    throw new SparehandError(
+      'WORKER',
+      `${worker.name}: this machine's services cannot be forwarded to an exec worker (${workerWhere(worker)}): only ssh carries them`,
+      {
+        hint: 'run it on an ssh worker, or here; or start the service in the container or pod',
+      },
+    );
   }
   if (run.services.length > 0 && socket === undefined) {
-    throw new SparehandError('WORKER', `${worker.name}: this machine's services cannot be forwarded: unix sockets are refused here, and the run's own connection needs one`, {
-      hint: 'run it outside the sandbox, or here',
-    });
+    throw new SparehandError(
+      'WORKER',
+      `${worker.name}: this machine's services cannot be forwarded: unix sockets are refused here, and the run's own connection needs one`,
+      {
+        hint: 'run it outside the sandbox, or here',
+      },
+    );
   }
   const folder = takeFolder(ctx, worker, run.key, run.root);
   const copy = copyId(worker, folder.index, run.key);
@@ -124,7 +132,16 @@ export function attempt(ctx: Context, worker: Worker, run: Prepared, sendNow: bo
   const session = openSession(ctx, { argv, env: sshEnv(ctx), job, staging: run.staging, root: run.root, onOutput: (b) => refused.push(b) });
   // What the copy keeps for itself (another platform's binaries, never brought here) stays there through the sync.
   const keep = keptPaths(run.root, run.watch ? ancestor : loadAncestor(run.root, copy));
-  const target: SyncTarget = { worker, conn, config: run.config, localRoot: run.root, remoteRoot: remoteRoot(worker, run.key, folder.index), env: sshEnv(ctx), keep, inputs: depsInputs(run.deps) };
+  const target: SyncTarget = {
+    worker,
+    conn,
+    config: run.config,
+    localRoot: run.root,
+    remoteRoot: remoteRoot(worker, run.key, folder.index),
+    env: sshEnv(ctx),
+    keep,
+    inputs: depsInputs(run.deps),
+  };
   const stop = new AbortController();
   // The project must be there by the time the command has to start.
   const lateSend = run.clock.startBy === undefined ? undefined : setTimeout(() => stop.abort(), Math.max(0, run.clock.startBy - Date.now()));

@@ -1,29 +1,29 @@
 // What a remote run knows before it asks any worker: the project, its key and dependencies, the job the worker
 // program gets, and the questions about this machine a run asks (a venv in use, the programs found here).
 import { randomBytes } from 'node:crypto';
-import { existsSync, lstatSync, } from 'node:fs';
+import { existsSync, lstatSync } from 'node:fs';
 import { hostname, userInfo } from 'node:os';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { mayBeBuilt } from '../classify/built-outputs.js';
 import { programsOf } from '../classify/programs.js';
 import type { Config, Worker } from '../config.js';
-import type { Context, } from '../context.js';
+import type { Context } from '../context.js';
 import type { Job } from '../remote/job.js';
-import { remotePath, } from '../remote/ssh-args.js';
+import { remotePath } from '../remote/ssh-args.js';
 import { notBroughtBack, pruneNames, skipArgument, skipRules } from '../remote/sync-rules.js';
 import { workerDir, workerSlots } from '../remote/workers.js';
 import { runRecord } from '../remote/worker-slots.js';
-import { newGeneration, } from '../sync/ancestor.js';
-import { foldsCase, makeStaging, } from '../sync/own-folder.js';
+import { newGeneration } from '../sync/ancestor.js';
+import { foldsCase, makeStaging } from '../sync/own-folder.js';
 import type { Staging } from '../sync/report-reader.js';
 import { which } from '../which.js';
-import type { RunClock, } from './clock.js';
+import type { RunClock } from './clock.js';
 import { type DepsInstall, depsPlan } from './deps.js';
 import { forwardedEnv } from './env.js';
 import type { LocalTurn } from './local-slots.js';
-import { clientId, projectKey, relativeCwd, } from './project.js';
+import { clientId, projectKey, relativeCwd } from './project.js';
 import { type VenvHere, projectDeps } from './venv-here.js';
-import type { RunOutcome, } from './run-log.js';
+import type { RunOutcome } from './run-log.js';
 import { type Forward, servicesFor } from './services.js';
 
 export interface RemoteRunOptions {
@@ -140,7 +140,8 @@ export function venvUnmade(ctx: Context, run: Prepared): string | undefined {
 /** The folder an install fills, and how deep its names are compared (worker/deps.pl.ts fingerprint). */
 export function dependencyFolder(d: DepsInstall): { folder?: string; depth?: number } {
   if (d.fills) return { folder: d.fills, depth: 4 };
-  if (d.files.some((f) => /^(package-lock\.json|npm-shrinkwrap\.json|pnpm-lock\.yaml|yarn\.lock|bun\.lockb?|package\.json)$/.test(f))) return { folder: 'node_modules', depth: 2 };
+  if (d.files.some((f) => /^(package-lock\.json|npm-shrinkwrap\.json|pnpm-lock\.yaml|yarn\.lock|bun\.lockb?|package\.json)$/.test(f)))
+    return { folder: 'node_modules', depth: 2 };
   if (d.files.some((f) => /^(uv\.lock|poetry\.lock|pdm\.lock|Pipfile\.lock|requirements.*\.txt)$/.test(f))) return { folder: '.venv', depth: 4 };
   if (d.files.includes('composer.lock')) return { folder: 'vendor', depth: 2 };
   return {};

@@ -1,4 +1,3 @@
-
 import { rmSync } from 'node:fs';
 import type { Config, Worker } from '../config.js';
 import { type Context, say } from '../context.js';
@@ -6,16 +5,16 @@ import { SparehandError, isSparehandError } from '../errors.js';
 import { exitStatus } from '../process.js';
 import { gitRoot } from '../project-root.js';
 import { sshEnv } from '../remote/connection.js';
-import { execTerminal, } from '../remote/session.js';
-import { addForwards, } from '../remote/forward.js';
-import { remoteArgv, } from '../remote/transport.js';
+import { execTerminal } from '../remote/session.js';
+import { addForwards } from '../remote/forward.js';
+import { remoteArgv } from '../remote/transport.js';
 import { expandPools } from '../remote/pools.js';
-import { filePuts, } from '../remote/warm-send.js';
+import { filePuts } from '../remote/warm-send.js';
 import { bootCommand } from '../remote/worker/program.js';
-import { findWorker, } from '../remote/workers.js';
+import { findWorker } from '../remote/workers.js';
 import { rememberWorkerPlatform } from '../remote/worker-facts.js';
 import { printable } from '../safe-text.js';
-import { ownChanges, } from '../sync/ancestor.js';
+import { ownChanges } from '../sync/ancestor.js';
 import { removeStaging } from '../sync/own-folder.js';
 import { networkCutHere, sandboxRefused } from '../sandbox/run-checks.js';
 import { claimSlot } from './claim.js';
@@ -77,7 +76,8 @@ export async function runOnWorker(ctx: Context, config: Config, command: string,
   // A pool is the pods it has now (lib/remote/pools.ts); one that has none, or cannot be asked, is skipped with a line.
   if (candidates.some((w) => w.kubernetes)) {
     const pools = await expandPools(ctx, candidates);
-    if (pools.workers.length === 0 && pools.failed[0]) return cannot(pools.failed[0].error.message, pools.failed[0].error.hint ?? 'check `sparehand worker check`');
+    if (pools.workers.length === 0 && pools.failed[0])
+      return cannot(pools.failed[0].error.message, pools.failed[0].error.hint ?? 'check `sparehand worker check`');
     for (const f of pools.failed) say(ctx, `${f.error.message}; skipped`);
     candidates = pools.workers;
   }
@@ -91,10 +91,19 @@ export async function runOnWorker(ctx: Context, config: Config, command: string,
     const failed = candidates.map((w) => ({ w, f: failedInstall(ctx, w, run.key, run.deps) }));
     const first = failed.find((c) => c.f !== undefined);
     if (first?.f && failed.every((c) => c.f !== undefined)) {
-      return await cannot(failedInstallLine(first.w, first.f), `fix the install there (a changed lock file is tried again), or \`sparehand worker reset ${first.w.name}\` to forget it`);
+      return await cannot(
+        failedInstallLine(first.w, first.f),
+        `fix the install there (a changed lock file is tried again), or \`sparehand worker reset ${first.w.name}\` to forget it`,
+      );
     }
     candidates = failed.filter((c) => c.f === undefined).map((c) => c.w);
-    const claim = await claimSlot(ctx, candidates, { orLocal: Boolean(opts.orLocal), signals, open: (w, waited) => attempt(ctx, w, run, !waited), until: opts.clock.startBy, turn: opts.turn });
+    const claim = await claimSlot(ctx, candidates, {
+      orLocal: Boolean(opts.orLocal),
+      signals,
+      open: (w, waited) => attempt(ctx, w, run, !waited),
+      until: opts.clock.startBy,
+      turn: opts.turn,
+    });
     if ('stopped' in claim) return exitStatus(null, signals.received ?? 'SIGTERM');
     // Awaited: the queue's place and the signal handlers last until the run here ends (the finally below).
     if ('late' in claim) return await late(ctx, { ...opts, prefix, signals }, command, claim.late);
@@ -108,7 +117,12 @@ export async function runOnWorker(ctx: Context, config: Config, command: string,
     // A worker's slot: the place in the local queue goes to the next run.
     opts.turn?.release();
     const forget = recordRun(ctx, claim.worker);
-    if (opts.outcome) Object.assign(opts.outcome, { where: claim.worker.name, transport: claim.worker.exec ? 'exec' : 'ssh', ...(claim.waitedMs > 0 ? { waitMs: claim.waitedMs } : {}) });
+    if (opts.outcome)
+      Object.assign(opts.outcome, {
+        where: claim.worker.name,
+        transport: claim.worker.exec ? 'exec' : 'ssh',
+        ...(claim.waitedMs > 0 ? { waitMs: claim.waitedMs } : {}),
+      });
     try {
       const socket = claim.attempt.socket;
       const refused = socket === undefined ? undefined : await addForwards(ctx, claim.worker, socket, run.services);
@@ -135,7 +149,14 @@ export async function runOnWorker(ctx: Context, config: Config, command: string,
 
 /** What a run here needs from the run that tried the workers first. */
 function hereOptions(opts: RemoteRunOptions & { clock: RunClock }, with_: { prefix: readonly string[]; signals?: RunSignals | undefined }): HereOptions {
-  return { deadline: opts.clock.deadline, until: opts.clock.startBy, limit: `half of --timeout ${shownTimeout(opts.clock)}`, turn: opts.turn, outcome: opts.outcome, ...with_ };
+  return {
+    deadline: opts.clock.deadline,
+    until: opts.clock.startBy,
+    limit: `half of --timeout ${shownTimeout(opts.clock)}`,
+    turn: opts.turn,
+    outcome: opts.outcome,
+    ...with_,
+  };
 }
 
 /**
@@ -143,7 +164,13 @@ function hereOptions(opts: RemoteRunOptions & { clock: RunClock }, with_: { pref
  * half of --timeout); without, the run ends (124) saying where the time went.
  */
 function late(ctx: Context, opts: InSlot, command: string, why: string): Promise<number> | number {
-  if (opts.orLocal) return runHere(ctx, command, `${why} within half of --timeout ${shownTimeout(opts.clock)}`, hereOptions(opts, { prefix: opts.prefix, signals: opts.signals }));
+  if (opts.orLocal)
+    return runHere(
+      ctx,
+      command,
+      `${why} within half of --timeout ${shownTimeout(opts.clock)}`,
+      hereOptions(opts, { prefix: opts.prefix, signals: opts.signals }),
+    );
   say(ctx, `stopped: --timeout ${shownTimeout(opts.clock)} was reached before the command started (${why}); nothing ran`);
   return 124;
 }
@@ -215,12 +242,18 @@ async function runInSlot(ctx: Context, opts: InSlot, run: Prepared, claimed: Cla
       const limit = `--timeout ${shownTimeout(opts.clock)}`;
       if (result.status !== undefined && result.endedBeforeDeadline) {
         // The command had ended: its status stands; its files did not come back in time.
-        say(ctx, `the command ended (exit ${result.status}), but its files did not come back within ${limit}; nothing was brought back, they stay in the worker's copy (${worker.name}:${t.remoteRoot})`);
+        say(
+          ctx,
+          `the command ended (exit ${result.status}), but its files did not come back within ${limit}; nothing was brought back, they stay in the worker's copy (${worker.name}:${t.remoteRoot})`,
+        );
         return result.status;
       }
-      say(ctx, result.phase === 'run' || result.status !== undefined
-        ? `stopped: the command ran past ${limit}; nothing was brought back`
-        : `stopped: ${limit} was reached before the command started on ${worker.name}${result.phase === 'deps' ? ' (it was installing dependencies)' : ''}; nothing ran`);
+      say(
+        ctx,
+        result.phase === 'run' || result.status !== undefined
+          ? `stopped: the command ran past ${limit}; nothing was brought back`
+          : `stopped: ${limit} was reached before the command started on ${worker.name}${result.phase === 'deps' ? ' (it was installing dependencies)' : ''}; nothing ran`,
+      );
       return 124;
     }
     if (result.stoppedBy !== undefined) return exitStatus(null, result.stoppedBy);
@@ -230,9 +263,12 @@ async function runInSlot(ctx: Context, opts: InSlot, run: Prepared, claimed: Cla
       throw new SparehandError('WORKER', `${worker.name}: ${result.refused}`, { hint: 'or run with --or-local to run here when the worker cannot' });
     }
     if (result.status === undefined) {
-      say(ctx, result.broken
-        ? `${worker.name} sent something that is not sparehand's (${result.broken}); its fate is unknown and nothing was brought back`
-        : `the connection to ${worker.name} was lost while the command ran; its fate is unknown and nothing was brought back`);
+      say(
+        ctx,
+        result.broken
+          ? `${worker.name} sent something that is not sparehand's (${result.broken}); its fate is unknown and nothing was brought back`
+          : `the connection to ${worker.name} was lost while the command ran; its fate is unknown and nothing was brought back`,
+      );
       return 255;
     }
     const status = result.status;
@@ -242,9 +278,12 @@ async function runInSlot(ctx: Context, opts: InSlot, run: Prepared, claimed: Cla
     if (result.broken || result.report.broken || !result.report.done) {
       session.close();
       const why = result.broken ?? result.report.broken;
-      say(ctx, why
-        ? `the report of what the command changed cannot be trusted (${why}); nothing was brought back, the command's files stay in the worker's copy (${there})`
-        : `the connection to ${worker.name} was lost while the command's files came back; nothing was brought back`);
+      say(
+        ctx,
+        why
+          ? `the report of what the command changed cannot be trusted (${why}); nothing was brought back, the command's files stay in the worker's copy (${there})`
+          : `the connection to ${worker.name} was lost while the command's files came back; nothing was brought back`,
+      );
       return why ? status : 255;
     }
 
@@ -256,7 +295,12 @@ async function runInSlot(ctx: Context, opts: InSlot, run: Prepared, claimed: Cla
     for (const line of [...conflictLines(back?.conflicts ?? [], printable), ...keptLines(back?.kept ?? []), ...(back?.notes ?? [])]) say(ctx, line);
     const syncMs = upMs + (execEnd - runEnd) + (performance.now() - t2);
     const depsMs = (result.depsSeconds ?? 0) * 1000;
-    const times = { syncMs, runMs: Math.max(0, runEnd - t1 - depsMs), ...(result.depsSeconds === undefined ? {} : { depsMs }), ...(opts.waitMs ? { waitMs: opts.waitMs } : {}) };
+    const times = {
+      syncMs,
+      runMs: Math.max(0, runEnd - t1 - depsMs),
+      ...(result.depsSeconds === undefined ? {} : { depsMs }),
+      ...(opts.waitMs ? { waitMs: opts.waitMs } : {}),
+    };
     if (!opts.quiet) for (const line of summaryLines(worker.name, times, back)) say(ctx, line);
     if (opts.outcome) Object.assign(opts.outcome, { ...times, files: back?.files ?? 0, bytes: back?.bytes ?? 0, conflicts: back?.conflicts.length ?? 0 });
     for (const line of await note()) say(ctx, line);

@@ -18,12 +18,18 @@ export function size(bytes: number): string {
 }
 
 export function conflictLines(conflicts: readonly Conflict[], shown: (path: string) => string = (p) => p): string[] {
-  const lines = conflicts.slice(0, MAX_CONFLICT_LINES).map((c) =>
-    conflictSentence(c.kind, shown(c.path), { ...c, ...(c.saved ? { saved: shown(c.saved) } : {}), ...(c.detail ? { detail: shown(c.detail) } : {}) }),
-  );
+  const lines = conflicts
+    .slice(0, MAX_CONFLICT_LINES)
+    .map((c) =>
+      conflictSentence(c.kind, shown(c.path), { ...c, ...(c.saved ? { saved: shown(c.saved) } : {}), ...(c.detail ? { detail: shown(c.detail) } : {}) }),
+    );
   const more = conflicts.length - MAX_CONFLICT_LINES;
   if (more > 0) {
-    const where = conflicts.find((c) => c.saved)?.saved?.split('/').slice(0, 3).join('/');
+    const where = conflicts
+      .find((c) => c.saved)
+      ?.saved?.split('/')
+      .slice(0, 3)
+      .join('/');
     lines.push(`and ${more} more conflict${more === 1 ? '' : 's'}${where ? ` (the worker's versions are in ${where})` : ''}`);
   }
   return lines;

@@ -74,14 +74,16 @@ export function appendLog(c: Env, entry: LogEntry): void {
 
 /** Every entry, oldest first (lines that do not parse are skipped). */
 export function readLog(c: Env): LogEntry[] {
-  return textOf(logPath(c)).split('\n').flatMap((line) => {
-    if (!line) return [];
-    try {
-      return [rounded(JSON.parse(line) as LogEntry)];
-    } catch {
-      return [];
-    }
-  });
+  return textOf(logPath(c))
+    .split('\n')
+    .flatMap((line) => {
+      if (!line) return [];
+      try {
+        return [rounded(JSON.parse(line) as LogEntry)];
+      } catch {
+        return [];
+      }
+    });
 }
 
 /** Whether the log has a run of the project at `root` (a first run says what it sees: run/service-signs.ts). */

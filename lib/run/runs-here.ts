@@ -43,5 +43,8 @@ export function leastBusyFirst(c: Env, workers: readonly Worker[]): Worker[] {
       const at = rest.lastIndexOf('.');
       return rest.slice(0, at) === here && processAlive(Number(rest.slice(at + 1)));
     }).length;
-  return workers.map((w, i) => ({ w, i, n: count(w) })).sort((a, b) => a.n - b.n || a.i - b.i).map((x) => x.w);
+  return workers
+    .map((w, i) => ({ w, i, n: count(w) }))
+    .sort((a, b) => a.n - b.n || a.i - b.i)
+    .map((x) => x.w);
 }

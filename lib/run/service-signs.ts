@@ -19,7 +19,17 @@ const COMPOSE = ['compose.yaml', 'compose.yml', 'docker-compose.yml', 'docker-co
 const FILE_MAX = 256 * 1024;
 
 /** The usual ports of URL schemes that name none. */
-const SCHEME_PORT: Record<string, number> = { postgres: 5432, postgresql: 5432, mysql: 3306, mariadb: 3306, redis: 6379, rediss: 6379, mongodb: 27017, amqp: 5672, memcached: 11211 };
+const SCHEME_PORT: Record<string, number> = {
+  postgres: 5432,
+  postgresql: 5432,
+  mysql: 3306,
+  mariadb: 3306,
+  redis: 6379,
+  rediss: 6379,
+  mongodb: 27017,
+  amqp: 5672,
+  memcached: 11211,
+};
 
 /** Published ports of a compose file: `- "5432:5432"`, `- 127.0.0.1:6379:6379/tcp`, `published: 8080`. */
 export function composePorts(text: string): number[] {
@@ -67,7 +77,8 @@ export function serviceSigns(root: string): ServiceSign[] {
     return st?.isFile() && st.size <= FILE_MAX ? textOf(join(root, n)) : '';
   };
   for (const n of COMPOSE.filter((c) => names.includes(c))) for (const port of composePorts(read(n))) signs.push({ port, where: n });
-  for (const n of names.filter((x) => /^\.env(?:\.[\w.-]+)?$/.test(x)).sort()) for (const e of envPorts(read(n))) signs.push({ port: e.port, where: `${n} (${e.name})` });
+  for (const n of names.filter((x) => /^\.env(?:\.[\w.-]+)?$/.test(x)).sort())
+    for (const e of envPorts(read(n))) signs.push({ port: e.port, where: `${n} (${e.name})` });
   return signs;
 }
 

@@ -60,7 +60,9 @@ export function toolchainNote(ctx: Context, worker: Worker, programs: readonly s
     for (const t of wanted) {
       const k = mine[t.id];
       if (!k || k.told || !k.here || !k.worker || significant(k.here, t.parts) === significant(k.worker, t.parts)) continue;
-      lines.push(`note: ${worker.name} has ${t.id} ${k.worker}, here ${k.here}; the command ran there with it (\`sparehand doctor\` in the project compares its toolchains)`);
+      lines.push(
+        `note: ${worker.name} has ${t.id} ${k.worker}, here ${k.here}; the command ran there with it (\`sparehand doctor\` in the project compares its toolchains)`,
+      );
       k.told = true;
     }
     if (answers || lines.length > 0) {

@@ -32,9 +32,12 @@ export interface VenvHere {
  */
 export function venvHere(root: string, cwd: string, active: string | undefined): VenvHere | undefined {
   const inside = active ? relative(root, resolve(cwd, active)) : '';
-  const path = inside && !inside.startsWith('..') && !isAbsolute(inside)
-    ? resolve(root, inside)
-    : foldersUp(root, cwd).map((d) => join(d, '.venv')).find((v) => existsSync(join(v, 'pyvenv.cfg')));
+  const path =
+    inside && !inside.startsWith('..') && !isAbsolute(inside)
+      ? resolve(root, inside)
+      : foldersUp(root, cwd)
+          .map((d) => join(d, '.venv'))
+          .find((v) => existsSync(join(v, 'pyvenv.cfg')));
   if (!path || !existsSync(join(path, 'pyvenv.cfg'))) return undefined;
   const home = resolve(path, '..');
   const dirRel = relative(root, home);
@@ -53,7 +56,18 @@ export function venvHere(root: string, cwd: string, active: string | undefined):
     ...(listed.editable.length ? [`${pip} ${listed.editable.map((e) => `-e ${quote([e])}`).join(' ')}`] : []),
   ].join(' && ');
   const hash = createHash('sha256').update(command).digest('hex').slice(0, 32);
-  return { dir, name, install: { dir, files: [], command, hash, fills: name, note: `no requirements file: ${name} made from the ${listed.pinned.length + listed.editable.length} packages installed in it here` } };
+  return {
+    dir,
+    name,
+    install: {
+      dir,
+      files: [],
+      command,
+      hash,
+      fills: name,
+      note: `no requirements file: ${name} made from the ${listed.pinned.length + listed.editable.length} packages installed in it here`,
+    },
+  };
 }
 
 /** What is installed in `venv`: `name==version` pins and editable folders (relative to `home`), or what cannot be. */
@@ -61,9 +75,13 @@ function installed(venv: string, root: string, home: string): { pinned: string[]
   const pinned: string[] = [];
   const editable: string[] = [];
   const lib = join(venv, 'lib');
-  for (const py of namesIn(lib).filter((n) => /^python\d/.test(n)).sort()) {
+  for (const py of namesIn(lib)
+    .filter((n) => /^python\d/.test(n))
+    .sort()) {
     const site = join(lib, py, 'site-packages');
-    for (const info of namesIn(site).filter((n) => n.endsWith('.dist-info')).sort()) {
+    for (const info of namesIn(site)
+      .filter((n) => n.endsWith('.dist-info'))
+      .sort()) {
       const meta = textOf(join(site, info, 'METADATA'));
       const name = /^Name:\s*(\S+)/m.exec(meta)?.[1];
       const version = /^Version:\s*(\S+)/m.exec(meta)?.[1];

@@ -23,12 +23,21 @@ export interface AccessPlan {
 const emptyEdits = (): SandboxEdits => ({ added: {}, set: {}, createdFrom: {} });
 
 /** What a list should hold for sparehand: the entries wanted, those already covered by the user's left out. */
-function listWants(s: SandboxSettings, wants: SandboxWants, base: InstallBase): { key: readonly string[]; want: string[]; covered: (entries: string[], v: string) => boolean }[] {
+function listWants(
+  s: SandboxSettings,
+  wants: SandboxWants,
+  base: InstallBase,
+): { key: readonly string[]; want: string[]; covered: (entries: string[], v: string) => boolean }[] {
   const lists = [];
-  if (s.writable) lists.push({ key: s.writable.key, want: wants.folders, covered: (e: string[], v: string) => folderCovered(v, [...e, ...(s.alwaysWritable ?? [])], base) });
+  if (s.writable)
+    lists.push({ key: s.writable.key, want: wants.folders, covered: (e: string[], v: string) => folderCovered(v, [...e, ...(s.alwaysWritable ?? [])], base) });
   if (s.hosts) {
     const byEntry = new Map(wants.hosts.map((h) => [hostEntry(s, h), h]));
-    lists.push({ key: s.hosts.key, want: [...byEntry.keys()], covered: (e: string[], v: string) => hostCovered(byEntry.get(v)!.host, byEntry.get(v)!.port, e) });
+    lists.push({
+      key: s.hosts.key,
+      want: [...byEntry.keys()],
+      covered: (e: string[], v: string) => hostCovered(byEntry.get(v)!.host, byEntry.get(v)!.port, e),
+    });
   }
   return lists;
 }

@@ -21,8 +21,7 @@ export interface SettingsText {
   text(): string;
 }
 
-const isEmpty = (v: unknown): boolean =>
-  Array.isArray(v) ? v.length === 0 : typeof v === 'object' && v !== null && Object.keys(v).length === 0;
+const isEmpty = (v: unknown): boolean => (Array.isArray(v) ? v.length === 0 : typeof v === 'object' && v !== null && Object.keys(v).length === 0);
 
 function missingIn(doc: Record<string, unknown>, key: readonly string[]): number | undefined {
   for (let depth = 1; depth <= key.length; depth++) if (tomlAt(doc, key.slice(0, depth)) === undefined) return depth;
@@ -191,7 +190,10 @@ export function tomlSettings(path: string, original: string | undefined): Settin
         const after = self.get(key);
         if (!Array.isArray(after) || after.length !== now.length - 1) {
           text = before;
-          put(key, now.filter((x) => x !== v));
+          put(
+            key,
+            now.filter((x) => x !== v),
+          );
         }
       }
     },

@@ -18,7 +18,10 @@ type Env = Pick<Context, 'home' | 'env'>;
 export function configuredWants(c: Env, config?: Pick<Config, 'workers'>): SandboxWants {
   if (config) return sandboxWants(c, config);
   // A broken file: the config the hooks and runs go by meanwhile (the problem is said elsewhere).
-  return sandboxWants(c, loadConfigOrKept(c, () => {}));
+  return sandboxWants(
+    c,
+    loadConfigOrKept(c, () => {}),
+  );
 }
 
 /** `sparehand agent install ID --sandbox-access (would …)`: what the flag would change now, in the tool's own words. */

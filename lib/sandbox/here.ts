@@ -11,8 +11,7 @@ export interface SandboxHere {
   network: SandboxNetwork;
 }
 
-const matches = (env: NodeJS.ProcessEnv, m: EnvMarker): boolean =>
-  m.value === undefined ? Boolean(env[m.name]) : env[m.name] === m.value;
+const matches = (env: NodeJS.ProcessEnv, m: EnvMarker): boolean => (m.value === undefined ? Boolean(env[m.name]) : env[m.name] === m.value);
 
 /** The sandbox this process is in (or the tool whose command it is), from its environment; undefined: none known. */
 export function sandboxHere(env: NodeJS.ProcessEnv): SandboxHere | undefined {

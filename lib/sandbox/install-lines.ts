@@ -8,7 +8,13 @@ import { configuredWants, wholeNetworkNote } from './explain.js';
 import { canWiden, keyName, sandboxState } from './settings.js';
 
 /** The lines install prints about `agent`'s sandbox (planning the widening into `ws` with `access`). */
-export async function sandboxLines(ctx: Context, ws: Workspace, agent: AgentSpec, base: InstallBase, opts: { access: boolean; dryRun: boolean }): Promise<string[]> {
+export async function sandboxLines(
+  ctx: Context,
+  ws: Workspace,
+  agent: AgentSpec,
+  base: InstallBase,
+  opts: { access: boolean; dryRun: boolean },
+): Promise<string[]> {
   const spec = agent.sandbox;
   if (!spec) return [];
   const wants = configuredWants(ctx);
@@ -34,8 +40,10 @@ export async function sandboxLines(ctx: Context, ws: Workspace, agent: AgentSpec
         ];
   const whole = wholeNetworkNote(spec);
   if (whole && plan.changes.some((c) => c.startsWith(keyName(spec.settings!, spec.settings!.network!.key)))) lines.push(`  note: ${whole}`);
-  if (wants.unknown.length > 0) lines.push(`  note: ${wants.unknown.join(', ')}: your ssh config reaches it through a proxy or a jump host; let that host through ${spec.name} by hand`);
-  if (wants.hosts.length === 0 && wants.unknown.length === 0) lines.push(`  note: no worker is configured yet; after \`sparehand worker add\`, run this again to let it through ${spec.name}`);
+  if (wants.unknown.length > 0)
+    lines.push(`  note: ${wants.unknown.join(', ')}: your ssh config reaches it through a proxy or a jump host; let that host through ${spec.name} by hand`);
+  if (wants.hosts.length === 0 && wants.unknown.length === 0)
+    lines.push(`  note: no worker is configured yet; after \`sparehand worker add\`, run this again to let it through ${spec.name}`);
   return lines;
 }
 

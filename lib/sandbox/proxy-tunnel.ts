@@ -63,10 +63,14 @@ async function httpConnect(url: URL, host: string, port: number, timeoutMs: numb
     ? `Proxy-Authorization: Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}\r\n`
     : '';
   socket.write(`CONNECT ${target} HTTP/1.1\r\nHost: ${target}\r\n${auth}\r\n`);
-  const { reply, rest } = await readReply(socket, (b) => {
-    const end = b.indexOf('\r\n\r\n');
-    return end < 0 ? -1 : end + 4;
-  }, timeoutMs);
+  const { reply, rest } = await readReply(
+    socket,
+    (b) => {
+      const end = b.indexOf('\r\n\r\n');
+      return end < 0 ? -1 : end + 4;
+    },
+    timeoutMs,
+  );
   const head = reply.toString('latin1');
   const status = /^HTTP\/\d(?:\.\d)?\s+(\d{3})\s*([^\r\n]*)/.exec(head);
   if (status?.[1] === '200') return { socket, rest };
@@ -116,11 +120,15 @@ async function socks5(url: URL, host: string, port: number, timeoutMs: number): 
       ? Buffer.concat([Buffer.from([4]), ipv6Bytes(host)])
       : Buffer.concat([Buffer.from([3, Buffer.byteLength(host)]), Buffer.from(host)]);
   socket.write(Buffer.concat([Buffer.from([5, 1, 0]), address, Buffer.from([port >> 8, port & 0xff])]));
-  const { reply, rest } = await readReply(socket, (b) => {
-    if (b.length < 5) return -1;
-    const n = b[3] === 1 ? 10 : b[3] === 4 ? 22 : b[3] === 3 ? 7 + b[4]! : 0;
-    return n === 0 ? 2 : b.length >= n ? n : -1;
-  }, timeoutMs);
+  const { reply, rest } = await readReply(
+    socket,
+    (b) => {
+      if (b.length < 5) return -1;
+      const n = b[3] === 1 ? 10 : b[3] === 4 ? 22 : b[3] === 3 ? 7 + b[4]! : 0;
+      return n === 0 ? 2 : b.length >= n ? n : -1;
+    },
+    timeoutMs,
+  );
   const rep = reply[1] ?? 1;
   if (rep !== 0) fail(rep === 2 ? 'refused' : 'failed', SOCKS_REPLIES[rep] ?? `reply ${rep}`);
   return { socket, rest };

@@ -24,7 +24,12 @@ export interface SandboxReport {
 }
 
 /** The report for `agent`, or undefined for a tool without a sandbox of its own. */
-export async function sandboxReport(agent: AgentSpec, base: InstallBase, wants: SandboxWants, tilde?: (p: string) => string): Promise<SandboxReport | undefined> {
+export async function sandboxReport(
+  agent: AgentSpec,
+  base: InstallBase,
+  wants: SandboxWants,
+  tilde?: (p: string) => string,
+): Promise<SandboxReport | undefined> {
   const spec = agent.sandbox;
   if (!spec) return undefined;
   const state = sandboxState(spec, base, wants, tilde);
@@ -47,6 +52,7 @@ export async function sandboxReport(agent: AgentSpec, base: InstallBase, wants: 
 export function reportLine(r: SandboxReport): string {
   if (!r.on) return `${r.name}: off (${r.why})`;
   if (r.offloads === null) return `${r.name}: on (${r.why}); sparehand cannot tell whether a run inside it offloads: ${r.fix}`;
-  if (r.offloads) return `${r.name}: on (${r.why}); a run inside it reaches the workers and writes sparehand's folders${r.widened ? ' (widened by --sandbox-access)' : ''}`;
+  if (r.offloads)
+    return `${r.name}: on (${r.why}); a run inside it reaches the workers and writes sparehand's folders${r.widened ? ' (widened by --sandbox-access)' : ''}`;
   return `${r.name}: on (${r.why}); a run inside it runs here: ${r.blocks.join('; ')}; to offload: ${r.fix}`;
 }

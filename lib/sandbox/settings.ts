@@ -74,7 +74,7 @@ function inCidr(ip: string, cidr: string): boolean {
   if (!isIPv4(net) || !isIPv4(ip) || !Number.isInteger(n) || n < 0 || n > 32) return false;
   const num = (a: string) => a.split('.').reduce((x, o) => (x * 256 + Number(o)) >>> 0, 0);
   const mask = n === 0 ? 0 : (~0 << (32 - n)) >>> 0;
-  return ((num(ip) & mask) >>> 0) === ((num(net) & mask) >>> 0);
+  return (num(ip) & mask) >>> 0 === (num(net) & mask) >>> 0;
 }
 
 /** Whether `host:port` matches an allowlist entry: `host`, `host:port`, `*.domain[:port]`, `[v6]:port`, a CIDR. */

@@ -38,13 +38,22 @@ export function resolvedHost(worker: Pick<SshWorker, 'destination' | 'port'>, en
 function askSsh(worker: Pick<SshWorker, 'destination' | 'port'>, env: NodeJS.ProcessEnv, configFile?: string): ResolvedHost {
   const fallback = { host: worker.destination.replace(/^[^@]*@/, ''), port: worker.port ?? 22, proxied: false };
   try {
-    const out = outputOfSync('ssh', [...(configFile ? ['-F', configFile] : []), ...(worker.port ? ['-p', String(worker.port)] : []), '-G', '--', worker.destination], { env, timeoutMs: 5000 });
+    const out = outputOfSync(
+      'ssh',
+      [...(configFile ? ['-F', configFile] : []), ...(worker.port ? ['-p', String(worker.port)] : []), '-G', '--', worker.destination],
+      { env, timeoutMs: 5000 },
+    );
     const field = (k: string) => new RegExp(`^${k} (.*)$`, 'm').exec(out)?.[1]?.trim();
     const set = (v: string | undefined) => (v !== undefined && v !== 'none' ? v : undefined);
     const command = set(field('proxycommand'));
     const jump = set(field('proxyjump'));
     const proxy = command !== undefined ? `ProxyCommand ${command}` : jump !== undefined ? `ProxyJump ${jump}` : undefined;
-    return { host: field('hostname') ?? fallback.host, port: Number(field('port') ?? fallback.port), proxied: proxy !== undefined, ...(proxy ? { proxy } : {}) };
+    return {
+      host: field('hostname') ?? fallback.host,
+      port: Number(field('port') ?? fallback.port),
+      proxied: proxy !== undefined,
+      ...(proxy ? { proxy } : {}),
+    };
   } catch {
     return fallback;
   }

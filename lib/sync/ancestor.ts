@@ -55,13 +55,24 @@ export const signature = (st: Stats): string => `${st.ino}:${st.size}:${st.mtime
 /** The copy's file name: the worker (name and where it is) and the copy's number there. */
 export function copyId(worker: Pick<Worker, 'name' | 'destination' | 'exec' | 'port' | 'dir'>, folder: number, key: string): string {
   const safe = worker.name.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 40);
-  const where = createHash('sha256').update(JSON.stringify([workerWhere(worker), worker.port ?? null, worker.dir ?? null, key])).digest('hex').slice(0, 10);
+  const where = createHash('sha256')
+    .update(JSON.stringify([workerWhere(worker), worker.port ?? null, worker.dir ?? null, key]))
+    .digest('hex')
+    .slice(0, 10);
   return `${safe}-${where}-${folder}`;
 }
 
 function isEntry(e: unknown): e is Entry {
   const x = e as Entry;
-  return typeof x === 'object' && x !== null && ['f', 'l', 'd'].includes(x.t) && typeof x.h === 'string' && typeof x.m === 'number' && (x.s === undefined || typeof x.s === 'string') && (x.k === undefined || x.k === 1);
+  return (
+    typeof x === 'object' &&
+    x !== null &&
+    ['f', 'l', 'd'].includes(x.t) &&
+    typeof x.h === 'string' &&
+    typeof x.m === 'number' &&
+    (x.s === undefined || typeof x.s === 'string') &&
+    (x.k === undefined || x.k === 1)
+  );
 }
 
 /** The copy's ancestor, or an empty one (missing, unreadable, or not one). */
@@ -171,7 +182,14 @@ export function mineIndex(root: string): (path: string) => string[] {
 }
 
 /** The ancestor after a run: every output the command changed, as the copy now holds it and whether here does too. */
-export function afterRun(base: Ancestor, root: string, changes: readonly Change[], outcomes: ReadonlyMap<number, Outcome>, notSent: (p: string) => boolean, gen: string): Ancestor {
+export function afterRun(
+  base: Ancestor,
+  root: string,
+  changes: readonly Change[],
+  outcomes: ReadonlyMap<number, Outcome>,
+  notSent: (p: string) => boolean,
+  gen: string,
+): Ancestor {
   const next: Ancestor = { v: 1, gen, paths: { ...base.paths } };
   for (const c of changes) {
     const outcome = outcomes.get(c.index);

@@ -5,8 +5,24 @@
 // half applied. Each file is moved into place only if what is there is still what was judged.
 import { createHash } from 'node:crypto';
 import {
-  type Stats, chmodSync, closeSync, constants, copyFileSync, linkSync, lstatSync, lutimesSync, mkdirSync, openSync, readSync, readdirSync,
-  readlinkSync, renameSync, rmdirSync, symlinkSync, unlinkSync, utimesSync,
+  type Stats,
+  chmodSync,
+  closeSync,
+  constants,
+  copyFileSync,
+  linkSync,
+  lstatSync,
+  lutimesSync,
+  mkdirSync,
+  openSync,
+  readSync,
+  readdirSync,
+  readlinkSync,
+  renameSync,
+  rmdirSync,
+  symlinkSync,
+  unlinkSync,
+  utimesSync,
 } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Change } from './change.js';
@@ -82,8 +98,14 @@ export function localHash(path: string, st: Stats): string {
 const errnoText = (e: unknown): string => {
   const code = (e as NodeJS.ErrnoException).code;
   const words: Record<string, string> = {
-    EACCES: 'permission denied', EPERM: 'not permitted', EROFS: 'a read-only file system', ENOSPC: 'no space left on this disk',
-    EDQUOT: 'over the disk quota', EXDEV: 'another file system', ENAMETOOLONG: 'the name is too long', EISDIR: 'a folder is there',
+    EACCES: 'permission denied',
+    EPERM: 'not permitted',
+    EROFS: 'a read-only file system',
+    ENOSPC: 'no space left on this disk',
+    EDQUOT: 'over the disk quota',
+    EXDEV: 'another file system',
+    ENAMETOOLONG: 'the name is too long',
+    EISDIR: 'a folder is there',
   };
   return code ? (words[code] ?? code) : String(e);
 };

@@ -38,8 +38,18 @@ export interface Known {
 }
 
 export type ConflictKind =
-  | 'changed-here' | 'deleted-here' | 'exists-here' | 'delete-kept' | 'case' | 'blocked' | 'settings' | 'refused' | 'special'
-  | 'not-applied' | 'not-written' | 'no-root';
+  | 'changed-here'
+  | 'deleted-here'
+  | 'exists-here'
+  | 'delete-kept'
+  | 'case'
+  | 'blocked'
+  | 'settings'
+  | 'refused'
+  | 'special'
+  | 'not-applied'
+  | 'not-written'
+  | 'no-root';
 
 export type SkipWhy = 'same' | 'gone' | 'untouched' | 'kept';
 
@@ -152,22 +162,42 @@ export function keptSentence(count: number, platform: string): string {
 /** docs/run.md's table, row by row: the command did…, here…, what happens (generated: scripts/run-doc.js). */
 export const DECISION_TABLE: ReadonlyArray<readonly [string, string, string]> = [
   ['changed or deleted a file', 'the file holds the content the command started from (same md5)', 'applied (the new content, mode and mtime; or deleted)'],
-  ['changed a file that rsync sends', 'it was edited, renamed away or deleted here during the run', '**conflict**: yours stays, the worker\'s version is saved'],
-  ['changed or created an output (a path rsync does not send: ignored here)', 'nothing is there, or exactly what sparehand put there (from this copy or another)', 'applied: outputs of the same build never conflict with each other'],
-  ['only touched an output that is missing here (or here is another copy\'s)', '—', 'its content is fetched in the same session and applied'],
+  ['changed a file that rsync sends', 'it was edited, renamed away or deleted here during the run', "**conflict**: yours stays, the worker's version is saved"],
+  [
+    'changed or created an output (a path rsync does not send: ignored here)',
+    'nothing is there, or exactly what sparehand put there (from this copy or another)',
+    'applied: outputs of the same build never conflict with each other',
+  ],
+  ["only touched an output that is missing here (or here is another copy's)", '—', 'its content is fetched in the same session and applied'],
   ['deleted a file', 'the file changed here', '**conflict**: yours stays (there is nothing to save)'],
   ['created a file or link', 'nothing is there', 'created'],
   ['created a file', 'the same content is there', 'nothing to do'],
-  ['created a file', 'a different file is there (made, moved in or copied here meanwhile)', '**conflict**: yours stays, the worker\'s version is saved'],
+  ['created a file', 'a different file is there (made, moved in or copied here meanwhile)', "**conflict**: yours stays, the worker's version is saved"],
   ['only touched a file (mtime, mode)', 'the file holds the content the command started from', 'mtime and mode applied; otherwise left alone'],
   ['created a folder', '—', 'made (when a file stands there: conflict)'],
   ['deleted a folder', '—', 'removed only when it is empty here: what is only here (ignored files never sent) stays'],
   ['wrote anything under a path that is a link here, or a file where a folder should be', '—', '**conflict**: nothing is ever written through a link here'],
-  ['created `Foo.ts` beside `foo.ts`, on a disk here that ignores case (a Mac\'s)', '—', '**conflict**: the two are never merged'],
-  ['changed a coding tool\'s settings in the project (its settings folder, hooks or instruction file: the list below)', '—', '**conflict**: a run never changes them; the worker\'s version is saved for you to take'],
-  ['made a `.git` entry, a link leading outside the project (or into `.git`), or anything in `.sparehand/`', '—', '**refused**: never written anywhere, one line names it'],
+  ["created `Foo.ts` beside `foo.ts`, on a disk here that ignores case (a Mac's)", '—', '**conflict**: the two are never merged'],
+  [
+    "changed a coding tool's settings in the project (its settings folder, hooks or instruction file: the list below)",
+    '—',
+    "**conflict**: a run never changes them; the worker's version is saved for you to take",
+  ],
+  [
+    'made a `.git` entry, a link leading outside the project (or into `.git`), or anything in `.sparehand/`',
+    '—',
+    '**refused**: never written anywhere, one line names it',
+  ],
   ['made a FIFO, socket or device', '—', 'named in one line, never made here'],
   ['gave a file a setuid, setgid or sticky bit', '—', 'the file comes back without the bit, and one line says so'],
-  ['changed a path that cannot be written here (permission, read-only, no space)', '—', '**conflict**: the worker\'s version is saved, or stays on the worker; every other change is still applied'],
-  ['created or changed an executable, a shared library, an object file or a static library for the worker\'s platform (ELF, Mach-O, PE: by its bytes), when that platform is not this machine\'s', '—', '**kept on the worker**: never written here (over nothing or over a file), kept there through the next runs; one line counts them, `sparehand worker fetch` brings them'],
+  [
+    'changed a path that cannot be written here (permission, read-only, no space)',
+    '—',
+    "**conflict**: the worker's version is saved, or stays on the worker; every other change is still applied",
+  ],
+  [
+    "created or changed an executable, a shared library, an object file or a static library for the worker's platform (ELF, Mach-O, PE: by its bytes), when that platform is not this machine's",
+    '—',
+    '**kept on the worker**: never written here (over nothing or over a file), kept there through the next runs; one line counts them, `sparehand worker fetch` brings them',
+  ],
 ];

@@ -10,7 +10,10 @@ const HFS_IGNORED = /[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/gu;
 
 /** A name as file systems that fold case or drop characters may see it. */
 function folded(name: string): string {
-  return name.replace(HFS_IGNORED, '').replace(/[. ]+$/, (m) => (m.length === name.length ? m : '')).toLowerCase();
+  return name
+    .replace(HFS_IGNORED, '')
+    .replace(/[. ]+$/, (m) => (m.length === name.length ? m : ''))
+    .toLowerCase();
 }
 
 const isGitName = (name: string): boolean => {
@@ -40,7 +43,7 @@ export function refusedLink(path: string, target: string): string | undefined {
       if (parts.length === 0) return 'it is a link to a place outside the project';
       parts.pop();
     } else parts.push(step);
-    if (isGitName(step) || isOwnName(step)) return 'it is a link into .git or sparehand\'s own folder';
+    if (isGitName(step) || isOwnName(step)) return "it is a link into .git or sparehand's own folder";
   }
   return undefined;
 }

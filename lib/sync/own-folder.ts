@@ -92,7 +92,10 @@ export function removeStaging(root: string, nonce: string): void {
 export function makeConflictsFolder(root: string, startedAt: Date, nonce: string): string | undefined {
   const conflicts = ownFolder(root, 'conflicts');
   if ('why' in conflicts) return undefined;
-  const stamp = startedAt.toISOString().replace(/\.\d+Z$/, '').replace(/:/g, '-');
+  const stamp = startedAt
+    .toISOString()
+    .replace(/\.\d+Z$/, '')
+    .replace(/:/g, '-');
   const name = `${stamp}-${nonce.slice(0, 4)}`;
   try {
     mkdirSync(join(conflicts.dir, name));

@@ -91,7 +91,17 @@ export class ReportReader {
     const nl = payload.indexOf(10);
     const m = nl > 0 ? HEADER.exec(payload.subarray(0, nl).toString('latin1')) : null;
     if (!m) throw new ReportError('a change record that is not one');
-    const [, op, type, mode, mtime, size, base, same, pathLength] = m as unknown as [string, ChangeOp, EntryType, string, string, string, string, string, string];
+    const [, op, type, mode, mtime, size, base, same, pathLength] = m as unknown as [
+      string,
+      ChangeOp,
+      EntryType,
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+    ];
     const names = payload.subarray(nl + 1);
     const pathLen = Number(pathLength);
     if (pathLen === 0 || pathLen > MAX_PATH || pathLen > names.length) throw new ReportError('a change with a bad path length');
@@ -101,9 +111,16 @@ export class ReportReader {
     const sameN = Number(same);
     const index = this.changes.length;
     const c: Change = {
-      index, op, type, mode: Number(mode), mtime: Number(mtime), size: sizeN,
-      base: base === '-' ? undefined : base, hash: undefined,
-      path: pathBytes.toString('utf8'), target: targetBytes.toString('utf8'),
+      index,
+      op,
+      type,
+      mode: Number(mode),
+      mtime: Number(mtime),
+      size: sizeN,
+      base: base === '-' ? undefined : base,
+      hash: undefined,
+      path: pathBytes.toString('utf8'),
+      target: targetBytes.toString('utf8'),
     };
     if (!Number.isSafeInteger(sizeN) || c.mode > 0o177777) throw new ReportError('a change with a bad size or mode');
     if (sizeN > 0 && (type !== 'f' || (op !== 'C' && op !== 'M') || sameN >= 0)) throw new ReportError('content for a change that has none');
@@ -211,7 +228,7 @@ export class ReportReader {
   /** The content cannot be kept here (no space, no permission): the change says so; its bytes are still read. */
   private unstage(c: Change, e: unknown, r?: Receiving): void {
     const code = (e as NodeJS.ErrnoException).code;
-    c.problem = `it could not be kept here to be applied (${code === 'ENOSPC' ? 'no space left on this disk' : code ?? String(e)})`;
+    c.problem = `it could not be kept here to be applied (${code === 'ENOSPC' ? 'no space left on this disk' : (code ?? String(e))})`;
     if (r?.fd !== undefined) closeSync(r.fd);
     if (r) r.fd = undefined;
     if (c.staged) rmSync(c.staged, { force: true });

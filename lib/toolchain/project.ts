@@ -28,7 +28,6 @@ export function toolchainsOf(root: string, cwd: string = root): UsedToolchain[] 
   return out;
 }
 
-
 /** The nearest version file's wish: `.nvmrc` `20`, `rust-toolchain.toml` `channel = "1.75"`, `.tool-versions` `nodejs 20.1.0`. */
 function wantedVersion(t: Toolchain, listing: ReadonlyArray<{ dir: string; names: string[] }>, root: string): UsedToolchain['wanted'] {
   for (const { dir, names } of listing) {
@@ -39,7 +38,10 @@ function wantedVersion(t: Toolchain, listing: ReadonlyArray<{ dir: string; names
       if (version) return { version, file: relative(root, join(dir, file)) };
     }
     if (t.toolVersionsKey && names.includes('.tool-versions')) {
-      const line = textOf(join(dir, '.tool-versions')).split('\n').map((l) => l.trim().split(/\s+/)).find((w) => w[0] === t.toolVersionsKey);
+      const line = textOf(join(dir, '.tool-versions'))
+        .split('\n')
+        .map((l) => l.trim().split(/\s+/))
+        .find((w) => w[0] === t.toolVersionsKey);
       if (line?.[1]) return { version: line[1], file: relative(root, join(dir, '.tool-versions')) };
     }
   }

@@ -20,7 +20,11 @@ const rename = (text: string) =>
 
 let copy: string;
 const vitest = (files: string[]) =>
-  execa(process.execPath, [join(copy, 'node_modules', 'vitest', 'vitest.mjs'), 'run', ...files], { cwd: copy, reject: false, env: { ...process.env, CI: '1', NO_COLOR: '1', FORCE_COLOR: '0' } });
+  execa(process.execPath, [join(copy, 'node_modules', 'vitest', 'vitest.mjs'), 'run', ...files], {
+    cwd: copy,
+    reject: false,
+    env: { ...process.env, CI: '1', NO_COLOR: '1', FORCE_COLOR: '0' },
+  });
 
 beforeAll(async () => {
   copy = mkdtempSync(join(tmpdir(), 'sparehand-add-a-tool-'));

@@ -59,11 +59,15 @@ describe.each(HOOKED.map((a) => [a.id]))('%s', (id) => {
     expect(run(id, fixture(id, 'captured.json'))).toEqual({ ...expected(id, want), raw: expect.any(String) });
   });
 
-  it('is the caller of its payload, whichever tool\'s hook is called (the most specific shape wins)', () => {
+  it("is the caller of its payload, whichever tool's hook is called (the most specific shape wins)", () => {
     const raw = payload as Record<string, unknown>;
     expect(HOOKED.map((named) => callerOf(named, raw)?.id)).toEqual(HOOKED.map(() => id));
     // Only a shape other tools copy may fit too; no tool file needs to know another tool's fields.
-    expect(allAgents().filter((a) => a.id !== id && a.recognise?.(raw) && !a.fallback).map((a) => a.id)).toEqual([]);
+    expect(
+      allAgents()
+        .filter((a) => a.id !== id && a.recognise?.(raw) && !a.fallback)
+        .map((a) => a.id),
+    ).toEqual([]);
   });
 
   it.each([
@@ -183,9 +187,7 @@ describe('permission parity (claude-code)', () => {
     const ctx = ctxFor();
     const project = tempDir('sparehand-project-');
     const file =
-      where === 'user'
-        ? join(ctx.home, '.claude', 'settings.json')
-        : join(project, '.claude', where === 'local' ? 'settings.local.json' : 'settings.json');
+      where === 'user' ? join(ctx.home, '.claude', 'settings.json') : join(project, '.claude', where === 'local' ? 'settings.local.json' : 'settings.json');
     mkdirSync(join(file, '..'), { recursive: true });
     writeFileSync(file, JSON.stringify({ permissions }));
     return { ctx, p: { ...payload, cwd: project } };
@@ -211,9 +213,7 @@ describe('permission parity (claude-code)', () => {
     const { ctx, p } = withRules({});
     expect(decision(answerFor(ctx, 'claude-code', JSON.stringify({ ...p, permission_mode: 'bypassPermissions' })))).toBe('allow');
     const denied = withRules({ deny: ['Bash(npm test)'] });
-    expect(
-      decision(answerFor(denied.ctx, 'claude-code', JSON.stringify({ ...denied.p, permission_mode: 'bypassPermissions' }))),
-    ).toBe('left alone');
+    expect(decision(answerFor(denied.ctx, 'claude-code', JSON.stringify({ ...denied.p, permission_mode: 'bypassPermissions' })))).toBe('left alone');
   });
 });
 
@@ -222,7 +222,7 @@ describe('one hook, many callers', () => {
     ['copilot-vscode', 'payload.json'],
     ['cursor', 'payload.json'],
     ['devin', 'payload.json'],
-  ] as const)('the claude-code hook answers a %s payload in that tool\'s form', (id, name) => {
+  ] as const)("the claude-code hook answers a %s payload in that tool's form", (id, name) => {
     expect(run('claude-code', fixture(id, name))).toEqual({ ...expected(id, 'answer.json'), raw: expect.any(String) });
   });
 
@@ -270,7 +270,7 @@ describe('one hook, many callers', () => {
  * name voids Cursor's whole hooks.json), and the file validates against the tool's own schema where one is vendored
  * (test/fixtures/vendor-schemas/PROVENANCE.md).
  */
-describe('every written hook file names only known events and fits the tool\'s own schema', () => {
+describe("every written hook file names only known events and fits the tool's own schema", () => {
   const FILE_SCHEMAS: Record<string, { file: string; ajv: () => Ajv | Ajv2020 }> = {
     'claude-code': { file: 'claude-code/claude-code-settings.json', ajv: () => new Ajv({ strict: false, allErrors: true, validateFormats: false }) },
     'gemini-cli': { file: 'gemini-cli/settings.schema.json', ajv: () => new Ajv2020({ strict: false, allErrors: true, validateFormats: false }) },

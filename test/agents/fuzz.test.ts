@@ -91,8 +91,12 @@ describe.each(hooked.map((a) => [a.id]))('%s survives malformed payloads', (id) 
   it('random text and truncations', () => {
     const full = JSON.stringify(base(id));
     fc.assert(
-      fc.property(fc.oneof(fc.string({ unit: 'binary', maxLength: 300 }), fc.nat(full.length).map((n) => full.slice(0, n))), (t) =>
-        check(id, t),
+      fc.property(
+        fc.oneof(
+          fc.string({ unit: 'binary', maxLength: 300 }),
+          fc.nat(full.length).map((n) => full.slice(0, n)),
+        ),
+        (t) => check(id, t),
       ),
       { numRuns: 1500 },
     );
@@ -103,7 +107,11 @@ describe.each(hooked.map((a) => [a.id]))('%s survives malformed payloads', (id) 
  * Tools that block a call they get no valid answer for print their "leave alone" text on every path: the hook process
  * itself (bad payloads, a payload over the cap) and the installed command when sparehand is gone.
  */
-describe.each(allAgents().filter((a) => a.leaveStdout).map((a) => [a.id]))('%s always gets an answer', (id) => {
+describe.each(
+  allAgents()
+    .filter((a) => a.leaveStdout)
+    .map((a) => [a.id]),
+)('%s always gets an answer', (id) => {
   const leave = AGENTS[id]!.leaveStdout!;
   const hookProcess = async (input: string, extra: NodeJS.ProcessEnv = {}) => {
     const { sparehand } = await import('../helpers/cli.js');
@@ -151,15 +159,27 @@ describe.each(allAgents().filter((a) => a.leaveStdout).map((a) => [a.id]))('%s a
     const commands = installed(node, script);
     expect(commands.length).toBeGreaterThan(0);
     for (const command of commands) {
-      const r = await execa('sh', ['-c', command], { input: fixtureText(id), reject: false, env: { HOME: tempDir(), PATH: '/usr/bin:/bin' }, extendEnv: false, stripFinalNewline: false });
+      const r = await execa('sh', ['-c', command], {
+        input: fixtureText(id),
+        reject: false,
+        env: { HOME: tempDir(), PATH: '/usr/bin:/bin' },
+        extendEnv: false,
+        stripFinalNewline: false,
+      });
       expect([r.exitCode, r.stdout]).toEqual([0, leave]);
     }
   });
 
-  it('the installed command passes the hook\'s own answer through', async () => {
+  it("the installed command passes the hook's own answer through", async () => {
     for (const command of installed(process.execPath, BIN)) {
       const { env } = homeWith();
-      const r = await execa('sh', ['-c', command], { input: fixtureText(id), reject: false, env: { ...env, SPAREHAND_NO_PROC: '1' }, extendEnv: false, stripFinalNewline: false });
+      const r = await execa('sh', ['-c', command], {
+        input: fixtureText(id),
+        reject: false,
+        env: { ...env, SPAREHAND_NO_PROC: '1' },
+        extendEnv: false,
+        stripFinalNewline: false,
+      });
       expect(r.exitCode).toBe(0);
       expect(r.stdout).not.toBe(leave);
       expect(r.stdout).toMatch(/run --or-local -- 'npm test'/);

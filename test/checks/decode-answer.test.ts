@@ -31,6 +31,9 @@ describe('decodeWire', () => {
     expect(decodeWire({ stdout: '', stderr: 'boom\nmore', exitCode: 1 }, ORIGINAL)).toEqual({ kind: 'invalid', why: 'exited 1: boom' });
     expect(decodeWire({ stdout: '', stderr: '', exitCode: 2 }, ORIGINAL)).toEqual({ kind: 'invalid', why: 'exit 2 with nothing on stderr' });
     expect(decodeWire({ stdout: '[1]', stderr: '', exitCode: 0 }, ORIGINAL)).toEqual({ kind: 'invalid', why: 'stdout is not a JSON object' });
-    expect(decodeWire({ stdout: '{"permissionDecision":"deny"}', stderr: '', exitCode: 0 }, ORIGINAL)).toEqual({ kind: 'invalid', why: 'a refusal without a reason' });
+    expect(decodeWire({ stdout: '{"permissionDecision":"deny"}', stderr: '', exitCode: 0 }, ORIGINAL)).toEqual({
+      kind: 'invalid',
+      why: 'a refusal without a reason',
+    });
   });
 });

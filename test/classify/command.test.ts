@@ -43,7 +43,11 @@ describe('sparehand classify', () => {
 
   it('several arguments are an argv, quoted and joined as `sparehand run` does', async () => {
     const r = await sparehand(['classify', '--json', '--', 'npm', 'test', '--', '--grep', 'a b'], { env: env() });
-    expect(JSON.parse(r.stdout as string)).toMatchObject({ command: "npm test -- --grep 'a b'", heavy: true, rewrite: "sparehand run --or-local -- 'npm test -- --grep '\\''a b'\\'''" });
+    expect(JSON.parse(r.stdout as string)).toMatchObject({
+      command: "npm test -- --grep 'a b'",
+      heavy: true,
+      rewrite: "sparehand run --or-local -- 'npm test -- --grep '\\''a b'\\'''",
+    });
   });
 
   it("uses the config's rules", async () => {

@@ -33,7 +33,11 @@ describe('docs/classify.md examples', () => {
   it.each(all.map((e) => [e.line, e.shown]))('%s', async (line, shown) => {
     const bin = tempDir('sparehand-docs-bin-');
     tool(bin, 'sparehand', `exec ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} "$@"`);
-    const r = await execa('bash', ['-c', line], { env: { PATH: `${bin}:${process.env.PATH}`, HOME: tempDir('sparehand-home-') }, extendEnv: false, reject: false });
+    const r = await execa('bash', ['-c', line], {
+      env: { PATH: `${bin}:${process.env.PATH}`, HOME: tempDir('sparehand-home-') },
+      extendEnv: false,
+      reject: false,
+    });
     expect((r.stdout as string).trim()).toBe(shown);
   });
 });

@@ -102,7 +102,11 @@ function files(dir: string): Record<string, string> {
   if (existsSync(dir)) walk(dir);
   return out;
 }
-const strip = (s: string): string => s.split('\n').filter((l) => !l.startsWith('sparehand: ')).join('\n');
+const strip = (s: string): string =>
+  s
+    .split('\n')
+    .filter((l) => !l.startsWith('sparehand: '))
+    .join('\n');
 
 interface Run {
   /** The project. */
@@ -167,7 +171,11 @@ describe('rewritten commands run exactly like the originals', () => {
     expect(seen(rew, b)).toEqual(seen(orig, a));
 
     // Which program ran, in order, and whether under sparehand.
-    const ranBy = (x: Run) => readFileSync(x.log, 'utf8').split('\n').filter(Boolean).map((l) => ({ program: l.slice(0, l.lastIndexOf(' ')), sparehand: l.endsWith(' 1') }));
+    const ranBy = (x: Run) =>
+      readFileSync(x.log, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => ({ program: l.slice(0, l.lastIndexOf(' ')), sparehand: l.endsWith(' 1') }));
     const original = ranBy(a);
     const rewrite = ranBy(b);
     expect(rewrite.map((x) => x.program)).toEqual(original.map((x) => x.program));

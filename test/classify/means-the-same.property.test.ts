@@ -27,10 +27,14 @@ const MANY = Number(process.env.SPAREHAND_MEANS_MANY ?? 1500);
 // SPAREHAND_MEANS_DEBUG=FILE: the first differing cases, whole, written there.
 
 const MAKEFILE = [
-  'out:', '\t@echo out1; echo out2',
-  'err:', '\t@echo o1; echo e1 >&2; echo o2',
-  'fail:', '\t@echo f1; echo bad >&2; exit 3',
-  'write:', '\t@echo made > made.txt; echo wrote',
+  'out:',
+  '\t@echo out1; echo out2',
+  'err:',
+  '\t@echo o1; echo e1 >&2; echo o2',
+  'fail:',
+  '\t@echo f1; echo bad >&2; exit 3',
+  'write:',
+  '\t@echo made > made.txt; echo wrote',
   '',
 ].join('\n');
 
@@ -129,10 +133,12 @@ describe('rewritten commands mean what the originals mean', () => {
       const results: Array<{ command: string; rewrite: string; ok: boolean; here: unknown; there: unknown }> = [];
       // Four at a time (the worker's slots).
       for (let at = 0; at < list.length; at += 4) {
-        await Promise.all(list.slice(at, at + 4).map(async (c) => {
-          const [here, there] = await Promise.all([run(c.command), run(c.rewrite)]);
-          results.push({ ...c, ok: JSON.stringify(here) === JSON.stringify(there), here, there });
-        }));
+        await Promise.all(
+          list.slice(at, at + 4).map(async (c) => {
+            const [here, there] = await Promise.all([run(c.command), run(c.rewrite)]);
+            results.push({ ...c, ok: JSON.stringify(here) === JSON.stringify(there), here, there });
+          }),
+        );
       }
       const bad = results.filter((r) => !r.ok);
       if (process.env.SPAREHAND_MEANS_DEBUG) writeFileSync(process.env.SPAREHAND_MEANS_DEBUG, JSON.stringify(bad.slice(0, 5), null, 1));
@@ -150,12 +156,17 @@ describe('rewritten commands mean what the originals mean', () => {
     // As `sparehand run` does: the part runs in a shell of its own (a subshell of the stand-in's new bash) in the
     // same folder, then a summary line on stderr.
     const fake = join(dir, 'fake');
-    writeFileSync(fake, '#!/bin/bash\n(eval "$4"); s=$?\necho "sparehand: ran on fake: sync 0.1s, run 0.0s, 0 files back, 0 conflicts" >&2\nexit $s\n', { mode: 0o755 });
+    writeFileSync(fake, '#!/bin/bash\n(eval "$4"); s=$?\necho "sparehand: ran on fake: sync 0.1s, run 0.0s, 0 files back, 0 conflicts" >&2\nexit $s\n', {
+      mode: 0o755,
+    });
     const list = cases(4, MANY, bashQuote(fake));
     expect(list.length).toBe(MANY);
     const script: string[] = [];
     for (const [i, c] of list.entries()) {
-      for (const [side, cmd] of [['a', c.command], ['b', c.rewrite]] as const) {
+      for (const [side, cmd] of [
+        ['a', c.command],
+        ['b', c.rewrite],
+      ] as const) {
         const p = join(dir, String(i), side);
         mkdirSync(join(p, 'proj'), { recursive: true });
         writeFileSync(join(p, 'proj', 'Makefile'), MAKEFILE);
@@ -165,17 +176,21 @@ describe('rewritten commands mean what the originals mean', () => {
     execFileSync('git', ['init', '-q', dir]);
     // In two shells at once (each case's two sides in the same one).
     const half = Math.ceil(script.length / 4) * 2;
-    await Promise.all([script.slice(0, half), script.slice(half)].map((part, i) => {
-      writeFileSync(join(dir, `all${i}.sh`), `${part.join('\n')}\n`);
-      return execa('bash', [join(dir, `all${i}.sh`)], { cwd: dir, stdio: 'ignore', timeout: 300_000 });
-    }));
+    await Promise.all(
+      [script.slice(0, half), script.slice(half)].map((part, i) => {
+        writeFileSync(join(dir, `all${i}.sh`), `${part.join('\n')}\n`);
+        return execa('bash', [join(dir, `all${i}.sh`)], { cwd: dir, stdio: 'ignore', timeout: 300_000 });
+      }),
+    );
     const seen = (p: string) => ({
       exit: readFileSync(join(p, 'status'), 'utf8'),
       stdout: lines(readFileSync(join(p, 'out'), 'utf8')),
       stderr: lessOwn(readFileSync(join(p, 'err'), 'utf8')),
       files: files(join(p, 'proj')),
     });
-    const bad = list.map((c, i) => ({ ...c, here: seen(join(dir, String(i), 'a')), there: seen(join(dir, String(i), 'b')) })).filter((r) => JSON.stringify(r.here) !== JSON.stringify(r.there));
+    const bad = list
+      .map((c, i) => ({ ...c, here: seen(join(dir, String(i), 'a')), there: seen(join(dir, String(i), 'b')) }))
+      .filter((r) => JSON.stringify(r.here) !== JSON.stringify(r.there));
     if (process.env.SPAREHAND_MEANS_DEBUG) writeFileSync(process.env.SPAREHAND_MEANS_DEBUG, JSON.stringify(bad.slice(0, 5), null, 1));
     expect(bad.slice(0, 3)).toEqual([]);
   }, 240_000);

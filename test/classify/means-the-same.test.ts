@@ -74,15 +74,26 @@ describe('a word naming a place outside the project keeps the command here', () 
 
   it('sparehand classify, run in a subfolder of a project, knows how deep it is', async () => {
     const proj = gitProject({ 'pkg/sub/a.txt': 'a\n' });
-    const at = (cwd: string) => sparehand(['classify', '--json', '--', 'npm test -- --outputFile=../../r.json'], { cwd, env: { HOME: tempDir('sparehand-home-'), PATH: process.env.PATH } });
+    const at = (cwd: string) =>
+      sparehand(['classify', '--json', '--', 'npm test -- --outputFile=../../r.json'], {
+        cwd,
+        env: { HOME: tempDir('sparehand-home-'), PATH: process.env.PATH },
+      });
     expect(JSON.parse((await at(join(proj, 'pkg', 'sub'))).stdout).heavy).toBe(true);
     expect(JSON.parse((await at(join(proj, 'pkg'))).stdout).rule).toBe('local: path outside the project: ../../r.json');
   });
 
   it('but not a path that stays inside, a quoted ~, a URL, or the program rules', () => {
     for (const cmd of [
-      'npm test -- --outputFile=report.json', 'npm test -- src/../x', 'cd sub && make -f ../Makefile test', "npm test -- '~'",
-      'npm test -- --registry=http://h/../x', 'cd app && ../gradlew build', 'npm test > ../out.txt', 'make test X=a.b',
-    ]) expect(classify(cmd).heavy, cmd).toBe(true);
+      'npm test -- --outputFile=report.json',
+      'npm test -- src/../x',
+      'cd sub && make -f ../Makefile test',
+      "npm test -- '~'",
+      'npm test -- --registry=http://h/../x',
+      'cd app && ../gradlew build',
+      'npm test > ../out.txt',
+      'make test X=a.b',
+    ])
+      expect(classify(cmd).heavy, cmd).toBe(true);
   });
 });

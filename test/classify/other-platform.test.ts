@@ -22,7 +22,9 @@ describe('a worker of another platform', () => {
   ])('%s runs whole on the worker (on one platform: split as ever)', (command, expected) => {
     expect(rewrite(command, OTHER)).toBe(expected);
     expect(rewrite(command)).not.toBe(expected);
-    expect(classify(command, {}, OTHER).reason).toContain("goes with it, as it runs what it builds and the worker's platform (Linux x86-64) is not this machine's (macOS arm64)");
+    expect(classify(command, {}, OTHER).reason).toContain(
+      "goes with it, as it runs what it builds and the worker's platform (Linux x86-64) is not this machine's (macOS arm64)",
+    );
   });
 
   it.each([
@@ -38,7 +40,13 @@ describe('a worker of another platform', () => {
   });
 
   it("a script, a build tool's wrapper or an installed program is no output: split as on one platform, while a build's program is", () => {
-    for (const command of ['npm test && ./scripts/check.sh', 'make && ./configure', 'npm run build && ./node_modules/.bin/size-limit', 'make && git diff', './a.out && make']) {
+    for (const command of [
+      'npm test && ./scripts/check.sh',
+      'make && ./configure',
+      'npm run build && ./node_modules/.bin/size-limit',
+      'make && git diff',
+      './a.out && make',
+    ]) {
       expect(rewrite(command, OTHER), command).toBe(rewrite(command));
     }
     expect(rewrite('make && ./check', OTHER)).toBe("sparehand run --or-local -- 'make && ./check'");

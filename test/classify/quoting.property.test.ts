@@ -28,8 +28,18 @@ function runBatch(lines: (invocation: (id: number) => string) => string[]): { go
   const meta = new Map<number, string[]>();
   for (let id = 0; id < script.length; id++) {
     try {
-      got.set(id, readFileSync(join(rec, String(id)), 'utf8').split('\0').slice(0, -1));
-      meta.set(id, readFileSync(join(rec, `${id}.meta`), 'utf8').split('\n').slice(0, -1));
+      got.set(
+        id,
+        readFileSync(join(rec, String(id)), 'utf8')
+          .split('\0')
+          .slice(0, -1),
+      );
+      meta.set(
+        id,
+        readFileSync(join(rec, `${id}.meta`), 'utf8')
+          .split('\n')
+          .slice(0, -1),
+      );
     } catch {
       // missing: the case never reached the fake
     }
@@ -37,7 +47,31 @@ function runBatch(lines: (invocation: (id: number) => string) => string[]): { go
   return { got, meta };
 }
 
-const special = fc.constantFrom("'", '"', '$', '`', '\\', '\n', '!', ' ', '\t', '$(', '${', '*', ';', '&', '|', '#', '~', '\r', "'\\''", 'é', '🙂', '\u200b', '中');
+const special = fc.constantFrom(
+  "'",
+  '"',
+  '$',
+  '`',
+  '\\',
+  '\n',
+  '!',
+  ' ',
+  '\t',
+  '$(',
+  '${',
+  '*',
+  ';',
+  '&',
+  '|',
+  '#',
+  '~',
+  '\r',
+  "'\\''",
+  'é',
+  '🙂',
+  '\u200b',
+  '中',
+);
 const chunk = fc.oneof(special, fc.string({ unit: 'binary', maxLength: 4 }));
 const anyString = fc
   .array(chunk, { maxLength: 12 })
@@ -79,25 +113,38 @@ describe('bash hands sparehand exactly the bytes', () => {
   });
 
   it('for generated heavy commands with random quoted arguments, in every shape', () => {
-    const arg = fc.tuple(anyString, quoteArg).map(([s, q]) => q(s)).filter(staysInside);
+    const arg = fc
+      .tuple(anyString, quoteArg)
+      .map(([s, q]) => q(s))
+      .filter(staysInside);
     const outside = fc.constantFrom('', 'cd . && ', 'time ', 'timeout 60 ', 'cd .; ', 'timeout -vk 5 60 ', 'timeout --k=5 --pres 60 ');
     const after = fc.constantFrom('', ' 2>&1', ' > out.log 2>&1', ' 2>&1 | tail -5', ' &', ' | cat', '; ', ' # comment $x `y`');
     // (`timeout` runs a program, so `timeout 60 CI=1 …` is not a shape bash users write.)
-    const gen = fc.tuple(outside, envPrefix, heavyCmd, fc.array(arg, { maxLength: 4 }), after).filter(([o, e]) => !(o.startsWith('timeout') && e.includes('=') && !e.startsWith('env'))).map(([o, e, h, args, a]) => {
-      const inner = [e + h, ...args].join(' ');
-      return { command: o + inner + a, inner: inner + joinedInside(a) };
-    });
+    const gen = fc
+      .tuple(outside, envPrefix, heavyCmd, fc.array(arg, { maxLength: 4 }), after)
+      .filter(([o, e]) => !(o.startsWith('timeout') && e.includes('=') && !e.startsWith('env')))
+      .map(([o, e, h, args, a]) => {
+        const inner = [e + h, ...args].join(' ');
+        return { command: o + inner + a, inner: inner + joinedInside(a) };
+      });
     const samples = fc.sample(gen, { numRuns: 1500, seed: 7 });
     const classified = samples.map((s) => classify(s.command));
     for (const [i, c] of classified.entries()) {
-      expect({ command: samples[i]?.command, heavy: c.heavy, inner: sentTexts(c) }).toEqual({ command: samples[i]?.command, heavy: true, inner: [samples[i]?.inner] });
+      expect({ command: samples[i]?.command, heavy: c.heavy, inner: sentTexts(c) }).toEqual({
+        command: samples[i]?.command,
+        heavy: true,
+        inner: [samples[i]?.inner],
+      });
     }
     const { got } = runBatch((inv) => classified.map((c, id) => rewriteCommand(c, inv(id))));
     for (let id = 0; id < samples.length; id++) expect({ id, got: got.get(id) }).toEqual({ id, got: [samples[id]?.inner] });
   });
 
   it('for split chains: each heavy part handed over exactly, the parts that stay here run here', () => {
-    const arg = fc.tuple(anyString, quoteArg).map(([s, q]) => q(s)).filter(staysInside);
+    const arg = fc
+      .tuple(anyString, quoteArg)
+      .map(([s, q]) => q(s))
+      .filter(staysInside);
     const heavyPart = fc.tuple(envPrefix, heavyCmd, fc.array(arg, { maxLength: 3 })).map(([e, h, args]) => [e + h, ...args].join(' '));
     const outside = fc.constantFrom('', 'cd . && ', 'time ', 'timeout -vk 5 60 ', 'cd .; ');
     const afterFirst = fc.constantFrom('', ' 2>&1', ' > out.log 2>&1', ' 2>&1 | tail -5', ' | cat');
@@ -106,7 +153,9 @@ describe('bash hands sparehand exactly the bytes', () => {
       .tuple(outside, heavyPart, afterFirst, heavyPart, fc.boolean())
       .filter(([o, a]) => !(o.startsWith('timeout') && /^[A-Z]+=/.test(a)))
       .map(([o, a, after, b, twoParts]) =>
-        twoParts ? { command: `${o}${a}${after} && cd . && ${b} && cd ..`, sent: [a + joinedInside(after), b] } : { command: `${o}${a}${after} && git diff --stat`, sent: [a + joinedInside(after)] },
+        twoParts
+          ? { command: `${o}${a}${after} && cd . && ${b} && cd ..`, sent: [a + joinedInside(after), b] }
+          : { command: `${o}${a}${after} && git diff --stat`, sent: [a + joinedInside(after)] },
       );
     const samples = fc.sample(gen, { numRuns: 800, seed: 11 });
     const classified = samples.map((s) => classify(s.command));

@@ -12,8 +12,7 @@ import { bashQuote, classify, rewriteCommand } from '../../lib/classify/index.js
 import { tempDir, tool } from '../helpers/context.js';
 
 // A stub program logs its name, arguments, the variable X (which `export X=1` sets) and whether it ran under sparehand.
-const STUB = (name: string) =>
-  `echo "${name} $* X=\${X:-} \${SPAREHAND_RUN:-here}" >> "$LOG"\ncase "$*" in *fail*) exit 1 ;; esac\nexit 0`;
+const STUB = (name: string) => `echo "${name} $* X=\${X:-} \${SPAREHAND_RUN:-here}" >> "$LOG"\ncase "$*" in *fail*) exit 1 ;; esac\nexit 0`;
 // The fake sparehand: `fake run --or-local -- PART` runs PART as a worker would: a new bash, in the same folder,
 // without this shell's variables (a worker gets only a few named ones, and X is not one of them).
 const FAKE = 'echo "send" >> "$LOG"\nexec env -i PATH="$PATH" LOG="$LOG" SPAREHAND_RUN=1 bash -c "$4"';
@@ -61,10 +60,20 @@ describe('split chains keep their meaning', () => {
     // Sanity: the sample holds many heavy chains, and many of them split.
     expect({ heavy: heavy.length > 300, split: split.length > 150 }).toEqual({ heavy: true, split: true });
 
-    const original = runAll(heavy.map((x) => x.command), bin);
-    const rewritten = runAll(heavy.map((x) => rewriteCommand(x.c, 'fake-sparehand')), bin);
+    const original = runAll(
+      heavy.map((x) => x.command),
+      bin,
+    );
+    const rewritten = runAll(
+      heavy.map((x) => rewriteCommand(x.c, 'fake-sparehand')),
+      bin,
+    );
     for (const [i, x] of heavy.entries()) {
-      const trace = (log: string) => log.split('\n').filter((l) => l && l !== 'send').map((l) => l.replace(/ (here|1)$/, ''));
+      const trace = (log: string) =>
+        log
+          .split('\n')
+          .filter((l) => l && l !== 'send')
+          .map((l) => l.replace(/ (here|1)$/, ''));
       expect({ command: x.command, trace: trace(rewritten[i] as string) }).toEqual({ command: x.command, trace: trace(original[i] as string) });
       // git never runs under sparehand.
       const gitSent = (rewritten[i] as string).split('\n').filter((l) => l.startsWith('git ') && l.endsWith(' 1'));

@@ -75,9 +75,9 @@ const HEAVY: [string, string, string][] = [
   ['npm test > out.log 2>&1', 'heavy: npm test', "sparehand run --or-local -- 'npm test 2>&1' > out.log"],
   ['npm test > /tmp/x.log 2>&1', 'heavy: npm test', "sparehand run --or-local -- 'npm test 2>&1' > /tmp/x.log"],
   ['npm test 2>&1 | tee /tmp/log | grep -v ok', 'heavy: npm test', "sparehand run --or-local -- 'npm test 2>&1' | tee /tmp/log | grep -v ok"],
-  ['bash -c "npm test"', 'heavy: npm test', "sparehand run --or-local -- 'bash -c \"npm test\"'"],
+  ['bash -c "npm test"', 'heavy: npm test', 'sparehand run --or-local -- \'bash -c "npm test"\''],
   ["bash -euo pipefail -c 'npm test | tail'", 'heavy: npm test', "sparehand run --or-local -- 'bash -euo pipefail -c '\\''npm test | tail'\\'''"],
-  ['bash -lc "cargo test"', 'heavy: cargo test', "sparehand run --or-local -- 'bash -lc \"cargo test\"'"],
+  ['bash -lc "cargo test"', 'heavy: cargo test', 'sparehand run --or-local -- \'bash -lc "cargo test"\''],
   ['npx jest --watchAll=false', 'heavy: npx jest', "sparehand run --or-local -- 'npx jest --watchAll=false'"],
   ["sh -c 'cd a && make'", 'heavy: make', "sparehand run --or-local -- 'sh -c '\\''cd a && make'\\'''"],
   ['(cd a && make)', 'heavy: make', "sparehand run --or-local -- '(cd a && make)'"],
@@ -90,7 +90,7 @@ const HEAVY: [string, string, string][] = [
   ['cd x && npm test &', 'heavy: npm test', "cd x && sparehand run --or-local -- 'npm test' &"],
   ['! npm test', 'heavy: npm test', "! sparehand run --or-local -- 'npm test'"],
   ['npm test < input.txt', 'heavy: npm test', "sparehand run --or-local -- 'npm test < input.txt'"],
-  ['cd "$(git rev-parse --show-toplevel)" && npm test', 'heavy: npm test', "cd \"$(git rev-parse --show-toplevel)\" && sparehand run --or-local -- 'npm test'"],
+  ['cd "$(git rev-parse --show-toplevel)" && npm test', 'heavy: npm test', 'cd "$(git rev-parse --show-toplevel)" && sparehand run --or-local -- \'npm test\''],
   ['npm test; echo done', 'heavy: npm test', "sparehand run --or-local -- 'npm test; echo done'"],
   ['npm test || echo failed', 'heavy: npm test', "sparehand run --or-local -- 'npm test || echo failed'"],
   ['set -e; npm run lint; npm test', 'heavy: npm run lint', "sparehand run --or-local -- 'set -e; npm run lint; npm test'"],
@@ -123,7 +123,7 @@ const HEAVY: [string, string, string][] = [
   ['moon check', 'heavy: moon check', "sparehand run --or-local -- 'moon check'"],
   ['storybook build', 'heavy: storybook build', "sparehand run --or-local -- 'storybook build'"],
   ['npx wdio run ./wdio.conf.ts', 'heavy: npx wdio run', "sparehand run --or-local -- 'npx wdio run ./wdio.conf.ts'"],
-  ['stylelint "**/*.css"', 'heavy: stylelint', "sparehand run --or-local -- 'stylelint \"**/*.css\"'"],
+  ['stylelint "**/*.css"', 'heavy: stylelint', 'sparehand run --or-local -- \'stylelint "**/*.css"\''],
   ['maturin build --release', 'heavy: maturin build', "sparehand run --or-local -- 'maturin build --release'"],
   // a chain is split: heavy parts through sparehand, the parts that must stay here run here (issue 11, SPEC)
   ['cargo test && git status', 'heavy: cargo test', "sparehand run --or-local -- 'cargo test' && git status"],
@@ -134,13 +134,21 @@ const HEAVY: [string, string, string][] = [
   ['npm test && git push', 'heavy: npm test', "sparehand run --or-local -- 'npm test' && git push"],
   ['npm test && ./deploy.sh', 'heavy: npm test', "sparehand run --or-local -- 'npm test' && ./deploy.sh"],
   ['cd pkg && npm run build && docker build .', 'heavy: npm run build', "cd pkg && sparehand run --or-local -- 'npm run build' && docker build ."],
-  ['npm run lint && npm test 2>&1 | tail -5; git diff', 'heavy: npm run lint', "sparehand run --or-local -- 'npm run lint && npm test 2>&1 | tail -5'; git diff"],
+  [
+    'npm run lint && npm test 2>&1 | tail -5; git diff',
+    'heavy: npm run lint',
+    "sparehand run --or-local -- 'npm run lint && npm test 2>&1 | tail -5'; git diff",
+  ],
   ['npm test 2>&1 | tail -5 && git diff', 'heavy: npm test', "sparehand run --or-local -- 'npm test 2>&1' | tail -5 && git diff"],
   ['npm test > out.log 2>&1 || git stash', 'heavy: npm test', "sparehand run --or-local -- 'npm test 2>&1' > out.log || git stash"],
   ['npm test && echo ok && git diff', 'heavy: npm test', "sparehand run --or-local -- 'npm test' && echo ok && git diff"],
   ['echo start && npm test && git diff', 'heavy: npm test', "sparehand run --or-local -- 'echo start && npm test' && git diff"],
   ['npm test || exit 1; git diff', 'heavy: npm test', "sparehand run --or-local -- 'npm test' || exit 1; git diff"],
-  ['npm run build && cd dist && npm test && cd ..', 'heavy: npm run build', "sparehand run --or-local -- 'npm run build' && cd dist && sparehand run --or-local -- 'npm test' && cd .."],
+  [
+    'npm run build && cd dist && npm test && cd ..',
+    'heavy: npm run build',
+    "sparehand run --or-local -- 'npm run build' && cd dist && sparehand run --or-local -- 'npm test' && cd ..",
+  ],
   ['echo hi; cd pkg && npm test', 'heavy: npm test', "echo hi; cd pkg && sparehand run --or-local -- 'npm test'"],
   ['builtin cd pkg && npm test && builtin cd ..', 'heavy: npm test', "builtin cd pkg && sparehand run --or-local -- 'npm test' && builtin cd .."],
   ['npm test && git diff &', 'heavy: npm test', "sparehand run --or-local -- 'npm test' && git diff &"],
@@ -148,7 +156,11 @@ const HEAVY: [string, string, string][] = [
   ['npm test | less', 'heavy: npm test', "sparehand run --or-local -- 'npm test' | less"],
   ['echo $HOME && npm test', 'heavy: npm test', "echo $HOME && sparehand run --or-local -- 'npm test'"],
   // a part that cannot go runs here, and so does what follows it
-  ['npm run build && npm test > /tmp/x.log', 'heavy: npm run build', "sparehand run --or-local -- 'npm run build' && sparehand run --or-local -- 'npm test' > /tmp/x.log"],
+  [
+    'npm run build && npm test > /tmp/x.log',
+    'heavy: npm run build',
+    "sparehand run --or-local -- 'npm run build' && sparehand run --or-local -- 'npm test' > /tmp/x.log",
+  ],
   ['npm run build && npm test -- $FILE', 'heavy: npm run build', "sparehand run --or-local -- 'npm run build' && npm test -- $FILE"],
   ['npm test && git stash && npm run lint', 'heavy: npm test', "sparehand run --or-local -- 'npm test' && git stash && npm run lint"],
   // wrappers: option spellings GNU getopt accepts, and wrappers it did not know (issue 11)
@@ -334,58 +346,95 @@ describe('classify: left alone', () => {
 // Issue 11's rules with the near misses each must leave as they were: a rule's first case is new, the others
 // pin its edge (they held before it and must hold after it).
 const EDGES: [string, [string, string, string | null][]][] = [
-  ['a -w passed on to a script is a watch; npm\'s own -w and jest\'s -w N are not', [
-    ['npm run typecheck -- -w', 'local: npm run typecheck -w', null],
-    ['npm run build -w pkg', 'heavy: npm run build', "sparehand run --or-local -- 'npm run build -w pkg'"],
-    ['npm test -- -w 4', 'heavy: npm test', "sparehand run --or-local -- 'npm test -- -w 4'"],
-  ]],
-  ['-v/-V ask for a version where the program says so, not where they mean verbose', [
-    ['make -v', 'light: make --help/--version', null],
-    ['go test -v ./...', 'heavy: go test', "sparehand run --or-local -- 'go test -v ./...'"],
-    ['cargo test -v', 'heavy: cargo test', "sparehand run --or-local -- 'cargo test -v'"],
-    ['mvn -V test', 'heavy: mvn test', "sparehand run --or-local -- 'mvn -V test'"],
-  ]],
-  ['a program reached through .. stays here, except the project\'s wrappers and node_modules/.bin', [
-    ['../cargo build', 'local: program not on the worker: ../cargo', null],
-    ['cd app && ../gradlew build', 'heavy: gradlew build', "cd app && sparehand run --or-local -- '../gradlew build'"],
-    ['../../node_modules/.bin/jest --ci', 'heavy: jest', "sparehand run --or-local -- '../../node_modules/.bin/jest --ci'"],
-  ]],
-  ['hatch run SCRIPT runs the script; hatch run PROGRAM the program', [
-    ['hatch run test', 'heavy: hatch run test', "sparehand run --or-local -- 'hatch run test'"],
-    ['hatch run pytest -x', 'heavy: pytest', "sparehand run --or-local -- 'hatch run pytest -x'"],
-  ]],
-  ['nice: GNU abbreviations, and the old -N', [
-    ['nice --a 5 cargo build', 'heavy: cargo build', "sparehand run --or-local -- 'nice --a 5 cargo build'"],
-    ['nice -5 make', 'heavy: make', "sparehand run --or-local -- 'nice -5 make'"],
-  ]],
-  ['wrappers are followed only where they run a command as their program would', [
-    ['timeout --k 5 300 cargo test', 'heavy: cargo test', "timeout --k 5 300 sparehand run --or-local -- 'cargo test'"],
-    ['timeout --v 300 cargo test', 'none', null],
-    ['taskset -c 0-3 cargo build', 'heavy: cargo build', "sparehand run --or-local -- 'taskset -c 0-3 cargo build'"],
-    ['taskset -p 123', 'none', null],
-    ['chrt -f 10 cargo build', 'heavy: cargo build', "sparehand run --or-local -- 'chrt -f 10 cargo build'"],
-    ['chrt -m', 'none', null],
-  ]],
-  ['nix flake check is heavy, nix build is not known (its result link would point into the worker\'s store)', [
-    ['nix flake check', 'heavy: nix flake check', "sparehand run --or-local -- 'nix flake check'"],
-    ['nix build', 'none', null],
-  ]],
-  ['a script named after its tool is heavy; the tool itself keeps its own rules', [
-    ['npm run vitest', 'heavy: npm run vitest', "sparehand run --or-local -- 'npm run vitest'"],
-    ['pnpm vitest watch', 'local: vitest watch', null],
-  ]],
-  ['C and C++ build trees stay here, with or without the configure step', [
-    ['cmake --build build', 'local: cmake --build', null],
-    ['cmake -B build && cmake --build build', 'local: cmake', null],
-  ]],
-  ['a chain splits after a part that must stay here, not before it', [
-    ['npm test && git pull', 'heavy: npm test', "sparehand run --or-local -- 'npm test' && git pull"],
-    ['git pull && npm test', 'local: git pull', null],
-  ]],
-  ['a cd to a named folder splits the chain; a cd to an unnamed one before a heavy part leaves it alone', [
-    ['npm run build && cd dist && npm test', 'heavy: npm run build', "sparehand run --or-local -- 'npm run build' && cd dist && sparehand run --or-local -- 'npm test'"],
-    ['npm run build && cd - && npm test', 'local: cd outside the project', null],
-  ]],
+  [
+    "a -w passed on to a script is a watch; npm's own -w and jest's -w N are not",
+    [
+      ['npm run typecheck -- -w', 'local: npm run typecheck -w', null],
+      ['npm run build -w pkg', 'heavy: npm run build', "sparehand run --or-local -- 'npm run build -w pkg'"],
+      ['npm test -- -w 4', 'heavy: npm test', "sparehand run --or-local -- 'npm test -- -w 4'"],
+    ],
+  ],
+  [
+    '-v/-V ask for a version where the program says so, not where they mean verbose',
+    [
+      ['make -v', 'light: make --help/--version', null],
+      ['go test -v ./...', 'heavy: go test', "sparehand run --or-local -- 'go test -v ./...'"],
+      ['cargo test -v', 'heavy: cargo test', "sparehand run --or-local -- 'cargo test -v'"],
+      ['mvn -V test', 'heavy: mvn test', "sparehand run --or-local -- 'mvn -V test'"],
+    ],
+  ],
+  [
+    "a program reached through .. stays here, except the project's wrappers and node_modules/.bin",
+    [
+      ['../cargo build', 'local: program not on the worker: ../cargo', null],
+      ['cd app && ../gradlew build', 'heavy: gradlew build', "cd app && sparehand run --or-local -- '../gradlew build'"],
+      ['../../node_modules/.bin/jest --ci', 'heavy: jest', "sparehand run --or-local -- '../../node_modules/.bin/jest --ci'"],
+    ],
+  ],
+  [
+    'hatch run SCRIPT runs the script; hatch run PROGRAM the program',
+    [
+      ['hatch run test', 'heavy: hatch run test', "sparehand run --or-local -- 'hatch run test'"],
+      ['hatch run pytest -x', 'heavy: pytest', "sparehand run --or-local -- 'hatch run pytest -x'"],
+    ],
+  ],
+  [
+    'nice: GNU abbreviations, and the old -N',
+    [
+      ['nice --a 5 cargo build', 'heavy: cargo build', "sparehand run --or-local -- 'nice --a 5 cargo build'"],
+      ['nice -5 make', 'heavy: make', "sparehand run --or-local -- 'nice -5 make'"],
+    ],
+  ],
+  [
+    'wrappers are followed only where they run a command as their program would',
+    [
+      ['timeout --k 5 300 cargo test', 'heavy: cargo test', "timeout --k 5 300 sparehand run --or-local -- 'cargo test'"],
+      ['timeout --v 300 cargo test', 'none', null],
+      ['taskset -c 0-3 cargo build', 'heavy: cargo build', "sparehand run --or-local -- 'taskset -c 0-3 cargo build'"],
+      ['taskset -p 123', 'none', null],
+      ['chrt -f 10 cargo build', 'heavy: cargo build', "sparehand run --or-local -- 'chrt -f 10 cargo build'"],
+      ['chrt -m', 'none', null],
+    ],
+  ],
+  [
+    "nix flake check is heavy, nix build is not known (its result link would point into the worker's store)",
+    [
+      ['nix flake check', 'heavy: nix flake check', "sparehand run --or-local -- 'nix flake check'"],
+      ['nix build', 'none', null],
+    ],
+  ],
+  [
+    'a script named after its tool is heavy; the tool itself keeps its own rules',
+    [
+      ['npm run vitest', 'heavy: npm run vitest', "sparehand run --or-local -- 'npm run vitest'"],
+      ['pnpm vitest watch', 'local: vitest watch', null],
+    ],
+  ],
+  [
+    'C and C++ build trees stay here, with or without the configure step',
+    [
+      ['cmake --build build', 'local: cmake --build', null],
+      ['cmake -B build && cmake --build build', 'local: cmake', null],
+    ],
+  ],
+  [
+    'a chain splits after a part that must stay here, not before it',
+    [
+      ['npm test && git pull', 'heavy: npm test', "sparehand run --or-local -- 'npm test' && git pull"],
+      ['git pull && npm test', 'local: git pull', null],
+    ],
+  ],
+  [
+    'a cd to a named folder splits the chain; a cd to an unnamed one before a heavy part leaves it alone',
+    [
+      [
+        'npm run build && cd dist && npm test',
+        'heavy: npm run build',
+        "sparehand run --or-local -- 'npm run build' && cd dist && sparehand run --or-local -- 'npm test'",
+      ],
+      ['npm run build && cd - && npm test', 'local: cd outside the project', null],
+    ],
+  ],
 ];
 
 describe('issue 11: each rule and its edge', () => {
@@ -422,12 +471,15 @@ describe('guard and SPAREHAND=off', () => {
   it.each(['npm test', 'sparehand classify -- npm test', 'echo sparehand', 'cat sparehand.md', ''])('%j is not wrapped', (command) => {
     expect(alreadyWrapped(command)).toBe(false);
   });
-  it.each(['SPAREHAND=off npm test', 'CI=1 SPAREHAND=off cargo test', "SPAREHAND='off' npm test", 'export SPAREHAND=off; npm test', 'cd x && SPAREHAND=off make'])(
-    '%j is turned off',
-    (command) => {
-      expect(classify(command)).toMatchObject({ heavy: false, rule: 'off: SPAREHAND=off' });
-    },
-  );
+  it.each([
+    'SPAREHAND=off npm test',
+    'CI=1 SPAREHAND=off cargo test',
+    "SPAREHAND='off' npm test",
+    'export SPAREHAND=off; npm test',
+    'cd x && SPAREHAND=off make',
+  ])('%j is turned off', (command) => {
+    expect(classify(command)).toMatchObject({ heavy: false, rule: 'off: SPAREHAND=off' });
+  });
   it('SPAREHAND=on does not turn it off', () => {
     expect(classify('SPAREHAND=on npm test')).toMatchObject({ heavy: true, rule: 'heavy: npm test' });
   });
@@ -459,8 +511,34 @@ describe('user rules', () => {
 
 describe('never throws', () => {
   it.each([
-    '\u0000', '"', "'", '`', '$(', '${', '((', '))', ';;', '|', '&&&', '\\', 'a\\', 'x'.repeat(70_000), '((npm test))', '$((1+2))',
-    'npm test $((1+2))', '\uD800', 'npm test 2>', '>', '< <', ')(', '!', 'time', 'timeout 5', 'bash -c', 'env', '{a}>x npm test',
+    '\u0000',
+    '"',
+    "'",
+    '`',
+    '$(',
+    '${',
+    '((',
+    '))',
+    ';;',
+    '|',
+    '&&&',
+    '\\',
+    'a\\',
+    'x'.repeat(70_000),
+    '((npm test))',
+    '$((1+2))',
+    'npm test $((1+2))',
+    '\uD800',
+    'npm test 2>',
+    '>',
+    '< <',
+    ')(',
+    '!',
+    'time',
+    'timeout 5',
+    'bash -c',
+    'env',
+    '{a}>x npm test',
   ])('%j', (command) => {
     const c = classify(command);
     expect(c.heavy).toBe(false);
@@ -468,7 +546,10 @@ describe('never throws', () => {
   });
   it('deep nesting is "cannot parse", not a crash', () => {
     expect(classify('"$('.repeat(20_000))).toMatchObject({ heavy: false, rule: 'local: cannot parse (nested too deep)' });
-    expect(classify(`npm test && ${'(cd a && '.repeat(6000)}make${')'.repeat(6000)}`)).toMatchObject({ heavy: false, rule: 'local: cannot parse (nested too deep)' });
+    expect(classify(`npm test && ${'(cd a && '.repeat(6000)}make${')'.repeat(6000)}`)).toMatchObject({
+      heavy: false,
+      rule: 'local: cannot parse (nested too deep)',
+    });
   });
   it('non-string input and odd rules', () => {
     expect(classify(undefined as unknown as string).heavy).toBe(false);

@@ -33,7 +33,7 @@ function populatedHome(): { home: string; before: Record<string, string> } {
   return { home, before: tree(home, { dirs: true }) };
 }
 
-describe('agent install all, in a HOME that holds the user\'s settings', () => {
+describe("agent install all, in a HOME that holds the user's settings", () => {
   let home: string;
   let before: Record<string, string>;
   let installed: Record<string, string>;
@@ -45,7 +45,7 @@ describe('agent install all, in a HOME that holds the user\'s settings', () => {
     installed = tree(home);
   });
 
-  it.each(agents.map((a) => [a.id, a] as const))('%s: keeps the user\'s settings and hooks, adds ours', (_id, a) => {
+  it.each(agents.map((a) => [a.id, a] as const))("%s: keeps the user's settings and hooks, adds ours", (_id, a) => {
     const base = baseOf(home);
     for (const t of a.install.targets.filter((t) => t.scope === 'user')) {
       const text = readFileSync(t.path(base), 'utf8');
@@ -78,7 +78,7 @@ describe('agent install all, in a HOME that holds the user\'s settings', () => {
     expect(r.stdout).not.toContain('(written)');
   });
 
-  it('uninstall restores the user\'s files and removes what install created', async () => {
+  it("uninstall restores the user's files and removes what install created", async () => {
     const r = await sparehand(['agent', 'uninstall', 'all'], { env: env(home) });
     expect(r.stderr).toBe('');
     expect(r.exitCode).toBe(0);
@@ -94,7 +94,7 @@ describe('agent install all, in a HOME that holds the user\'s settings', () => {
 });
 
 describe('installing again after sparehand moved', () => {
-  it('replaces the old entry in place (one entry, the user\'s hooks kept) and refreshes the note', async () => {
+  it("replaces the old entry in place (one entry, the user's hooks kept) and refreshes the note", async () => {
     const home = tempDir('sparehand-home-');
     const e = env(home);
     expect((await sparehand(['agent', 'install', 'gemini-cli'], { env: e })).exitCode).toBe(0);
@@ -114,7 +114,7 @@ describe('installing again after sparehand moved', () => {
   });
 });
 
-describe('agent install into a HOME that holds only the tools\' own (empty) folders', () => {
+describe("agent install into a HOME that holds only the tools' own (empty) folders", () => {
   it('creates the files, and uninstall leaves exactly the folders that were there', async () => {
     const home = tempDir('sparehand-home-');
     toolsFound(home, agents);
@@ -153,7 +153,7 @@ describe('a file install cannot parse', () => {
     },
   );
 
-  it('a file of the user\'s where sparehand would put its own file is refused', async () => {
+  it("a file of the user's where sparehand would put its own file is refused", async () => {
     const own = agents.flatMap((a) => a.install.targets.filter((t) => t.kind === 'file' && t.scope === 'user').map((t) => [a, t] as const));
     expect(own.length).toBeGreaterThan(0);
     for (const [a, t] of own) {
@@ -220,9 +220,16 @@ describe('agent install --project: files a team commits', () => {
     expect((await sparehand(['agent', 'install', 'claude-code', '--project', project], { env: withSparehand })).exitCode).toBe(0);
     const t = await sparehand(['agent', 'test', 'claude-code'], { env: withSparehand, cwd: project });
     expect([t.exitCode, t.stdout]).toEqual([0, expect.stringContaining('claude-code (project): working')]);
-    const command = (parse(readFileSync(join(project, '.claude', 'settings.json'), 'utf8')) as { hooks: { PreToolUse: { hooks: { command: string }[] }[] } }).hooks.PreToolUse[0]!.hooks[0]!.command;
+    const command = (parse(readFileSync(join(project, '.claude', 'settings.json'), 'utf8')) as { hooks: { PreToolUse: { hooks: { command: string }[] }[] } })
+      .hooks.PreToolUse[0]!.hooks[0]!.command;
     const payload = JSON.stringify({ session_id: 's', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'npm test' }, cwd: project });
-    const none = await execa('bash', ['-c', command], { env: { HOME: home, PATH: '/usr/bin:/bin' }, extendEnv: false, input: payload, reject: false, cwd: project });
+    const none = await execa('bash', ['-c', command], {
+      env: { HOME: home, PATH: '/usr/bin:/bin' },
+      extendEnv: false,
+      input: payload,
+      reject: false,
+      cwd: project,
+    });
     expect([none.exitCode, none.stdout, none.stderr]).toEqual([0, '', '']);
   });
 

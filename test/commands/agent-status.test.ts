@@ -12,7 +12,12 @@ describe('agent list', () => {
     const r = await sparehand(['agent', 'list', '--json'], { env: { HOME: tempDir(), PATH: '/usr/bin:/bin' } });
     expect(JSON.parse(r.stdout)).toEqual({ agents: allAgents().map((a) => ({ id: a.id, name: a.name, connection: a.connection, why: a.why })) });
     const text = await sparehand(['agent', 'list'], { env: { HOME: tempDir(), PATH: '/usr/bin:/bin' } });
-    expect(text.stdout.trim().split('\n').map((l) => l.split(/\s+/)[0])).toEqual(allAgents().map((a) => a.id));
+    expect(
+      text.stdout
+        .trim()
+        .split('\n')
+        .map((l) => l.split(/\s+/)[0]),
+    ).toEqual(allAgents().map((a) => a.id));
   });
 });
 

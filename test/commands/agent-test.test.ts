@@ -102,7 +102,10 @@ describe('agent test, for a tool connected by a note only', () => {
     expect((await sparehand(['agent', 'install', id], { env })).exitCode).toBe(0);
     const r = await sparehand(['agent', 'test', id, '--json'], { env, cwd: home });
     const file = a.install.notes!.find((n) => n.scope === 'user')!.path({ home, env });
-    expect([r.exitCode, (JSON.parse(r.stdout) as { results: CheckResult[] }).results.map((x) => [x.agent, x.status, x.file])]).toEqual([0, [[id, 'untestable', file]]]);
+    expect([r.exitCode, (JSON.parse(r.stdout) as { results: CheckResult[] }).results.map((x) => [x.agent, x.status, x.file])]).toEqual([
+      0,
+      [[id, 'untestable', file]],
+    ]);
   });
 });
 
@@ -159,7 +162,7 @@ describe('agent test reports broken connections with the fix', () => {
       expect(i.stdout).toContain('no `sparehand` is on your PATH');
       const r = await sparehand(['agent', 'test', a.id], { env, cwd: home });
       expect(r.exitCode).toBe(1);
-      expect(r.stdout).toContain(heavyKnown ? 'fix: this tool\'s rewrites call the bare `sparehand`, which is not on PATH' : 'was left alone');
+      expect(r.stdout).toContain(heavyKnown ? "fix: this tool's rewrites call the bare `sparehand`, which is not on PATH" : 'was left alone');
     }
   });
 
@@ -178,7 +181,10 @@ describe('agent test reports broken connections with the fix', () => {
 });
 
 /** The installed hook's command or file for a tool at user level, read back as `agent test` does. */
-function installedHook(a: AgentSpec, home: string): { plugin: boolean; run: (input: string, env: NodeJS.ProcessEnv) => Promise<{ stdout: string; stderr: string; exitCode?: number }> } {
+function installedHook(
+  a: AgentSpec,
+  home: string,
+): { plugin: boolean; run: (input: string, env: NodeJS.ProcessEnv) => Promise<{ stdout: string; stderr: string; exitCode?: number }> } {
   const base = { home, env: {} };
   const t = a.install.targets.find((x) => x.scope === 'user')!;
   const path = t.path(base);
@@ -188,7 +194,10 @@ function installedHook(a: AgentSpec, home: string): { plugin: boolean; run: (inp
     return { plugin: false, run: (input, env) => execa('/bin/bash', ['-c', command], { input, env, extendEnv: false, reject: false }) };
   }
   if (t.probe) {
-    return { plugin: true, run: (_input, env) => execa(process.execPath, ['--input-type=module', '-e', t.probe!(path, HEAVY, home)], { env, extendEnv: false, reject: false }) };
+    return {
+      plugin: true,
+      run: (_input, env) => execa(process.execPath, ['--input-type=module', '-e', t.probe!(path, HEAVY, home)], { env, extendEnv: false, reject: false }),
+    };
   }
   return { plugin: false, run: (input, env) => execa(path, [], { input, env, extendEnv: false, reject: false }) };
 }

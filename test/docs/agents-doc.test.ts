@@ -27,26 +27,30 @@ describe('docs/agents.md', () => {
     }
   });
 
-  it.each(allAgents().filter((a) => a.samplePayload && (a.connection === 'rewrite' || a.connection === 'redirect')).map((a) => [a.id, a] as const))(
-    '%s: the answer shown is what `sparehand agent hook` prints for that payload',
-    async (id, a) => {
-      const home = tempDir('sparehand-home-');
-      mkdirSync(join(home, 'bin'));
-      symlinkSync(BIN, join(home, 'bin', 'sparehand'));
-      const answer = async (env: Record<string, string> = {}) => {
-        const r = await sparehand(['agent', 'hook', '--for', id], {
-          input: JSON.stringify(a.samplePayload!('npm test', '/home/dev/app')),
-          env: { HOME: tempDir('sparehand-home-'), PATH: `${join(home, 'bin')}:/usr/bin:/bin`, ...env },
-        });
-        // As the doc shows it: sparehand installed globally, node in /usr/bin.
-        const shown = (s: string) => s.trim().replaceAll(quote([process.execPath, realpathSync(BIN)]), '/usr/bin/node /usr/lib/node_modules/sparehand/bin/sparehand.js');
-        return [r.stdout.trim() && `stdout: ${shown(r.stdout)}`, r.stderr.trim() && `stderr: ${shown(r.stderr)}`, `exit ${r.exitCode}`].filter(Boolean).join('\n');
-      };
-      const section = doc.slice(doc.indexOf(`### ${a.name} (\`${id}\`)`));
-      expect(section).toContain(`${a.connection === 'redirect' ? 'Refusal' : 'Rewrite'}:\n\n\`\`\`text\n${await answer()}\n\`\`\``);
-      if (a.rewriteOptIn) expect(section).toContain(`\`\`\`text\n${await answer({ [agentEnvVar(id)]: 'rewrite' })}\n\`\`\``);
-    },
-  );
+  it.each(
+    allAgents()
+      .filter((a) => a.samplePayload && (a.connection === 'rewrite' || a.connection === 'redirect'))
+      .map((a) => [a.id, a] as const),
+  )('%s: the answer shown is what `sparehand agent hook` prints for that payload', async (id, a) => {
+    const home = tempDir('sparehand-home-');
+    mkdirSync(join(home, 'bin'));
+    symlinkSync(BIN, join(home, 'bin', 'sparehand'));
+    const answer = async (env: Record<string, string> = {}) => {
+      const r = await sparehand(['agent', 'hook', '--for', id], {
+        input: JSON.stringify(a.samplePayload!('npm test', '/home/dev/app')),
+        env: { HOME: tempDir('sparehand-home-'), PATH: `${join(home, 'bin')}:/usr/bin:/bin`, ...env },
+      });
+      // As the doc shows it: sparehand installed globally, node in /usr/bin.
+      const shown = (s: string) =>
+        s.trim().replaceAll(quote([process.execPath, realpathSync(BIN)]), '/usr/bin/node /usr/lib/node_modules/sparehand/bin/sparehand.js');
+      return [r.stdout.trim() && `stdout: ${shown(r.stdout)}`, r.stderr.trim() && `stderr: ${shown(r.stderr)}`, `exit ${r.exitCode}`]
+        .filter(Boolean)
+        .join('\n');
+    };
+    const section = doc.slice(doc.indexOf(`### ${a.name} (\`${id}\`)`));
+    expect(section).toContain(`${a.connection === 'redirect' ? 'Refusal' : 'Rewrite'}:\n\n\`\`\`text\n${await answer()}\n\`\`\``);
+    if (a.rewriteOptIn) expect(section).toContain(`\`\`\`text\n${await answer({ [agentEnvVar(id)]: 'rewrite' })}\n\`\`\``);
+  });
 
   it('replaceGenerated keeps the hand-written part and replaces only between the markers', () => {
     const text = `# Title\n\nintro\n\n${DOC_BEGIN}\nold\n${DOC_END}\n\nafter\n`;
@@ -56,7 +60,7 @@ describe('docs/agents.md', () => {
 });
 
 describe('docs/environment.md', () => {
-  it('matches the registry: every hooked tool\'s off switch, every opt-in', () => {
+  it("matches the registry: every hooked tool's off switch, every opt-in", () => {
     const env = read('environment.md');
     expect(replaceGenerated(env, renderEnvironmentDoc(allAgents()))).toBe(env);
     for (const a of allAgents().filter((a) => a.payload)) expect(env).toContain(`\`${agentEnvVar(a.id)}\``);

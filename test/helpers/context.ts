@@ -56,4 +56,3 @@ export function testContext(opts: { home?: string; cwd?: string; env?: NodeJS.Pr
     err: () => err,
   };
 }
-

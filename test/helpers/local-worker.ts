@@ -39,11 +39,29 @@ export function runWorker(
   opts: { own?: Buffer[]; wrap?: string[]; perlArgs?: string[]; env?: NodeJS.ProcessEnv; input?: (f: Frame, write: (b: Buffer) => void) => void } = {},
 ): Promise<WorkerAnswer> {
   const full: Job = {
-    mode: 'pipe', dir: w.dir, key: w.key, slots: 2, folder: 0, record: 'test', rel: '.', skip: skipArgument(skipRules(notBroughtBack({}))), watch: true,
-    deps: [], venv: '', programs: [], env: { SPAREHAND_RUN: '1' }, gen: '', newgen: 'g1', ...job,
+    mode: 'pipe',
+    dir: w.dir,
+    key: w.key,
+    slots: 2,
+    folder: 0,
+    record: 'test',
+    rel: '.',
+    skip: skipArgument(skipRules(notBroughtBack({}))),
+    watch: true,
+    deps: [],
+    venv: '',
+    programs: [],
+    env: { SPAREHAND_RUN: '1' },
+    gen: '',
+    newgen: 'g1',
+    ...job,
   };
   const argv = [...(opts.wrap ?? []), 'perl', ...(opts.perlArgs ?? []), '-e', BOOT];
-  const child = spawn(argv[0] as string, argv.slice(1), { cwd: w.dir, env: opts.env ?? { PATH: process.env.PATH, HOME: w.dir }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(argv[0] as string, argv.slice(1), {
+    cwd: w.dir,
+    env: opts.env ?? { PATH: process.env.PATH, HOME: w.dir },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   const write = (b: Buffer) => child.stdin.writable && child.stdin.write(b);
   child.stdin.on('error', () => undefined);
   write(Buffer.concat([programPreamble(), jobFrame(full), frame('go'), ...(opts.own ?? []), frame('start')]));

@@ -24,8 +24,14 @@ export function nodeProject(): string {
     }),
   );
   w('src/math.js', "const { double } = require('tiny');\nexports.quad = (n) => double(double(n));\n");
-  w('test/math.test.js', "const test = require('node:test');\nconst assert = require('node:assert');\nconst { quad } = require('../src/math.js');\ntest('quad', () => assert.strictEqual(quad(2), 8));\n");
-  w('build.js', "const fs = require('fs');\nfs.mkdirSync('dist', { recursive: true });\nfs.writeFileSync('dist/out.js', fs.readFileSync('src/math.js', 'utf8').toUpperCase());\n");
+  w(
+    'test/math.test.js',
+    "const test = require('node:test');\nconst assert = require('node:assert');\nconst { quad } = require('../src/math.js');\ntest('quad', () => assert.strictEqual(quad(2), 8));\n",
+  );
+  w(
+    'build.js',
+    "const fs = require('fs');\nfs.mkdirSync('dist', { recursive: true });\nfs.writeFileSync('dist/out.js', fs.readFileSync('src/math.js', 'utf8').toUpperCase());\n",
+  );
   w('.gitignore', 'node_modules/\ndist/\n*.log\n');
   w('.env', 'SECRET=hunter2\n');
   execFileSync('git', ['init', '-q'], { cwd: dir });

@@ -47,14 +47,22 @@ export async function connectProxy(allow: (target: string) => boolean, auth = 's
         return;
       }
       if (!allow(target)) {
-        client.end('HTTP/1.1 403 user denied\r\nContent-Type: text/plain\r\nX-Proxy-Error: blocked-by-allowlist\r\n\r\nConnection blocked by network allowlist');
+        client.end(
+          'HTTP/1.1 403 user denied\r\nContent-Type: text/plain\r\nX-Proxy-Error: blocked-by-allowlist\r\n\r\nConnection blocked by network allowlist',
+        );
         return;
       }
       const [, host = '', port = ''] = /^\[?([^\]]+?)\]?:(\d+)$/.exec(target) ?? [];
-      pipeTo(client, host, Number(port), () => {
-        client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-        client.resume();
-      }, () => client.end('HTTP/1.1 502 Bad Gateway\r\n\r\n'));
+      pipeTo(
+        client,
+        host,
+        Number(port),
+        () => {
+          client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+          client.resume();
+        },
+        () => client.end('HTTP/1.1 502 Bad Gateway\r\n\r\n'),
+      );
     };
     client.on('data', onData);
   });
@@ -103,10 +111,16 @@ export async function socksProxy(allow: (target: string) => boolean, user = 'srt
         asked.push(target);
         const reply = (rep: number) => Buffer.from([5, rep, 0, 1, 0, 0, 0, 0, 0, 0]);
         if (!allow(target)) return void client.end(reply(2));
-        pipeTo(client, host, port, () => {
-          client.write(reply(0));
-          client.resume();
-        }, () => client.end(reply(5)));
+        pipeTo(
+          client,
+          host,
+          port,
+          () => {
+            client.write(reply(0));
+            client.resume();
+          },
+          () => client.end(reply(5)),
+        );
       }
     };
     client.on('data', onData);

@@ -42,7 +42,10 @@ def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
 /** The files of a project `demo` (src layout) that `pip install -e .` installs with no index. */
 export function editableProject(dir: string): void {
   mkdirSync(join(dir, 'src', 'demo'), { recursive: true });
-  writeFileSync(join(dir, 'pyproject.toml'), '[build-system]\nrequires = []\nbuild-backend = "editable_backend"\nbackend-path = ["."]\n\n[project]\nname = "demo"\nversion = "0.1.0"\n');
+  writeFileSync(
+    join(dir, 'pyproject.toml'),
+    '[build-system]\nrequires = []\nbuild-backend = "editable_backend"\nbackend-path = ["."]\n\n[project]\nname = "demo"\nversion = "0.1.0"\n',
+  );
   writeFileSync(join(dir, 'editable_backend.py'), BACKEND);
   writeFileSync(join(dir, 'src', 'demo', '__init__.py'), 'def hello():\n    return "hello"\n');
 }

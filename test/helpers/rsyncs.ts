@@ -37,8 +37,14 @@ function built(tarball: string, folder: string, program: string, build: (src: st
 
 /** openrsync, as upstream builds it. */
 export function openrsyncBin(): string {
-  return built(`${FIXTURES}openrsync/openrsync-src.tar.gz`, 'openrsync', 'openrsync', (src) => {
-    execFileSync('./configure', [], { cwd: src, stdio: 'pipe' });
-    execFileSync('bmake', [], { cwd: src, stdio: 'pipe' });
-  }, 'bmake and zlib1g-dev');
+  return built(
+    `${FIXTURES}openrsync/openrsync-src.tar.gz`,
+    'openrsync',
+    'openrsync',
+    (src) => {
+      execFileSync('./configure', [], { cwd: src, stdio: 'pipe' });
+      execFileSync('bmake', [], { cwd: src, stdio: 'pipe' });
+    },
+    'bmake and zlib1g-dev',
+  );
 }

@@ -84,7 +84,11 @@ export async function startSshd(opts: { identity?: string; path?: string; home?:
       // One SetEnv line: sshd uses only the first.
       ...(opts.path || opts.home ? [`SetEnv ${[opts.path ? `PATH=${opts.path}` : '', opts.home ? `HOME=${opts.home}` : ''].join(' ').trim()}`] : []),
       // A worker whose owner is not root (as real ones are): every session becomes `nobody` before it runs anything.
-      ...(opts.user ? [`ForceCommand exec env HOME=${join(dir, 'remote')} setpriv --reuid=${opts.user} --regid=nogroup --clear-groups /bin/sh -c 'cd "$HOME" && exec /bin/sh -c "$SSH_ORIGINAL_COMMAND"'`] : []),
+      ...(opts.user
+        ? [
+            `ForceCommand exec env HOME=${join(dir, 'remote')} setpriv --reuid=${opts.user} --regid=nogroup --clear-groups /bin/sh -c 'cd "$HOME" && exec /bin/sh -c "$SSH_ORIGINAL_COMMAND"'`,
+          ]
+        : []),
       '',
     ].join('\n'),
   );

@@ -74,7 +74,10 @@ describe('sparehand agent hook reads stdin as the tools write it', () => {
 
   it('answers as soon as it has one whole JSON document, though the pipe stays open', async () => {
     const r = await keptOpen(payload);
-    expect([r.exitCode, JSON.parse(r.stdout).hookSpecificOutput.updatedInput.command]).toEqual([0, expect.stringContaining("run --or-local --timeout 399s -- 'npm test'")]);
+    expect([r.exitCode, JSON.parse(r.stdout).hookSpecificOutput.updatedInput.command]).toEqual([
+      0,
+      expect.stringContaining("run --or-local --timeout 399s -- 'npm test'"),
+    ]);
     expect(r.ms).toBeLessThan(3000);
   });
 
@@ -91,7 +94,8 @@ describe('sparehand agent hook reads stdin as the tools write it', () => {
   ])('through a shell pipe (a FIFO) that stays open: %s', async (_what, text, want, least, most) => {
     const { execa } = await import('execa');
     // The group on the right times the hook alone (the pipeline itself lasts as long as the sleep).
-    const script = '(printf %s "$P"; sleep 9) | { t=$(date +%s%N); "$NODE" "$BIN" agent hook --for claude-code; s=$?; echo "$s $(( ($(date +%s%N) - t) / 1000000 ))" >&2; }';
+    const script =
+      '(printf %s "$P"; sleep 9) | { t=$(date +%s%N); "$NODE" "$BIN" agent hook --for claude-code; s=$?; echo "$s $(( ($(date +%s%N) - t) / 1000000 ))" >&2; }';
     const r = await execa('bash', ['-c', script], { env: { ...env(), P: text, NODE: process.execPath, BIN }, extendEnv: false, reject: false });
     const [status, ms] = r.stderr.trim().split(' ').map(Number);
     expect([status, r.stdout === '' ? 'left alone' : 'rewritten']).toEqual([0, want]);
@@ -131,6 +135,8 @@ describe('the hook fails open in one place, and logs there', () => {
       leave: () => '',
     });
     expect([code, ctx.out(), ctx.err()]).toEqual([0, '', '']);
-    expect(readFileSync(`${ctx.home}/.local/state/sparehand/hook.log`, 'utf8')).toContain('claude-code: internal error, left alone: TypeError: a bug in the classifier');
+    expect(readFileSync(`${ctx.home}/.local/state/sparehand/hook.log`, 'utf8')).toContain(
+      'claude-code: internal error, left alone: TypeError: a bug in the classifier',
+    );
   });
 });

@@ -31,7 +31,7 @@ process.stdout.write(JSON.stringify(out));
 }
 
 describe('Amp plugin', () => {
-  it('opens with the line Amp\'s loader asks for, and its hook command reads back', () => {
+  it("opens with the line Amp's loader asks for, and its hook command reads back", () => {
     const text = target.content(hookCommand('amp'));
     expect(text.split('\n')[0]).toBe('// @i-know-the-amp-plugin-api-is-wip-and-very-experimental-right-now');
     expect(target.commandOf(text)).toMatch(/agent hook --for amp$/);

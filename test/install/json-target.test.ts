@@ -32,7 +32,7 @@ const userFile = `{
 `;
 
 describe('installJson / uninstallJson', () => {
-  it('appends our entry, keeping comments, layout and the user\'s hooks', () => {
+  it("appends our entry, keeping comments, layout and the user's hooks", () => {
     const out = installJson(target, 'f', userFile, HOOK);
     expect(out).toContain('// my settings');
     expect(out.startsWith('{\n    // my settings\n    "model": "opus",')).toBe(true);
@@ -59,7 +59,7 @@ describe('installJson / uninstallJson', () => {
     expect(parse(out)).toEqual({ hooks: { PreToolUse: [target.entry(HOOK), user] } });
   });
 
-  it('uninstall restores the user\'s file, and a file it created comes back to its seed', () => {
+  it("uninstall restores the user's file, and a file it created comes back to its seed", () => {
     const out = installJson(target, 'f', userFile, HOOK);
     expect(parse(uninstallJson(target, 'f', out))).toEqual(parse(userFile));
     const created = installJson(target, 'f', undefined, HOOK);
@@ -67,7 +67,7 @@ describe('installJson / uninstallJson', () => {
     expect(onlySeed(target, 'f', uninstallJson(target, 'f', created))).toBe(true);
   });
 
-  it('a handler the user put into sparehand\'s group stays, through install again and uninstall', () => {
+  it("a handler the user put into sparehand's group stays, through install again and uninstall", () => {
     const mine = { type: 'command', command: '/home/me/audit.sh' };
     const installed = JSON.parse(installJson(target, 'f', undefined, HOOK));
     installed.hooks.PreToolUse[0].hooks.push(mine);
@@ -79,8 +79,9 @@ describe('installJson / uninstallJson', () => {
     expect(JSON.parse(uninstallJson(target, 'f', shared, 1))).toEqual({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [mine] }] } });
   });
 
-  it('leaves the user\'s lines as they were, and uninstall gives back the same bytes', () => {
-    const compact = '{\n  // mine\n  "ui": { "theme": "dark" },\n  "hooks": {\n    "PreToolUse": [\n      { "matcher": "Edit", "hooks": [ { "type": "command", "command": "lint" } ] }\n    ]\n  }\n}\n';
+  it("leaves the user's lines as they were, and uninstall gives back the same bytes", () => {
+    const compact =
+      '{\n  // mine\n  "ui": { "theme": "dark" },\n  "hooks": {\n    "PreToolUse": [\n      { "matcher": "Edit", "hooks": [ { "type": "command", "command": "lint" } ] }\n    ]\n  }\n}\n';
     const out = installJson(target, 'f', compact, HOOK);
     expect(out).toContain('      { "matcher": "Edit", "hooks": [ { "type": "command", "command": "lint" } ] },\n      {\n        "matcher": "Bash",');
     expect(uninstallJson(target, 'f', out)).toBe(compact);
@@ -97,7 +98,7 @@ describe('installJson / uninstallJson', () => {
     expect(() => installJson(target, '/x/s.json', '{"hooks":"none"}', HOOK)).toThrow('/x/s.json: hooks is not an object; it was left untouched');
   });
 
-  it('keeps strict JSON files strict, in the user\'s key order and indentation', () => {
+  it("keeps strict JSON files strict, in the user's key order and indentation", () => {
     const strict = { ...target, comments: false, seed: { version: 1 } };
     const text = '{\n\t"z": 1,\n\t"a": 2\n}\n';
     const out = installJson(strict, 'f', text, HOOK);

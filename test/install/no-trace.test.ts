@@ -111,9 +111,7 @@ describe('agent install all', () => {
     expect([r.exitCode, r.stderr]).toEqual([0, '']);
     const lines = r.stdout.split('\n');
     expect(lines.filter((l) => /^[a-z-]+: hook in /.test(l)).map((l) => l.split(':')[0])).toEqual(['codex', 'gemini-cli']);
-    expect(lines).toContain(
-      'cursor: skipped: not found here (no `cursor-agent` on PATH, no ~/.cursor); to install it anyway: sparehand agent install cursor',
-    );
+    expect(lines).toContain('cursor: skipped: not found here (no `cursor-agent` on PATH, no ~/.cursor); to install it anyway: sparehand agent install cursor');
     expect(lines.filter((l) => l.includes(': skipped: not found here')).length).toBe(agents.length - 2);
     expect(statSync(join(home, '.codex', 'hooks.json')).isFile()).toBe(true);
     expect(() => statSync(join(home, '.cursor'))).toThrow();

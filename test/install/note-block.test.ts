@@ -3,7 +3,7 @@ import { hasNote, noteBlock, removeNote, upsertNote } from '../../lib/install/no
 
 describe('note block', () => {
   const block = noteBlock('sparehand');
-  it('adds, refreshes and removes the marked block, leaving the user\'s text', () => {
+  it("adds, refreshes and removes the marked block, leaving the user's text", () => {
     const user = '# My rules\n\nBe nice.\n';
     const once = upsertNote(user, block);
     expect(once).toBe(`${user}\n${block}\n`);

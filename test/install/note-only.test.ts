@@ -18,7 +18,9 @@ describe('a tool with only notes', () => {
     const home = tempDir('sparehand-home-');
     const env = { HOME: home, PATH: '/usr/bin:/bin' };
     const installed = async () => {
-      const doc = JSON.parse((await sparehand(['agent', 'status', '--json'], { env, cwd: home })).stdout) as { agents: { id: string; user: { installed: boolean } }[] };
+      const doc = JSON.parse((await sparehand(['agent', 'status', '--json'], { env, cwd: home })).stdout) as {
+        agents: { id: string; user: { installed: boolean } }[];
+      };
       return doc.agents.find((a) => a.id === id)!.user.installed;
     };
     expect(await installed()).toBe(false);

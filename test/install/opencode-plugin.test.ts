@@ -87,12 +87,18 @@ describe('OpenCode plugin', () => {
   it('written for another tool that loads the same API, asks the hook for that tool, which answers it', async () => {
     const file = plugin({ host: 'kilo' });
     expect(pluginCommand(readFileSync(file, 'utf8'))).toMatch(/agent hook --for kilo$/);
-    const out = (await inPlugin(file, `const a = { command: 'npm test' }; await hooks['tool.execute.before']({ tool: 'bash', sessionID: 's', callID: 'c' }, { args: a }); return a;`)) as { command: string };
+    const out = (await inPlugin(
+      file,
+      `const a = { command: 'npm test' }; await hooks['tool.execute.before']({ tool: 'bash', sessionID: 's', callID: 'c' }, { args: a }); return a;`,
+    )) as { command: string };
     expect(out.command).toMatch(heavy ? / run --or-local -- 'npm test'$/ : /^npm test$/);
   });
 
-  it('a plugin written before it named its host is read back as OpenCode\'s', () => {
-    const old = readFileSync(plugin(), 'utf8').replace(/^const HOST = .*\n/m, '').replace('"--for", HOST', '"--for", "opencode"').replace('{ host: HOST, ...payload }', 'payload');
+  it("a plugin written before it named its host is read back as OpenCode's", () => {
+    const old = readFileSync(plugin(), 'utf8')
+      .replace(/^const HOST = .*\n/m, '')
+      .replace('"--for", HOST', '"--for", "opencode"')
+      .replace('{ host: HOST, ...payload }', 'payload');
     expect(old).not.toContain('HOST');
     expect(pluginCommand(old)).toMatch(/agent hook --for opencode$/);
   });

@@ -37,7 +37,8 @@ describe('install against real home folders', () => {
     const tools = ['claude-code', 'codex', 'gemini-cli', 'cursor'];
     const runs = await Promise.all(tools.map((t) => sparehand(['agent', 'install', t], { env: env(home) })));
     expect(runs.map((r) => r.exitCode)).toEqual([0, 0, 0, 0]);
-    for (const t of tools) expect((await sparehand(['agent', 'test', t, '--command', 'ls'], { env: env(home), cwd: home })).stdout).not.toContain('not installed');
+    for (const t of tools)
+      expect((await sparehand(['agent', 'test', t, '--command', 'ls'], { env: env(home), cwd: home })).stdout).not.toContain('not installed');
     expect((await sparehand(['agent', 'uninstall', 'all'], { env: env(home) })).exitCode).toBe(0);
     expect(tree(home, { dirs: true })).toEqual(before);
   });

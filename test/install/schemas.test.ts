@@ -19,8 +19,16 @@ describe('installed settings against the published schemas', () => {
     expect(r.exitCode).toBe(0);
     expect((await sparehand(['agent', 'install', 'gemini-cli'], { env })).exitCode).toBe(0);
     const cases = [
-      { ajv: new Ajv({ strict: false, allErrors: true, validateFormats: false }), schema: schema('claude-code/claude-code-settings.json'), path: AGENTS['claude-code']!.install.targets[0]!.path({ home, env }) },
-      { ajv: new Ajv2020({ strict: false, allErrors: true, validateFormats: false }), schema: schema('gemini-cli/settings.schema.json'), path: AGENTS['gemini-cli']!.install.targets[0]!.path({ home, env }) },
+      {
+        ajv: new Ajv({ strict: false, allErrors: true, validateFormats: false }),
+        schema: schema('claude-code/claude-code-settings.json'),
+        path: AGENTS['claude-code']!.install.targets[0]!.path({ home, env }),
+      },
+      {
+        ajv: new Ajv2020({ strict: false, allErrors: true, validateFormats: false }),
+        schema: schema('gemini-cli/settings.schema.json'),
+        path: AGENTS['gemini-cli']!.install.targets[0]!.path({ home, env }),
+      },
     ];
     for (const c of cases) {
       const validate = c.ajv.compile(c.schema);

@@ -16,7 +16,7 @@ const moved = hookCommand('acme', { node: '/usr/bin/node', script: '/new/place/b
 const OURS = `[[hooks]]\nevent = "PreToolUse"\nmatcher = "^Bash$"\ncommand = ${JSON.stringify(hook.shell)}\ntimeout = 10`;
 
 describe('TOML hook table', () => {
-  it('is appended after the user\'s text, once, and removed byte for byte', () => {
+  it("is appended after the user's text, once, and removed byte for byte", () => {
     const user = '# my config\ndefault_model = "k3"\n\n[[hooks]]\nevent = "Stop"\ncommand = "notify"  # mine\n';
     const out = installToml(target, '/h/config.toml', user, hook);
     expect(out).toBe(`${user}\n${OURS}\n`);

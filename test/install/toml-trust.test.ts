@@ -5,7 +5,7 @@ import { removeTomlField, setTomlString } from '../../lib/install/toml-trust.js'
 const table = ['hooks', 'state', '/home/u/.codex/hooks.json:pre_tool_use:1:0'];
 
 describe('TOML trust entry', () => {
-  it('adds the entry keeping the user\'s text, and removes exactly it', () => {
+  it("adds the entry keeping the user's text, and removes exactly it", () => {
     const user = '# my config\nmodel = "gpt-5"\n\n[features]\nhooks = true # yes\n';
     const out = setTomlString('c', user, table, 'trusted_hash', 'sha256:abc');
     expect(out.startsWith(user)).toBe(true);

@@ -53,7 +53,7 @@ rl.on('line', (line) => {
 }
 
 describe('agent install codex --trust', () => {
-  it('without Codex: writes the computed hash, keeps the user\'s config, says it is not confirmed; uninstall removes it', async () => {
+  it("without Codex: writes the computed hash, keeps the user's config, says it is not confirmed; uninstall removes it", async () => {
     const home = tempDir('sparehand-home-');
     const env = { HOME: home, PATH: emptyPath(home) };
     mkdirSync(join(home, '.codex'));
@@ -71,7 +71,9 @@ describe('agent install codex --trust', () => {
       features: { hooks: true },
       hooks: { state: { [`${hooksPath}:pre_tool_use:0:0`]: { trusted_hash: codexHookHash(group, 0) } } },
     });
-    const status = JSON.parse((await sparehand(['agent', 'status', '--json'], { env, cwd: home })).stdout) as { agents: { id: string; user: { trust?: string } }[] };
+    const status = JSON.parse((await sparehand(['agent', 'status', '--json'], { env, cwd: home })).stdout) as {
+      agents: { id: string; user: { trust?: string } }[];
+    };
     expect(status.agents.find((a) => a.id === 'codex')!.user.trust).toBe('trusted');
     expect((await sparehand(['agent', 'install', 'codex', '--trust'], { env })).exitCode).toBe(0);
     expect(readFileSync(join(home, '.codex', 'config.toml'), 'utf8')).toBe(toml);
@@ -84,7 +86,9 @@ describe('agent install codex --trust', () => {
     const env = { HOME: home, PATH: emptyPath(home) };
     const r = await sparehand(['agent', 'install', 'codex'], { env });
     expect(r.stdout).toContain('then: trust the hook: open Codex, type /hooks');
-    const status = JSON.parse((await sparehand(['agent', 'status', '--json'], { env, cwd: home })).stdout) as { agents: { id: string; user: { trust?: string } }[] };
+    const status = JSON.parse((await sparehand(['agent', 'status', '--json'], { env, cwd: home })).stdout) as {
+      agents: { id: string; user: { trust?: string } }[];
+    };
     expect(status.agents.find((a) => a.id === 'codex')!.user.trust).toBe('untrusted');
   });
 
@@ -99,16 +103,22 @@ describe('agent install codex --trust', () => {
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toContain('reports sha256:reported-by-codex');
     const key = `${realpathSync(join(codexHome, 'hooks.json'))}:pre_tool_use:0:0`;
-    expect(parse(readFileSync(join(codexHome, 'config.toml'), 'utf8'))).toEqual({ model: 'mine', hooks: { state: { [key]: { trusted_hash: 'sha256:reported-by-codex' } } } });
+    expect(parse(readFileSync(join(codexHome, 'config.toml'), 'utf8'))).toEqual({
+      model: 'mine',
+      hooks: { state: { [key]: { trusted_hash: 'sha256:reported-by-codex' } } },
+    });
     // The backup still holds the user's file from before install, not sparehand's first write.
     expect(readFileSync(join(codexHome, 'config.toml.bak'), 'utf8')).toBe('model = "mine"\n');
     // Status asks the program too, so the hash it reported counts as trusted (and another one does not).
     const trustOf = async (e: NodeJS.ProcessEnv) =>
-      (JSON.parse((await sparehand(['agent', 'status', '--json'], { env: e, cwd: home })).stdout) as { agents: { id: string; user: { trust?: string } }[] }).agents.find((a) => a.id === 'codex')!.user.trust;
+      (
+        JSON.parse((await sparehand(['agent', 'status', '--json'], { env: e, cwd: home })).stdout) as { agents: { id: string; user: { trust?: string } }[] }
+      ).agents.find((a) => a.id === 'codex')!.user.trust;
     expect(await trustOf(env)).toBe('trusted');
     expect(await trustOf({ ...env, FAKE_HASH: 'sha256:something-else' })).toBe('changed');
 
-    const group = (JSON.parse(readFileSync(join(codexHome, 'hooks.json'), 'utf8')) as { hooks: { PreToolUse: Record<string, unknown>[] } }).hooks.PreToolUse[0]!;
+    const group = (JSON.parse(readFileSync(join(codexHome, 'hooks.json'), 'utf8')) as { hooks: { PreToolUse: Record<string, unknown>[] } }).hooks
+      .PreToolUse[0]!;
     const home2 = tempDir('sparehand-home-');
     fakeCodex(join(home2, 'bin'));
     const env2 = { HOME: home2, PATH: `${join(home2, 'bin')}:/usr/bin:/bin`, FAKE_HASH: '' };

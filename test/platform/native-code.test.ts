@@ -79,7 +79,14 @@ describe('native code by its bytes', () => {
 
 describe('what stays on the worker', () => {
   const p = (s: string) => parsePlatform(s)!;
-  const elf = (extra: Partial<NativeCode> = {}): NativeCode => ({ format: 'ELF', kind: 'executable', os: 'linux', arches: ['x86_64'], libc: 'glibc', ...extra });
+  const elf = (extra: Partial<NativeCode> = {}): NativeCode => ({
+    format: 'ELF',
+    kind: 'executable',
+    os: 'linux',
+    arches: ['x86_64'],
+    libc: 'glibc',
+    ...extra,
+  });
   const mac = (arches: string[]): NativeCode => ({ format: 'Mach-O', kind: 'executable', os: 'darwin', arches });
 
   it('a Linux worker, a Mac here: its ELF files stay there; a Mac build it made (cross-compiled), or a Windows one, comes back', () => {

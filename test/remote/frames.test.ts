@@ -35,7 +35,12 @@ describe('frames', () => {
   });
 
   it('fields are NUL-separated names and values', () => {
-    expect(fields([['a', 'x y'], ['env', 'K=V']]).toString()).toBe('a\0x y\0env\0K=V\0');
+    expect(
+      fields([
+        ['a', 'x y'],
+        ['env', 'K=V'],
+      ]).toString(),
+    ).toBe('a\0x y\0env\0K=V\0');
   });
 
   it('fuzz: any bytes end in frames or broken, never a throw, and never more than they hold', () => {

@@ -16,7 +16,11 @@ describe("the worker's root frame and the command's stderr", () => {
     expect(rootsOf(root?.payload ?? Buffer.alloc(0), w.key, 0)).toEqual([realpathSync(w.root)]);
     const types = a.frames.map((f) => f.type);
     expect(types.indexOf('root')).toBeLessThan(types.indexOf('out'));
-    const of = (t: string) => a.frames.filter((f) => f.type === t).map((f) => f.payload.toString()).join('');
+    const of = (t: string) =>
+      a.frames
+        .filter((f) => f.type === t)
+        .map((f) => f.payload.toString())
+        .join('');
     expect({ out: of('out'), err: of('err') }).toEqual({ out: `${realpathSync(w.root)}\no2\n`, err: 'e1\ne2\n' });
   });
 

@@ -53,7 +53,12 @@ describe('the worker root shown as the root here', () => {
     for (let i = 0; i <= text.length; i++) expect(through(text, [i]), `split at ${i}`).toBe(want);
     for (let i = 0; i <= text.length; i += 7) for (let j = i; j <= text.length; j += 5) expect(through(text, [i, j])).toBe(want);
     // One byte at a time.
-    expect(through(text, Array.from({ length: text.length }, (_, i) => i))).toBe(want);
+    expect(
+      through(
+        text,
+        Array.from({ length: text.length }, (_, i) => i),
+      ),
+    ).toBe(want);
   });
 
   it('holds back only what may still become a match, and the boundary byte decides in the next chunk', () => {
@@ -123,7 +128,9 @@ describe('the worker root shown as the root here', () => {
     s.end();
     await new Promise((r) => s.on('end', r));
     expect(got.join('')).toBe('prompt /w/0 /here');
-    const all = await Readable.from([Buffer.from('a /w/'), Buffer.from('0/b')]).pipe(rootRewriteStream(rw)).toArray();
+    const all = await Readable.from([Buffer.from('a /w/'), Buffer.from('0/b')])
+      .pipe(rootRewriteStream(rw))
+      .toArray();
     expect(Buffer.concat(all).toString()).toBe('a /here/b');
   });
 });
@@ -138,9 +145,19 @@ describe("the worker's root frame", () => {
 
   it('names none when it is anything else: another copy, a short string, relative, dots, controls, three lines', () => {
     for (const bad of [
-      `/home/w/.sparehand/work/${key}/1`, '/', 'e', `${key}/0`, `/${key}/0`, `home/w/${key}/0`, `/home/../${key}/0`, `/home//w/${key}/0`,
-      `/home/\x1b[31m/${key}/0`, `/a/${key}/0\n/b/${key}/0\n/c/${key}/0`, `/${'a'.repeat(5000)}/${key}/0`,
-    ]) expect(rootsOf(Buffer.from(bad), key, 0), bad).toEqual([]);
+      `/home/w/.sparehand/work/${key}/1`,
+      '/',
+      'e',
+      `${key}/0`,
+      `/${key}/0`,
+      `home/w/${key}/0`,
+      `/home/../${key}/0`,
+      `/home//w/${key}/0`,
+      `/home/\x1b[31m/${key}/0`,
+      `/a/${key}/0\n/b/${key}/0\n/c/${key}/0`,
+      `/${'a'.repeat(5000)}/${key}/0`,
+    ])
+      expect(rootsOf(Buffer.from(bad), key, 0), bad).toEqual([]);
     expect(rootsOf(Buffer.from(`/a/${key}/0\n/b/../${key}/0`), key, 0)).toEqual([`/a/${key}/0`]);
     expect(rootsOf(Buffer.from([0x2f, 0xff, 0x2f, ...Buffer.from(`${key}/0`)]), key, 0)).toEqual([]);
   });

@@ -15,26 +15,67 @@ const conn = { controlPath: '/run/user/1/sparehand/0123456789abcdef', knownHosts
 describe('ssh argument arrays', () => {
   it('sshArgs: batch mode, short timeout, the shared connection, host keys checked as ssh does', () => {
     expect(sshArgs(worker, conn, 'true')).toEqual([
-      '-o', 'BatchMode=yes',
-      '-o', 'ConnectTimeout=5',
-      '-o', 'ControlMaster=no',
-      '-o', 'ControlPath=/run/user/1/sparehand/0123456789abcdef',
-      '-o', 'ControlPersist=10m',
-      '-o', 'ServerAliveInterval=15',
-      '-o', 'ServerAliveCountMax=3',
-      '-o', 'ForwardAgent=no', '-o', 'ForwardX11=no', '-o', 'ClearAllForwardings=yes',
-      '-o', 'UserKnownHostsFile=/h/.ssh/known_hosts',
-      '-p', '2222',
-      '-i', '/k/id key', '-o', 'IdentitiesOnly=yes',
-      '-T', '--', 'me@box.lan', 'true',
+      '-o',
+      'BatchMode=yes',
+      '-o',
+      'ConnectTimeout=5',
+      '-o',
+      'ControlMaster=no',
+      '-o',
+      'ControlPath=/run/user/1/sparehand/0123456789abcdef',
+      '-o',
+      'ControlPersist=10m',
+      '-o',
+      'ServerAliveInterval=15',
+      '-o',
+      'ServerAliveCountMax=3',
+      '-o',
+      'ForwardAgent=no',
+      '-o',
+      'ForwardX11=no',
+      '-o',
+      'ClearAllForwardings=yes',
+      '-o',
+      'UserKnownHostsFile=/h/.ssh/known_hosts',
+      '-p',
+      '2222',
+      '-i',
+      '/k/id key',
+      '-o',
+      'IdentitiesOnly=yes',
+      '-T',
+      '--',
+      'me@box.lan',
+      'true',
     ]);
     expect(sshArgs({ name: 'b', destination: 'b' }, { controlPath: '/c' }, 'x', { tty: true }).slice(-5)).toEqual(['-tt', '-q', '--', 'b', 'x']);
     expect(sshMasterArgs({ name: 'b', destination: 'b' }, { controlPath: '/c', configFile: '/h/.ssh/config' })).toEqual([
-      '-F', '/h/.ssh/config',
-      '-o', 'BatchMode=yes', '-o', 'ConnectTimeout=5', '-o', 'ControlMaster=yes', '-o', 'ControlPath=/c',
-      '-o', 'ControlPersist=10m', '-o', 'ServerAliveInterval=15', '-o', 'ServerAliveCountMax=3',
-      '-o', 'ForwardAgent=no', '-o', 'ForwardX11=no', '-o', 'ClearAllForwardings=yes',
-      '-f', '-N', '--', 'b',
+      '-F',
+      '/h/.ssh/config',
+      '-o',
+      'BatchMode=yes',
+      '-o',
+      'ConnectTimeout=5',
+      '-o',
+      'ControlMaster=yes',
+      '-o',
+      'ControlPath=/c',
+      '-o',
+      'ControlPersist=10m',
+      '-o',
+      'ServerAliveInterval=15',
+      '-o',
+      'ServerAliveCountMax=3',
+      '-o',
+      'ForwardAgent=no',
+      '-o',
+      'ForwardX11=no',
+      '-o',
+      'ClearAllForwardings=yes',
+      '-f',
+      '-N',
+      '--',
+      'b',
     ]);
   });
 
@@ -43,7 +84,7 @@ describe('ssh argument arrays', () => {
     expect(all).not.toMatch(/StrictHostKeyChecking|UserKnownHostsFile=\/dev\/null/);
   });
 
-  it('rsync -e words survive rsync\'s own splitting (checked with rsync itself)', () => {
+  it("rsync -e words survive rsync's own splitting (checked with rsync itself)", () => {
     expect(rsyncWord('ControlPath=/a/b')).toBe('ControlPath=/a/b');
     expect(rsyncWord('/k/id key')).toBe("'/k/id key'");
     expect(rsyncWord("it's")).toBe(`'it'"'"'s'`);
@@ -63,11 +104,11 @@ describe('ssh argument arrays', () => {
     expect(remotePath('~/.cache/sparehand/work')).toBe('.cache/sparehand/work');
     expect(remotePath('~')).toBe('.');
     expect(remotePath('/srv/work')).toBe('/srv/work');
-    expect(rsyncPathMaking("/srv/my work/p-1/0")).toBe("mkdir -p -- '/srv/my work/p-1/0' && cd -- '/srv/my work/p-1/0' && rsync");
+    expect(rsyncPathMaking('/srv/my work/p-1/0')).toBe("mkdir -p -- '/srv/my work/p-1/0' && cd -- '/srv/my work/p-1/0' && rsync");
     expect(rsyncPathMaking('w/p/0', '/opt/homebrew/bin/rsync')).toBe('mkdir -p -- w/p/0 && cd -- w/p/0 && /opt/homebrew/bin/rsync');
   });
 
-  it('--rsync-path: the folder and the program reach the worker\'s shell as single words (property test against real bash and dash)', () => {
+  it("--rsync-path: the folder and the program reach the worker's shell as single words (property test against real bash and dash)", () => {
     // Every rsync appends its server arguments and hands the line to ssh, which gives it to the worker's shell.
     const text = fc.string({ unit: 'binary', minLength: 1 }).map((x) => x.replace(/\0/g, '') || 'x');
     const spy = (name: string) => `${name}() { printf '%s\\0' ${name} "$@"; }`;
@@ -76,8 +117,26 @@ describe('ssh argument arrays', () => {
         const line = `${rsyncPathMaking(dir, program)} --server -logDtpre.iLsfxCIvu --delete-delay . .`;
         for (const shell of ['bash', 'dash']) {
           // The program is run through a function named rsync: the word it was given is printed first.
-          const got = execFileSync(shell, ['-c', `${spy('mkdir')}; ${spy('cd')}; ${spy('rsync')}; ${line.replace(rsyncPathMaking(dir, program), `${rsyncPathMaking(dir, 'rsync')}`)}`, 'x']).toString();
-          expect(got.split('\0').slice(0, -1)).toEqual(['mkdir', '-p', '--', dir, 'cd', '--', dir, 'rsync', '--server', '-logDtpre.iLsfxCIvu', '--delete-delay', '.', '.']);
+          const got = execFileSync(shell, [
+            '-c',
+            `${spy('mkdir')}; ${spy('cd')}; ${spy('rsync')}; ${line.replace(rsyncPathMaking(dir, program), `${rsyncPathMaking(dir, 'rsync')}`)}`,
+            'x',
+          ]).toString();
+          expect(got.split('\0').slice(0, -1)).toEqual([
+            'mkdir',
+            '-p',
+            '--',
+            dir,
+            'cd',
+            '--',
+            dir,
+            'rsync',
+            '--server',
+            '-logDtpre.iLsfxCIvu',
+            '--delete-delay',
+            '.',
+            '.',
+          ]);
           const word = execFileSync(shell, ['-c', `printf '%s\\0' ${rsyncPathMaking(dir, program).split(' && ').at(-1)}`]).toString();
           expect(word).toBe(`${program}\0`);
         }
@@ -108,7 +167,10 @@ describe('ssh argument arrays', () => {
     } catch (e) {
       err = String((e as { stderr: Buffer }).stderr);
     }
-    const words = err.split('\n').filter((l) => l.startsWith('<')).map((l) => l.slice(1, -1));
+    const words = err
+      .split('\n')
+      .filter((l) => l.startsWith('<'))
+      .map((l) => l.slice(1, -1));
     const host = words.indexOf('host');
     expect(words.slice(0, host)).toEqual(sshOptions(spaced, { controlPath: '/run/x y/0123' }));
     expect(words.slice(host, host + 3)).toEqual(['host', 'mkdir -p -- x && rsync', '--server']);
@@ -118,10 +180,11 @@ describe('ssh argument arrays', () => {
 describe('rsync argument arrays', () => {
   const c = { controlPath: '/c' };
   const w: Worker = { name: 'b', destination: 'b' };
-  const rsh = 'ssh -o BatchMode=yes -o ConnectTimeout=5 -o ControlMaster=no -o ControlPath=/c -o ControlPersist=10m -o ServerAliveInterval=15 -o ServerAliveCountMax=3 -o ForwardAgent=no -o ForwardX11=no -o ClearAllForwardings=yes';
+  const rsh =
+    'ssh -o BatchMode=yes -o ConnectTimeout=5 -o ControlMaster=no -o ControlPath=/c -o ControlPersist=10m -o ServerAliveInterval=15 -o ServerAliveCountMax=3 -o ForwardAgent=no -o ForwardX11=no -o ClearAllForwardings=yes';
   const fixed = (config: Config) => rsyncUpArgs(w, c, config, '/p', 'w/p/0').args.filter((a) => a.startsWith('--filter='));
 
-  it('up: mirror with deletions, secrets hidden, dependencies/caches excluded, what git ignores excluded; the worker\'s folder entered by --rsync-path', () => {
+  it("up: mirror with deletions, secrets hidden, dependencies/caches excluded, what git ignores excluded; the worker's folder entered by --rsync-path", () => {
     const { args, env } = rsyncUpArgs(w, c, {}, '/p', 'w/p/0', { plan: { del: '--delete-delay', rsh: 'quoted' }, there: 'rsync', ignoredFile: '/tmp/i' });
     expect(args.slice(0, 4)).toEqual(['-a', '--delete-delay', '-e', rsh]);
     expect(args[4]).toBe('--rsync-path=mkdir -p -- w/p/0 && cd -- w/p/0 && rsync');
@@ -144,8 +207,12 @@ describe('rsync argument arrays', () => {
     expect(f).toContain('--filter=- out/cache/');
   });
 
-  it('with openrsync on a side: .gitignore as the list git makes here, --delete-after with rsync 2.6.9, the worker\'s rsync by its path', () => {
-    const up = rsyncUpArgs(w, c, {}, '/p', 'w/p/0', { plan: { del: '--delete-after', rsh: 'blanks' }, there: '/opt/homebrew/bin/rsync', ignoredFile: '/tmp/x/ignored' });
+  it("with openrsync on a side: .gitignore as the list git makes here, --delete-after with rsync 2.6.9, the worker's rsync by its path", () => {
+    const up = rsyncUpArgs(w, c, {}, '/p', 'w/p/0', {
+      plan: { del: '--delete-after', rsh: 'blanks' },
+      there: '/opt/homebrew/bin/rsync',
+      ignoredFile: '/tmp/x/ignored',
+    });
     expect(up.args.slice(0, 4)).toEqual(['-a', '--delete-after', '-e', rsh]);
     expect(up.args[4]).toBe('--rsync-path=mkdir -p -- w/p/0 && cd -- w/p/0 && /opt/homebrew/bin/rsync');
     expect(up.args.slice(-4)).toEqual(['--from0', '--exclude-from=/tmp/x/ignored', '/p/', 'b:.']);

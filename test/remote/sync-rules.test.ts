@@ -1,4 +1,3 @@
-
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { tempDir } from '../helpers/context.js';
@@ -8,36 +7,110 @@ import { runWorker, workerFolder } from '../helpers/local-worker.js';
 
 // Folders end in '/', as the tree watch tests them.
 const PATHS = [
-  'node_modules/', 'a/node_modules/', 'node_modules', '.ENV', 'src/.env.local', 'x.PEM', 'certs/tls.Key', 'target/debug/deps/',
-  'target/debug/deps', 'target/debug/x', 'crates/a/target/release/incremental/', 'target/x86_64-unknown-linux-gnu/debug/.fingerprint/',
-  '.docker/config.json', 'a/.docker/config.json', '.docker/Dockerfile', 'ID_RSA', 'src/identity.ts', 'id_ed25519.pub', 'README.md',
-  '.sparehand/', 'pkg/.yarn/cache/', '.aws/', 'home/.SSH/', '.git/', 'src/.gitignore', 'dist/', '.git-credentials', 'key.ts',
+  'node_modules/',
+  'a/node_modules/',
+  'node_modules',
+  '.ENV',
+  'src/.env.local',
+  'x.PEM',
+  'certs/tls.Key',
+  'target/debug/deps/',
+  'target/debug/deps',
+  'target/debug/x',
+  'crates/a/target/release/incremental/',
+  'target/x86_64-unknown-linux-gnu/debug/.fingerprint/',
+  '.docker/config.json',
+  'a/.docker/config.json',
+  '.docker/Dockerfile',
+  'ID_RSA',
+  'src/identity.ts',
+  'id_ed25519.pub',
+  'README.md',
+  '.sparehand/',
+  'pkg/.yarn/cache/',
+  '.aws/',
+  'home/.SSH/',
+  '.git/',
+  'src/.gitignore',
+  'dist/',
+  '.git-credentials',
+  'key.ts',
 ];
 
 describe('what never comes back, as regular expressions', () => {
-  it('matches secrets in any case, dependency folders, caches and Cargo\'s build caches at any depth; nothing else', () => {
+  it("matches secrets in any case, dependency folders, caches and Cargo's build caches at any depth; nothing else", () => {
     const skipped = skipMatcher(skipRules(notBroughtBack({})));
     expect(PATHS.filter(skipped)).toEqual([
-      'node_modules/', 'a/node_modules/', '.ENV', 'src/.env.local', 'x.PEM', 'certs/tls.Key', 'target/debug/deps/',
-      'crates/a/target/release/incremental/', 'target/x86_64-unknown-linux-gnu/debug/.fingerprint/', '.docker/config.json',
-      'a/.docker/config.json', 'ID_RSA', 'id_ed25519.pub', '.sparehand/', 'pkg/.yarn/cache/', '.aws/', 'home/.SSH/', '.git/',
+      'node_modules/',
+      'a/node_modules/',
+      '.ENV',
+      'src/.env.local',
+      'x.PEM',
+      'certs/tls.Key',
+      'target/debug/deps/',
+      'crates/a/target/release/incremental/',
+      'target/x86_64-unknown-linux-gnu/debug/.fingerprint/',
+      '.docker/config.json',
+      'a/.docker/config.json',
+      'ID_RSA',
+      'id_ed25519.pub',
+      '.sparehand/',
+      'pkg/.yarn/cache/',
+      '.aws/',
+      'home/.SSH/',
+      '.git/',
       '.git-credentials',
     ]);
   });
 
   it('reads anchors, ** and classes as rsync does; the config adds patterns', () => {
-    const skipped = skipMatcher(skipRules(notBroughtBack({ sync: { exclude: ['/top-only', 'data/**/raw/', 'v[!0-9].txt', 'q**z'], keepOnWorker: ['build/tmp/'] } })));
+    const skipped = skipMatcher(
+      skipRules(notBroughtBack({ sync: { exclude: ['/top-only', 'data/**/raw/', 'v[!0-9].txt', 'q**z'], keepOnWorker: ['build/tmp/'] } })),
+    );
     const cases = ['top-only', 'x/top-only', 'data/a/b/raw/', 'data/raw/', 'va.txt', 'v1.txt', 'build/tmp/', 'x/build/tmp/', 'build/tmp', 'q/a/z', 'aq/z'];
     expect(cases.filter(skipped)).toEqual(['top-only', 'data/a/b/raw/', 'va.txt', 'build/tmp/', 'x/build/tmp/', 'q/a/z']);
   });
 
-  it('the worker\'s report (Perl) skips exactly what the JavaScript matcher skips', async () => {
+  it("the worker's report (Perl) skips exactly what the JavaScript matcher skips", async () => {
     const config = { sync: { exclude: ['/top-only', 'data/**/raw/', 'v[!0-9].txt', 'a+b(c).$x', 'sp ace/'] } };
     const rules = skipRules(notBroughtBack(config));
-    const files = ['README.md', '.ENV', 'src/.env.local', 'x.PEM', 'certs/tls.Key', 'target/debug/x', 'a/.docker/config.json', '.docker/Dockerfile', 'ID_RSA',
-      'src/identity.ts', 'id_ed25519.pub', '.git-credentials', 'key.ts', 'top-only', 'x/top-only', 'va.txt', 'v1.txt', 'a+b(c).$x', 'sub/a+b(c).$x', 'aab(c).$x'];
-    const folders = ['node_modules', 'a/node_modules', 'target/debug/deps', 'target/release', 'crates/a/target/release/incremental', '.sparehand', 'pkg/.yarn/cache',
-      '.aws', 'home/.SSH', '.git', 'dist', 'data/a/raw', 'sp ace'];
+    const files = [
+      'README.md',
+      '.ENV',
+      'src/.env.local',
+      'x.PEM',
+      'certs/tls.Key',
+      'target/debug/x',
+      'a/.docker/config.json',
+      '.docker/Dockerfile',
+      'ID_RSA',
+      'src/identity.ts',
+      'id_ed25519.pub',
+      '.git-credentials',
+      'key.ts',
+      'top-only',
+      'x/top-only',
+      'va.txt',
+      'v1.txt',
+      'a+b(c).$x',
+      'sub/a+b(c).$x',
+      'aab(c).$x',
+    ];
+    const folders = [
+      'node_modules',
+      'a/node_modules',
+      'target/debug/deps',
+      'target/release',
+      'crates/a/target/release/incremental',
+      '.sparehand',
+      'pkg/.yarn/cache',
+      '.aws',
+      'home/.SSH',
+      '.git',
+      'dist',
+      'data/a/raw',
+      'sp ace',
+    ];
     const dir = tempDir();
     for (const f of folders) mkdirSync(join(dir, f), { recursive: true });
     for (const f of files) {
@@ -51,14 +124,18 @@ describe('what never comes back, as regular expressions', () => {
     const reported = answer.report.changes.map((c) => (c.type === 'd' ? `${c.path}/` : c.path));
     // What JavaScript skips: a path skipped itself, or under a skipped folder.
     const skipped = skipMatcher(rules);
-    const parents = (p: string) => p.split('/').slice(0, -1).map((_, i, parts) => `${parts.slice(0, i + 1).join('/')}/`);
+    const parents = (p: string) =>
+      p
+        .split('/')
+        .slice(0, -1)
+        .map((_, i, parts) => `${parts.slice(0, i + 1).join('/')}/`);
     const everything = [...files, ...folders.map((f) => `${f}/`)];
     const all = [...new Set([...everything, ...everything.flatMap(parents)])];
     const expected = all.filter((p) => !skipped(p) && !parents(p).some(skipped)).sort();
     expect(reported.sort()).toEqual(expected);
   });
 
-  it('the way up: secrets hidden (so the copy\'s are deleted), then what stays on the worker, then what git ignores here', () => {
+  it("the way up: secrets hidden (so the copy's are deleted), then what stays on the worker, then what git ignores here", () => {
     const args = upFilterArgs({}, '/tmp/ignored', ['/.yarnrc.yml']);
     expect(args.slice(-2)).toEqual(['--from0', '--exclude-from=/tmp/ignored']);
     expect(args).toContain('--filter=H *.[pP][eE][mM]');

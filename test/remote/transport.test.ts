@@ -49,14 +49,24 @@ describe('the transport', () => {
     const open = { del: '--delete-delay', rsh: 'blanks' } as const;
     expect(rsyncShell(w, conn, open).extra).toEqual([]);
     send(join(openrsyncBin(), 'rsync'), open, 'work/open/0');
-    expect(readFileSync(join(home, 'work/open/0/src/it\'s.ts'), 'utf8')).toBe('two\n');
+    expect(readFileSync(join(home, "work/open/0/src/it's.ts"), 'utf8')).toBe('two\n');
   });
 
   it('worker add: --podman, --docker and --kubectl make the exec command; --exec takes words, not a script', () => {
     expect(execArgv({ podman: 'build' })).toEqual(['podman', 'exec', '-i', 'build']);
     expect(execArgv({ docker: 'build' })).toEqual(['docker', 'exec', '-i', 'build']);
     expect(execArgv({ kubectl: 'build-0', namespace: 'ci', container: 'tools', context: 'prod' })).toEqual([
-      'kubectl', '--context', 'prod', 'exec', '-i', '-n', 'ci', 'build-0', '-c', 'tools', '--',
+      'kubectl',
+      '--context',
+      'prod',
+      'exec',
+      '-i',
+      '-n',
+      'ci',
+      'build-0',
+      '-c',
+      'tools',
+      '--',
     ]);
     expect(execArgv({ exec: "lxc exec 'my box' --" })).toEqual(['lxc', 'exec', 'my box', '--']);
     expect(execArgv({})).toBeUndefined();
@@ -67,9 +77,21 @@ describe('the transport', () => {
     expect(transportLabel({ kind: 'exec', exec: ['kubectl', 'exec', '-i', 'p', '--'] })).toBe('exec kubectl exec -i p --');
   });
 
-  it('a Kubernetes pool: the running pods its selector matches, each an exec worker NAME.POD with the pool\'s dir and slots', () => {
+  it("a Kubernetes pool: the running pods its selector matches, each an exec worker NAME.POD with the pool's dir and slots", () => {
     const pool = { namespace: 'ci', selector: 'app=build,tier in (a,b)', context: 'prod', container: 'tools' };
-    expect(podListArgs(pool)).toEqual(['--context', 'prod', 'get', 'pods', '-n', 'ci', '-l', 'app=build,tier in (a,b)', '--field-selector=status.phase=Running', '-o', 'jsonpath={range .items[*]}{.metadata.name}{"\\n"}{end}']);
+    expect(podListArgs(pool)).toEqual([
+      '--context',
+      'prod',
+      'get',
+      'pods',
+      '-n',
+      'ci',
+      '-l',
+      'app=build,tier in (a,b)',
+      '--field-selector=status.phase=Running',
+      '-o',
+      'jsonpath={range .items[*]}{.metadata.name}{"\\n"}{end}',
+    ]);
     const w = { name: 'k', kubernetes: pool, dir: '/work', slots: 3 };
     expect(podWorkers(w, 'build-0\nbuild-1\n\n-rf\nBad Name\n')).toEqual([
       { name: 'k.build-0', exec: ['kubectl', '--context', 'prod', 'exec', '-i', '-n', 'ci', 'build-0', '-c', 'tools', '--'], dir: '/work', slots: 3 },

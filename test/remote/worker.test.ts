@@ -63,7 +63,11 @@ describe('sparehand worker add / list / remove', () => {
   it('refuses an --identity that is no file, naming it, and adds nothing', async () => {
     const h = home([]);
     const before = readFileSync(join(h.home, '.config', 'sparehand', 'config.json'), 'utf8');
-    for (const [given, what] of [['/nonexistent', 'no such file'], [h.home, 'not a file'], ['~/.ssh/none', 'no such file']]) {
+    for (const [given, what] of [
+      ['/nonexistent', 'no such file'],
+      [h.home, 'not a file'],
+      ['~/.ssh/none', 'no such file'],
+    ]) {
       const r = await sparehand(['worker', 'add', 'w', 'host', '--identity', given!], { env: h.env });
       expect([r.exitCode, r.stderr.split('\n')[0]]).toEqual([2, `sparehand: --identity ${given}: ${what}`]);
     }
@@ -116,7 +120,9 @@ describe('sparehand worker check', () => {
     expect(w.platform).toMatch(/^linux (x86_64|arm64) glibc$/);
     expect(w.latencyMs).toBeGreaterThanOrEqual(0);
     const text = await sparehand(['worker', 'check', 'w0'], { env: h.env, cwd: tempDir() });
-    expect(text.stdout).toMatch(/^w0: ok: Linux (x86-64|arm64) \(glibc\), latency \d+ ms \(connect \d+ ms\), bash 5\.\S+, rsync \S+, perl v5\.\S+, [\d.]+ GB free in .*, 2\/2 slots free\n$/);
+    expect(text.stdout).toMatch(
+      /^w0: ok: Linux (x86-64|arm64) \(glibc\), latency \d+ ms \(connect \d+ ms\), bash 5\.\S+, rsync \S+, perl v5\.\S+, [\d.]+ GB free in .*, 2\/2 slots free\n$/,
+    );
   });
 
   it('a Mac worker (openrsync as its rsync): works, and says what GNU rsync would add and how to get it', async () => {
@@ -129,7 +135,9 @@ describe('sparehand worker check', () => {
       'rsync on the worker is openrsync (protocol 27): runs work the same (git lists what .gitignore keeps out, whichever rsync is there). GNU rsync is the one sparehand is tested with most: `brew install rsync` on the worker (sparehand then finds /opt/homebrew/bin/rsync by itself)',
     ]);
     const text = await sparehand(['worker', 'check'], { env: h.env });
-    expect(text.stdout).toMatch(/^w0: ok: .*, rsync openrsync \(protocol 27\), perl .*\n {2}note: rsync on the worker is openrsync \(protocol 27\): runs work the same .*`brew install rsync` on the worker/);
+    expect(text.stdout).toMatch(
+      /^w0: ok: .*, rsync openrsync \(protocol 27\), perl .*\n {2}note: rsync on the worker is openrsync \(protocol 27\): runs work the same .*`brew install rsync` on the worker/,
+    );
     const gnu = JSON.parse((await sparehand(['worker', 'check', '--json'], { env: home([sshd]).env })).stdout).workers[0];
     expect([gnu.rsyncFlavour, gnu.rsyncPath, gnu.notes]).toEqual(['gnu', 'rsync', []]);
   });
@@ -146,7 +154,7 @@ describe('sparehand worker check', () => {
     ]);
   });
 
-  it('finds an rsync that is only on the owner\'s login PATH, and runs sync with it', async () => {
+  it("finds an rsync that is only on the owner's login PATH, and runs sync with it", async () => {
     const h = home([loginRsync]);
     const r = await sparehand(['worker', 'check'], { env: h.env });
     expect(r.stdout).toContain(`(${join(loginRsyncDir, 'rsync')})`);
@@ -176,7 +184,9 @@ describe('sparehand worker check', () => {
     const proj = tempDir('sparehand-proj-');
     const here = await sparehand(['run', '--or-local', '--', 'echo here'], { env: h.env, cwd: proj });
     expect([here.exitCode, here.stdout]).toEqual([0, 'here\n']);
-    expect(here.stderr).toBe('sparehand: running locally: w0: the worker has no perl, which sparehand needs to count slots and find what the command changed (install perl there)\n');
+    expect(here.stderr).toBe(
+      'sparehand: running locally: w0: the worker has no perl, which sparehand needs to count slots and find what the command changed (install perl there)\n',
+    );
     const not = await sparehand(['run', '--', 'echo here'], { env: h.env, cwd: proj });
     expect([not.exitCode, not.stdout]).toEqual([125, '']);
     expect(not.stderr).toContain('w0: the worker has no perl');
@@ -186,7 +196,9 @@ describe('sparehand worker check', () => {
     const unknown = home([sshd]);
     writeFileSync(join(unknown.home, '.ssh', 'known_hosts'), '');
     const u = await sparehand(['worker', 'check', '--json'], { env: unknown.env });
-    expect(JSON.parse(u.stdout).workers[0].problems).toEqual([`worker "w0" (root@127.0.0.1): its host key is not in known_hosts (or does not match); refusing to connect`]);
+    expect(JSON.parse(u.stdout).workers[0].problems).toEqual([
+      `worker "w0" (root@127.0.0.1): its host key is not in known_hosts (or does not match); refusing to connect`,
+    ]);
 
     const changed = home([sshd]);
     writeFileSync(join(changed.home, '.ssh', 'known_hosts'), `${noRsync.knownHostsLine.replace(`:${noRsync.port}`, `:${sshd.port}`)}\n`);
@@ -218,17 +230,25 @@ describe('sparehand doctor', () => {
     expect(r.exitCode).toBe(0);
     const d = JSON.parse(r.stdout);
     expect(d.ok).toBe(true);
-    expect(d.checks.map((c: { name: string; ok: boolean }) => [c.name, c.ok])).toEqual([['ssh', true], ['rsync', true], ['platform', true], ['config', true], ['local slots', true]]);
+    expect(d.checks.map((c: { name: string; ok: boolean }) => [c.name, c.ok])).toEqual([
+      ['ssh', true],
+      ['rsync', true],
+      ['platform', true],
+      ['config', true],
+      ['local slots', true],
+    ]);
     expect(d.checks[2].detail).toMatch(/^this machine is Linux (x86-64|arm64) \(glibc\) \(detected\)$/);
     expect(d.checks[0].detail).toMatch(/^OpenSSH_/);
     expect(d.workers.map((w: { name: string; ok: boolean }) => [w.name, w.ok])).toEqual([['w0', true]]);
     const bad = home([noRsync]);
     const t = await sparehand(['doctor'], { env: bad.env });
     expect(t.exitCode).toBe(1);
-    expect(t.stdout).toMatch(/^ok {2}ssh: OpenSSH_.*\nok {2}rsync: rsync 3\.\d+\.\d+\S* \(\/\S+\/rsync\)\nok {2}platform: this machine is Linux \S+ \(glibc\) \(detected\)\nok {2}config: 1 worker configured\nok {2}local slots: \d+ at once \(.*\); runs here are started at nice \d+.*\nBAD worker w0: PROBLEM: /);
+    expect(t.stdout).toMatch(
+      /^ok {2}ssh: OpenSSH_.*\nok {2}rsync: rsync 3\.\d+\.\d+\S* \(\/\S+\/rsync\)\nok {2}platform: this machine is Linux \S+ \(glibc\) \(detected\)\nok {2}config: 1 worker configured\nok {2}local slots: \d+ at once \(.*\); runs here are started at nice \d+.*\nBAD worker w0: PROBLEM: /,
+    );
   });
 
-  it('on a Mac: names openrsync here and what it changes, and that Claude Code\'s command-line flags cannot be read without /proc', async () => {
+  it("on a Mac: names openrsync here and what it changes, and that Claude Code's command-line flags cannot be read without /proc", async () => {
     const h = home([macWorker]);
     const env = { ...h.env, PATH: `${openrsyncBin()}:${process.env.PATH}`, SPAREHAND_NO_PROC: '1' };
     const d = JSON.parse((await sparehand(['doctor', '--json'], { env })).stdout);
@@ -238,7 +258,11 @@ describe('sparehand doctor', () => {
       ok: true,
       detail: `openrsync (protocol 27) (${openrsyncBin()}/rsync); rsync here is openrsync (protocol 27): runs work the same (git lists what .gitignore keeps out, whichever rsync is there). GNU rsync is the one sparehand is tested with most: \`brew install rsync\``,
     });
-    expect(d.checks[2]).toMatchObject({ name: 'permission parity', ok: true, detail: expect.stringMatching(/^no \/proc here \(a Mac\): for Claude Code the hook reads the permission rules in its settings files .*--allowedTools/) });
+    expect(d.checks[2]).toMatchObject({
+      name: 'permission parity',
+      ok: true,
+      detail: expect.stringMatching(/^no \/proc here \(a Mac\): for Claude Code the hook reads the permission rules in its settings files .*--allowedTools/),
+    });
     expect(d.workers[0]).toMatchObject({ rsyncFlavour: 'openrsync', notes: [expect.stringMatching(/^rsync on the worker is openrsync/)] });
     const plain = JSON.parse((await sparehand(['doctor', '--json'], { env: h.env })).stdout);
     expect(plain.checks.map((c: { name: string }) => c.name)).not.toContain('permission parity');
@@ -257,7 +281,9 @@ describe('sparehand run when the worker cannot be used', () => {
     const r = await sparehand(['run', '--or-local', '--', 'echo "here $SPAREHAND_RUN"; exit 4'], { env: h.env, cwd: proj });
     expect(r.exitCode).toBe(4);
     expect(r.stdout).toBe('here 1\n');
-    expect(r.stderr).toBe(`sparehand: running locally: worker "w0" (root@127.0.0.1): unreachable (ssh: connect to host 127.0.0.1 port ${port}: Connection refused)\n`);
+    expect(r.stderr).toBe(
+      `sparehand: running locally: worker "w0" (root@127.0.0.1): unreachable (ssh: connect to host 127.0.0.1 port ${port}: Connection refused)\n`,
+    );
     const n = await sparehand(['run', '--', 'touch ran-here'], { env: h.env, cwd: proj });
     expect(n.exitCode).toBe(125);
     expect(n.stderr).toContain('unreachable');
@@ -280,7 +306,9 @@ describe('sparehand run when the worker cannot be used', () => {
     const h = home([sshd]);
     const r = await sparehand(['run', '--worker', 'nope', '--', 'true'], { env: h.env });
     expect(r.exitCode).toBe(125);
-    expect(r.stderr).toBe('sparehand: no worker named "nope" (--worker)\nsparehand: configured workers: w0; or run with --or-local to run here when no worker can\n');
+    expect(r.stderr).toBe(
+      'sparehand: no worker named "nope" (--worker)\nsparehand: configured workers: w0; or run with --or-local to run here when no worker can\n',
+    );
     const e = await sparehand(['run', '--', 'true'], { env: { ...h.env, SPAREHAND_WORKER: 'nope2' } });
     expect(e.exitCode).toBe(125);
     expect(e.stderr).toContain('no worker named "nope2" (SPAREHAND_WORKER)');
@@ -293,7 +321,13 @@ describe('sparehand run when the worker cannot be used', () => {
     const h = home([sshd]);
     const bin = tempDir('sparehand-bin-');
     // perl too: the local slot's lock holder is perl (every Mac and Linux has it).
-    for (const tool of ['ssh', 'sh', 'bash', 'git', 'perl']) symlinkSync(execFileSync('sh', ['-c', `command -v ${tool}`]).toString().trim(), join(bin, tool));
+    for (const tool of ['ssh', 'sh', 'bash', 'git', 'perl'])
+      symlinkSync(
+        execFileSync('sh', ['-c', `command -v ${tool}`])
+          .toString()
+          .trim(),
+        join(bin, tool),
+      );
     const env = { ...h.env, PATH: bin };
     const proj = tempDir('sparehand-proj-');
     const r = await sparehand(['run', '--or-local', '--', 'echo here'], { env, cwd: proj });
@@ -313,14 +347,15 @@ describe('sparehand run when the worker cannot be used', () => {
     const r = await sparehand(['run', '--or-local', '--', 'echo here'], { env: h.env, cwd: proj });
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toBe('here\n');
-    expect(r.stderr).toBe('sparehand: running locally: worker "w0" has no rsync (looked on its PATH, its owner\'s login PATH, and for Homebrew\'s and MacPorts\')\n');
+    expect(r.stderr).toBe(
+      "sparehand: running locally: worker \"w0\" has no rsync (looked on its PATH, its owner's login PATH, and for Homebrew's and MacPorts')\n",
+    );
     const n = await sparehand(['run', '--', 'echo here'], { env: h.env, cwd: proj });
     expect(n.exitCode).toBe(125);
     expect(n.stdout).toBe('');
     expect(n.stderr).toBe(
-      'sparehand: worker "w0" has no rsync (looked on its PATH, its owner\'s login PATH, and for Homebrew\'s and MacPorts\')\n' +
+      "sparehand: worker \"w0\" has no rsync (looked on its PATH, its owner's login PATH, and for Homebrew's and MacPorts')\n" +
         'sparehand: install rsync on the worker (Debian/Ubuntu: `apt-get install rsync`; a Mac: `brew install rsync`)\n',
     );
   });
 });
-

@@ -39,7 +39,14 @@ describe.each(pairs)('$name', ({ here, there }) => {
   const remoteCopy = (proj: string) => copyPath(wh, sshd.remoteDir, proj);
 
   it('runs in the same relative folder, passes the exit status through, sends neither secrets nor ignored files', async () => {
-    const proj = gitProject({ '.gitignore': '*.log\nbuild/\n', 'src/a.ts': 'a\n', 'src/app.log': 'log\n', 'build/x.o': 'o\n', '.env': 'SECRET=1\n', 'id_ed25519': 'key\n' });
+    const proj = gitProject({
+      '.gitignore': '*.log\nbuild/\n',
+      'src/a.ts': 'a\n',
+      'src/app.log': 'log\n',
+      'build/x.o': 'o\n',
+      '.env': 'SECRET=1\n',
+      id_ed25519: 'key\n',
+    });
     const r = await run(join(proj, 'src'), 'echo "${PWD#/}"; ls -A ..; exit 3', ['--quiet']);
     expect(r.exitCode, r.stderr).toBe(3);
     expect(r.stderr).toBe('');

@@ -34,15 +34,16 @@ describe('many runs at once', () => {
     const projects = [project(), project()];
     const cmd = (i: number) =>
       `echo "S $(date +%s%N) $PWD" >> ${log}; sleep 1.2; echo "E $(date +%s%N) $PWD" >> ${log}; echo "run ${i} $(cat README)"; exit ${i}`;
-    const results = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => sparehand(['run', '--', cmd(i)], { env: h.env, cwd: projects[i % 2] })),
-    );
+    const results = await Promise.all(Array.from({ length: 8 }, (_, i) => sparehand(['run', '--', cmd(i)], { env: h.env, cwd: projects[i % 2] })));
     results.forEach((r, i) => {
       expect(r.exitCode, r.stderr).toBe(i);
       expect(r.stdout).toBe(`run ${i} hi\n`);
       expect(r.stderr).toMatch(/sparehand: ran on w[01]: /);
     });
-    const lines = readFileSync(log, 'utf8').trim().split('\n').map((l) => l.split(' ') as [string, string, string]);
+    const lines = readFileSync(log, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => l.split(' ') as [string, string, string]);
     expect(lines).toHaveLength(16);
     const byDir = new Map<string, { s?: number; spans: Array<[number, number]> }>();
     for (const [kind, t, dir] of lines) {

@@ -37,8 +37,14 @@ export async function msProject(gitignore: string, installArgs: readonly string[
     mkdirSync(join(dir, p, '..'), { recursive: true });
     writeFileSync(join(dir, p), s);
   };
-  w('package.json', JSON.stringify({ name: 'uses-ms', version: '1.0.0', private: true, scripts: { test: 'node --test test/' }, dependencies: { ms: '^2.1.3' } }));
-  w('test/ms.test.js', "const test = require('node:test');\nconst assert = require('node:assert');\nconst ms = require('ms');\ntest('ms', () => assert.strictEqual(ms('2s'), 2000));\n");
+  w(
+    'package.json',
+    JSON.stringify({ name: 'uses-ms', version: '1.0.0', private: true, scripts: { test: 'node --test test/' }, dependencies: { ms: '^2.1.3' } }),
+  );
+  w(
+    'test/ms.test.js',
+    "const test = require('node:test');\nconst assert = require('node:assert');\nconst ms = require('ms');\ntest('ms', () => assert.strictEqual(ms('2s'), 2000));\n",
+  );
   w('.gitignore', gitignore);
   execFileSync('git', ['init', '-q'], { cwd: dir });
   // (Not execFileSync: the registry answers from this process.)
@@ -66,12 +72,16 @@ describe('dependencies on the worker as here', () => {
     expect(existsSync(join(proj, 'package-lock.json'))).toBe(false);
     // doctor, in the project, names it before any run.
     const doc = await sparehand(['doctor'], { env, cwd: proj });
-    expect(doc.stdout).toMatch(/^ok {2}dependencies: no lock file in the project root: the worker installs from package\.json \(npm install --no-package-lock --no-audit --no-fund\), so its versions may differ from those here/m);
+    expect(doc.stdout).toMatch(
+      /^ok {2}dependencies: no lock file in the project root: the worker installs from package\.json \(npm install --no-package-lock --no-audit --no-fund\), so its versions may differ from those here/m,
+    );
     const r = await sparehand(['run', '--', 'npm test'], { env, cwd: proj });
     expect(r.stdout).toMatch(/# pass 1/);
     expect(r.exitCode).toBe(0);
     const said = r.stderr.split('\n').filter((l) => l.includes('no lock file'));
-    expect(said).toEqual(['sparehand: installing dependencies on the worker (no lock file: from package.json, so versions may differ from those here): npm install --no-package-lock --no-audit --no-fund']);
+    expect(said).toEqual([
+      'sparehand: installing dependencies on the worker (no lock file: from package.json, so versions may differ from those here): npm install --no-package-lock --no-audit --no-fund',
+    ]);
     expect(existsSync(join(copyPath(wh, sshd.remoteDir, proj), 'node_modules', 'ms', 'package.json'))).toBe(true);
     expect(existsSync(join(copyPath(wh, sshd.remoteDir, proj), 'package-lock.json'))).toBe(false);
     expect(existsSync(join(proj, 'package-lock.json'))).toBe(false);
@@ -89,7 +99,9 @@ describe('dependencies on the worker as here', () => {
     writeFileSync(join(proj, 'package.json'), JSON.stringify(pkg));
     const first = await sparehand(['run', '--or-local', '--', 'npm test'], { env, cwd: proj });
     expect(first.stderr).toContain('sparehand: installing dependencies on the worker: npm ci');
-    expect(first.stderr).toMatch(/running locally: w0: installing dependencies failed on the worker \(exit \d+\): npm ci --no-audit --no-fund; it said: .*libfoo-dev is not installed/);
+    expect(first.stderr).toMatch(
+      /running locally: w0: installing dependencies failed on the worker \(exit \d+\): npm ci --no-audit --no-fund; it said: .*libfoo-dev is not installed/,
+    );
     expect(first.exitCode).toBe(0);
     expect(first.stdout).toMatch(/# pass 1/);
 
@@ -98,7 +110,9 @@ describe('dependencies on the worker as here', () => {
     expect(again.stdout).toMatch(/# pass 1/);
     const lines = again.stderr.split('\n').filter((l) => l.startsWith('sparehand:'));
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^sparehand: running locally: w0 cannot install this project's dependencies \(remembered from an earlier run: .*libfoo-dev is not installed.*\)$/);
+    expect(lines[0]).toMatch(
+      /^sparehand: running locally: w0 cannot install this project's dependencies \(remembered from an earlier run: .*libfoo-dev is not installed.*\)$/,
+    );
 
     const without = await sparehand(['run', '--', 'npm test'], { env, cwd: proj });
     expect(without.exitCode).toBe(125);
@@ -107,7 +121,9 @@ describe('dependencies on the worker as here', () => {
     expect(without.stderr).not.toContain('installing dependencies on the worker');
 
     const doc = await sparehand(['doctor'], { env, cwd: proj });
-    expect(doc.stdout).toMatch(/^BAD dependencies: w0 cannot install this project's dependencies \(remembered .*libfoo-dev is not installed.*`sparehand worker reset w0` to try again$/m);
+    expect(doc.stdout).toMatch(
+      /^BAD dependencies: w0 cannot install this project's dependencies \(remembered .*libfoo-dev is not installed.*`sparehand worker reset w0` to try again$/m,
+    );
     const reset = await sparehand(['worker', 'reset'], { env, cwd: proj });
     expect(reset.exitCode).toBe(0);
     expect((await sparehand(['doctor'], { env, cwd: proj })).stdout).not.toMatch(/dependencies: w0 cannot install/);
@@ -116,4 +132,3 @@ describe('dependencies on the worker as here', () => {
     expect(after.exitCode).toBe(0);
   });
 });
-

@@ -5,8 +5,14 @@ import { gitProject } from '../helpers/project.js';
 describe('what the worker installs', () => {
   it('per ecosystem, the file nearest to the working folder on the way up to the root', () => {
     const proj = gitProject({
-      'package-lock.json': '{}', 'pnpm-lock.yaml': 'x', 'packages/web/package-lock.json': '{}', 'py/requirements.txt': 'a\n',
-      'py/requirements-dev.txt': 'b\n', 'Gemfile.lock': 'g', 'svc/uv.lock': 'u', 'svc/requirements.txt': 'ignored: uv.lock wins',
+      'package-lock.json': '{}',
+      'pnpm-lock.yaml': 'x',
+      'packages/web/package-lock.json': '{}',
+      'py/requirements.txt': 'a\n',
+      'py/requirements-dev.txt': 'b\n',
+      'Gemfile.lock': 'g',
+      'svc/uv.lock': 'u',
+      'svc/requirements.txt': 'ignored: uv.lock wins',
     });
     const at = (cwd: string) => depsPlan(proj, `${proj}/${cwd}`).map((d) => `${d.dir}: ${d.command}`);
     expect(at('.')).toEqual(['.: npm ci --no-audit --no-fund', '.: bundle install']);
@@ -35,7 +41,9 @@ describe('what the worker installs', () => {
       'bare/package.json': JSON.stringify({ name: 'bare', scripts: { test: 'true' } }),
     });
     const at = (cwd: string) => depsPlan(proj, `${proj}/${cwd}`).map((d) => `${d.dir}: ${d.command} [${d.files.join(',')}] ${d.note ?? ''}`);
-    expect(at('.')).toEqual(['.: npm install --no-package-lock --no-audit --no-fund [package.json] no lock file: from package.json, so versions may differ from those here']);
+    expect(at('.')).toEqual([
+      '.: npm install --no-package-lock --no-audit --no-fund [package.json] no lock file: from package.json, so versions may differ from those here',
+    ]);
     expect(at('web')[0]).toMatch(/^web: pnpm install --no-lockfile \[package\.json\] no lock file/);
     expect(at('bare')[0]).toMatch(/^\.: npm install --no-package-lock/);
     // A lock file anywhere on the way up wins.
@@ -43,4 +51,3 @@ describe('what the worker installs', () => {
     expect(depsPlan(locked, `${locked}/web`).map((d) => d.command)).toEqual(['npm ci --no-audit --no-fund']);
   });
 });
-

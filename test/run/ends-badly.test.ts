@@ -91,7 +91,7 @@ describe('the connection lost', () => {
     expect(await until(() => processesIn(h, proj).length === 0, 8000)).toBe(true);
   });
 
-  it('mid-fetch: exit 255, and none of the command\'s files are applied', async () => {
+  it("mid-fetch: exit 255, and none of the command's files are applied", async () => {
     const h = home();
     const proj = gitProject({ 'src/f1.ts': 'original\n' });
     const p = start(h, proj, 'echo changed > src/f1.ts; yes sparehand | head -c 400000000 > big.bin');

@@ -23,7 +23,10 @@ async function noApiServer(): Promise<{ home: string; port: number; env: NodeJS.
   const home = tempDir('sparehand-home-');
   const port = await freePort();
   const kubeconfig = join(home, 'kubeconfig');
-  writeFileSync(kubeconfig, `apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "http://127.0.0.1:${port}"}}]\ncontexts: [{name: here, context: {cluster: c}}]\ncurrent-context: here\nusers: []\n`);
+  writeFileSync(
+    kubeconfig,
+    `apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "http://127.0.0.1:${port}"}}]\ncontexts: [{name: here, context: {cluster: c}}]\ncurrent-context: here\nusers: []\n`,
+  );
   return { home, port, env: { PATH: process.env.PATH, HOME: home, KUBECONFIG: kubeconfig } };
 }
 
@@ -76,7 +79,9 @@ describe('an exec worker (podman exec -i)', () => {
     expect(add.stderr).toContain('added worker "k0" (kubectl --context here exec -i -n ci build-0 -c tools --)');
     const check = await sparehand(['worker', 'check', 'k0'], { env: e, cwd: tempDir() });
     expect(check.exitCode).toBe(1);
-    expect(check.stdout).toContain(`k0: FAILED: worker "k0" (kubectl --context here exec -i -n ci build-0 -c tools --) could not be reached: The connection to the server 127.0.0.1:${port} was refused`);
+    expect(check.stdout).toContain(
+      `k0: FAILED: worker "k0" (kubectl --context here exec -i -n ci build-0 -c tools --) could not be reached: The connection to the server 127.0.0.1:${port} was refused`,
+    );
   });
 
   it('a pool whose API server does not answer: worker add, check and status say so; a run goes on here with --or-local, with the line', async () => {

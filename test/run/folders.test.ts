@@ -12,7 +12,7 @@ import { gitProject } from '../helpers/project.js';
 const worker = { name: 'w0', destination: 'me@box' };
 
 describe('the lock of a copy of the project', () => {
-  it('a copy a live run holds in the project\'s own folder is passed over; one whose run is gone is taken', () => {
+  it("a copy a live run holds in the project's own folder is passed over; one whose run is gone is taken", () => {
     const { home, env } = homeWith();
     const root = gitProject({});
     const lock = join(root, '.sparehand', 'folders', 'w0.key.0');

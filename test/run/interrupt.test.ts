@@ -11,7 +11,9 @@ export const w = sharedWorker();
 /** Processes on the worker (this machine) whose command line starts with `marker`. */
 function running(marker: string): string[] {
   try {
-    return execFileSync('pgrep', ['-af', `^${marker.replace('.', '[.]')}`], { encoding: 'utf8' }).trim().split('\n');
+    return execFileSync('pgrep', ['-af', `^${marker.replace('.', '[.]')}`], { encoding: 'utf8' })
+      .trim()
+      .split('\n');
   } catch {
     return [];
   }
@@ -96,7 +98,9 @@ describe('stopping a command in terminal mode (ssh -tt)', () => {
     const { cmd, marker } = longCommand();
     const p = inTerminal(`${cmd} # ${marker}-here`);
     await bothSleepsRunning(p, marker);
-    const pid = execFileSync('pgrep', ['-f', `^${process.execPath} ${BIN} run -- .*${marker}-here`], { encoding: 'utf8' }).trim().split('\n')[0];
+    const pid = execFileSync('pgrep', ['-f', `^${process.execPath} ${BIN} run -- .*${marker}-here`], { encoding: 'utf8' })
+      .trim()
+      .split('\n')[0];
     process.kill(Number(pid), 'SIGINT');
     const r = await p;
     expect(r.exitCode).toBe(130);

@@ -43,12 +43,14 @@ describe('how many local slots, and how gently', () => {
   it('by default half the cores, at most one per 4 GiB, at least one; local.slots sets it', () => {
     const count = (cores: number, gib: number, config = {}) => localSlotCount(config, { cores, memory: gib * GiB }).count;
     expect([count(2, 8), count(8, 16), count(16, 32), count(16, 8), count(1, 2), count(4, 2)]).toEqual([1, 4, 8, 2, 1, 1]);
-    expect(localSlotCount({}, { cores: 8, memory: 16 * GiB }).why).toBe('8 cores / 2 = 4, 16.0 GiB memory / 4 = 4, at least 1; local.slots in the config sets it');
+    expect(localSlotCount({}, { cores: 8, memory: 16 * GiB }).why).toBe(
+      '8 cores / 2 = 4, 16.0 GiB memory / 4 = 4, at least 1; local.slots in the config sets it',
+    );
     expect(localSlotCount({ local: { slots: 6 } }, { cores: 2, memory: 4 * GiB })).toEqual({ count: 6, why: 'local.slots in the config' });
     expect(localSlotCount({ local: { slots: 0 } }).count).toBe(0);
   });
 
-  it('nice 10 and the platform\'s I/O priority where present; local.nice 0 leaves the priority alone', () => {
+  it("nice 10 and the platform's I/O priority where present; local.nice 0 leaves the priority alone", () => {
     const bin = tempDir();
     for (const t of ['nice', 'ionice', 'taskpolicy']) tool(bin, t, 'exec "$@"');
     expect(gentlePrefix({}, bin, 'linux')).toEqual([join(bin, 'nice'), '-n', '10', join(bin, 'ionice'), '-c3', '-t']);
@@ -64,7 +66,10 @@ describe('local slots, no worker', () => {
     const log = join(tempDir(), 'spans.log');
     const runs = ['a', 'b', 'c', 'd', 'e'].map((n) => started(env, marked(log, n, 'sleep 0.6')));
     const results = await Promise.all(runs.map((r) => r.run));
-    expect(results.map((r) => r.exitCode), results.map((r) => r.stderr).join('\n')).toEqual([0, 0, 0, 0, 0]);
+    expect(
+      results.map((r) => r.exitCode),
+      results.map((r) => r.stderr).join('\n'),
+    ).toEqual([0, 0, 0, 0, 0]);
     const s = spans(log);
     expect(s.size).toBe(5);
     expect(maxOverlap([...s.values()])).toBeLessThanOrEqual(2);
@@ -88,12 +93,21 @@ describe('local slots, no worker', () => {
       // The next one arrives once this one is in the queue.
       expect(await until(() => r.err().includes('waiting for a slot'))).toBe(true);
     }
-    expect(later.map((r) => r.err().match(/waiting for a slot: (.*?), here/)?.[1])).toEqual(['next in line, all 1 local slot busy', '1 run ahead', '2 runs ahead']);
+    expect(later.map((r) => r.err().match(/waiting for a slot: (.*?), here/)?.[1])).toEqual([
+      'next in line, all 1 local slot busy',
+      '1 run ahead',
+      '2 runs ahead',
+    ]);
     await Promise.all([first.run, ...later.map((r) => r.run)]);
     const s = spans(log);
     const order = [...s.entries()].sort((x, y) => x[1][0] - y[1][0]).map(([n]) => n);
     expect(order).toEqual(['a', 'b', 'c', 'd']);
-    for (const [prev, next] of [['a', 'b'], ['b', 'c'], ['c', 'd']] as const) expect(s.get(next)![0]).toBeGreaterThanOrEqual(s.get(prev)![1]);
+    for (const [prev, next] of [
+      ['a', 'b'],
+      ['b', 'c'],
+      ['c', 'd'],
+    ] as const)
+      expect(s.get(next)![0]).toBeGreaterThanOrEqual(s.get(prev)![1]);
   });
 
   it('a SIGKILLed run frees its slot at once: the one waiting starts right away', async () => {
@@ -153,7 +167,9 @@ describe('local slots, no worker', () => {
     const s = await sparehand(['status', '--json'], { env, cwd: tempDir() });
     const local = JSON.parse(s.stdout).here.local;
     expect(local).toMatchObject({ slots: 1, why: 'local.slots in the config' });
-    expect(local.busy.map((r: { slot: number; command: string; project: string }) => [r.slot, r.command, r.project])).toEqual([[0, `${mark.touch}; sleep 5 # holder`, proj]]);
+    expect(local.busy.map((r: { slot: number; command: string; project: string }) => [r.slot, r.command, r.project])).toEqual([
+      [0, `${mark.touch}; sleep 5 # holder`, proj],
+    ]);
     expect(local.waiting.map((r: { command: string }) => r.command)).toEqual(['true # waiter']);
     const text = await sparehand(['status'], { env, cwd: tempDir() });
     expect(text.stdout).toContain('here: 1 of 1 local slot busy, 1 waiting\n  slot 0: ');
@@ -225,13 +241,18 @@ describe('one queue across here and a busy worker', () => {
       later.push(r);
       expect(await until(() => r.err().includes('all slots on w0 are busy; waiting for one'))).toBe(true);
       // Its ticket is in the queue before the next one comes (status lists it, for a worker only).
-      expect(await until(async () => JSON.parse((await sparehand(['status', '--json'], { env: h.env })).stdout).here.local.waiting.length === later.length)).toBe(true);
+      expect(
+        await until(async () => JSON.parse((await sparehand(['status', '--json'], { env: h.env })).stdout).here.local.waiting.length === later.length),
+      ).toBe(true);
     }
     const text = await sparehand(['status'], { env: h.env });
     expect(text.stdout).toMatch(/ {2}waiting 3: .* — .*, for a worker only\n/);
     writeFileSync(release, '');
     const results = await Promise.all([first.run, ...later.map((r) => r.run)]);
-    expect(results.map((r) => r.exitCode), results.map((r) => r.stderr).join('\n')).toEqual([0, 0, 0, 0]);
+    expect(
+      results.map((r) => r.exitCode),
+      results.map((r) => r.stderr).join('\n'),
+    ).toEqual([0, 0, 0, 0]);
     const s = spans(log);
     expect([...s.entries()].sort((x, y) => x[1][0] - y[1][0]).map(([n]) => n)).toEqual(['a', 'b', 'c', 'd']);
   });

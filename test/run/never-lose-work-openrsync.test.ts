@@ -5,6 +5,6 @@ import { w } from './never-lose-work.test.js';
 import { execFileSync } from 'node:child_process';
 import { expect, it } from 'vitest';
 
-it('this machine\'s rsync is openrsync in this file, on the PATH the runs use', () => {
+it("this machine's rsync is openrsync in this file, on the PATH the runs use", () => {
   expect(execFileSync('sh', ['-c', 'rsync --version 2>&1'], { env: w.wh.env }).toString()).toMatch(/^openrsync: protocol version \d+/);
 });

@@ -37,11 +37,9 @@ describe('files changed here during a run are never lost', () => {
     expect(r.stderr).toMatch(/ran on w0: .*0 files back, 0 conflicts\n/);
   });
 
-  it('renamed here while the command changed it: both versions are kept, the worker\'s where the message says', async () => {
+  it("renamed here while the command changed it: both versions are kept, the worker's where the message says", async () => {
     const proj = gitProject({ 'src/util.ts': 'work\n' });
-    const r = await whileRunning(proj, 'sleep 1.5; echo formatted > src/util.ts', () =>
-      renameSync(join(proj, 'src/util.ts'), join(proj, 'src/helpers.ts')),
-    );
+    const r = await whileRunning(proj, 'sleep 1.5; echo formatted > src/util.ts', () => renameSync(join(proj, 'src/util.ts'), join(proj, 'src/helpers.ts')));
     expect(r.exitCode, r.stderr).toBe(0);
     expect(files(proj)).toEqual({ 'src/helpers.ts': 'work\n' });
     expect(savedCopy(proj, r.stderr, 'src/util.ts')).toBe('formatted\n');
@@ -64,7 +62,7 @@ describe('files changed here during a run are never lost', () => {
     expect(savedCopy(proj, r.stderr, 'data.csv')).toBe('worker\n');
   });
 
-  it('an edit here that keeps the old mtime and size is not overwritten by the command\'s change', async () => {
+  it("an edit here that keeps the old mtime and size is not overwritten by the command's change", async () => {
     const proj = gitProject({ 'notes.txt': 'v1\n' });
     const r = await whileRunning(proj, 'sleep 1.5; echo v2-worker > notes.txt', () => {
       writeFileSync(join(proj, 'notes.txt'), 'v9\n');
@@ -103,7 +101,7 @@ describe('files changed here during a run are never lost', () => {
 describe('two runs of one project on two slots', () => {
   const cmdA = 'echo A-change > src/f1.ts; echo A > newA.txt';
 
-  it('neither run undoes the other\'s results, in either order of ending', async () => {
+  it("neither run undoes the other's results, in either order of ending", async () => {
     // The run that changed files ends first, while a run that changed nothing (started after it) still runs.
     const proj = gitProject({ 'src/f1.ts': 'original\n' });
     const mark = startMarker();
@@ -125,7 +123,7 @@ describe('two runs of one project on two slots', () => {
     expect(files(proj2)).toEqual({ 'src/f1.ts': 'A-change\n', 'newA.txt': 'A\n' });
   });
 
-  it('two runs that change the same file: the second is a conflict, the first\'s result stays', async () => {
+  it("two runs that change the same file: the second is a conflict, the first's result stays", async () => {
     const proj = gitProject({ 'src/f1.ts': 'original\n' });
     const mark = startMarker();
     const slow = run(proj, `${mark.touch}; sleep 3; echo slow > src/f1.ts`);
@@ -140,10 +138,21 @@ describe('two runs of one project on two slots', () => {
 
 describe('what comes back is exactly what the command changed', () => {
   it('`rm -rf src` on the worker never deletes ignored files here that were never sent', async () => {
-    const proj = gitProject({ '.gitignore': '*.log\nsrc/build/\ndist/\n', 'src/a.ts': 'a\n', 'src/app.log': 'log\n', 'src/build/ignored.o': 'o\n', 'dist/extra-local.js': 'x\n' });
+    const proj = gitProject({
+      '.gitignore': '*.log\nsrc/build/\ndist/\n',
+      'src/a.ts': 'a\n',
+      'src/app.log': 'log\n',
+      'src/build/ignored.o': 'o\n',
+      'dist/extra-local.js': 'x\n',
+    });
     const r = await run(proj, 'rm -rf src');
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(files(proj)).toEqual({ '.gitignore': '*.log\nsrc/build/\ndist/\n', 'src/app.log': 'log\n', 'src/build/ignored.o': 'o\n', 'dist/extra-local.js': 'x\n' });
+    expect(files(proj)).toEqual({
+      '.gitignore': '*.log\nsrc/build/\ndist/\n',
+      'src/app.log': 'log\n',
+      'src/build/ignored.o': 'o\n',
+      'dist/extra-local.js': 'x\n',
+    });
     const again = await run(proj, 'true');
     expect(again.exitCode).toBe(0);
     expect(files(proj)['dist/extra-local.js']).toBe('x\n');
@@ -186,12 +195,14 @@ describe('what comes back is exactly what the command changed', () => {
     ].join(' && ');
     const r = await run(proj, cmd);
     expect(r.exitCode, r.stderr).toBe(0);
-    const got = Object.keys(files(proj)).filter((p) => p.startsWith('target/')).sort();
+    const got = Object.keys(files(proj))
+      .filter((p) => p.startsWith('target/'))
+      .sort();
     expect(got).toEqual(['target/debug/x', 'target/debug/x-copy', 'target/report.txt']);
     expect(statSync(join(proj, 'target/debug/x')).ino).toBe(statSync(join(proj, 'target/debug/x-copy')).ino);
   });
 
-  it('the command\'s new empty folder, symlink, mode and mtime come back as on the worker', async () => {
+  it("the command's new empty folder, symlink, mode and mtime come back as on the worker", async () => {
     const proj = gitProject({ 'run.sh': 'echo hi\n' });
     const r = await run(proj, 'mkdir -p out/empty && ln -s ../run.sh out/link && chmod 755 run.sh && touch -d 2024-01-02T03:04:05Z run.sh');
     expect(r.exitCode, r.stderr).toBe(0);

@@ -83,7 +83,7 @@ function nativeHere(root: string): string[] {
 const BINARIES = ['build/app', 'build/libutil.a', 'build/libutil.so', 'build/main.o', 'build/util.o'];
 
 describe('a Linux worker, a Mac here', () => {
-  it("make: its executables, libraries and objects stay on the worker, one line names them; the header and the report come back; your own build is never replaced (on one platform, all comes back)", async () => {
+  it('make: its executables, libraries and objects stay on the worker, one line names them; the header and the report come back; your own build is never replaced (on one platform, all comes back)', async () => {
     const proj = cProject();
     write(proj, 'build/app', 'the Mac build of app\n');
     const r = await run(proj, 'make');
@@ -137,7 +137,12 @@ describe('a Linux worker, a Mac here', () => {
     write(proj, 'build/app', 'the Mac build of app\n');
     expect((await run(proj, 'make')).exitCode).toBe(0);
     const list = await sparehand(['worker', 'fetch', '--list'], { env: mac(), cwd: proj });
-    expect(list.stdout.split('\n').filter(Boolean).map((l) => l.split('\t').slice(0, 3))).toEqual(BINARIES.map((b) => [b, 'w0', 'copy 0']));
+    expect(
+      list.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => l.split('\t').slice(0, 3)),
+    ).toEqual(BINARIES.map((b) => [b, 'w0', 'copy 0']));
     const one = await sparehand(['worker', 'fetch', '../build/libutil.so', '../build/app'], { env: mac(), cwd: join(proj, 'src') });
     expect(one.exitCode).toBe(1);
     expect(one.stderr).toMatch(new RegExp(`^sparehand: fetched build/libutil.so from w0 \\(ELF shared library for ${LINUX}, \\d+ KB\\)\n`));
@@ -151,7 +156,10 @@ describe('a Linux worker, a Mac here', () => {
     for (const b of BINARIES) expect(readFileSync(join(proj, 'linux', b)).equals(readFileSync(join(copy, b))), b).toBe(true);
     expect(statSync(join(proj, 'linux', 'build', 'app')).mode & 0o777).toBe(statSync(join(copy, 'build', 'app')).mode & 0o777);
     const none = await sparehand(['worker', 'fetch', 'src'], { env: mac(), cwd: proj });
-    expect([none.exitCode, none.stderr]).toEqual([1, 'sparehand: not fetched: src: no worker keeps it (only what a run kept there because it does not run here can be fetched)\n']);
+    expect([none.exitCode, none.stderr]).toEqual([
+      1,
+      'sparehand: not fetched: src: no worker keeps it (only what a run kept there because it does not run here can be fetched)\n',
+    ]);
   });
 
   it('a cargo build: the program stays there, its dep-info file comes back', async () => {
@@ -178,7 +186,8 @@ describe('chains that run what they build', () => {
     return r.stdout ? (JSON.parse(r.stdout).hookSpecificOutput?.updatedInput?.command as string) : undefined;
   }
   /** Runs `rewritten` in real bash in `proj`, with `sparehand` on PATH as the hook names it. */
-  const bash = (proj: string, rewritten: string, env: NodeJS.ProcessEnv) => execa('bash', ['-c', rewritten], { cwd: proj, env, extendEnv: false, reject: false });
+  const bash = (proj: string, rewritten: string, env: NodeJS.ProcessEnv) =>
+    execa('bash', ['-c', rewritten], { cwd: proj, env, extendEnv: false, reject: false });
 
   it('cargo build && ./target/debug/hello, and make && ./build/app: the hook sends each whole, and the program that runs is the one just built, on the worker', async () => {
     const h = workerHome([sshd]);
@@ -228,12 +237,19 @@ describe("each side's platform, shown", () => {
   it('worker add asks the worker and says what follows; status and doctor show both sides; a bad override is named', async () => {
     const h = workerHome([sshd]);
     const env = { ...h.env, ...MAC };
-    const add = await sparehand(['worker', 'add', 'box', 'root@127.0.0.1', '--port', String(sshd.port), '--identity', sshd.identity, '--dir', sshd.remoteDir], { env });
+    const add = await sparehand(['worker', 'add', 'box', 'root@127.0.0.1', '--port', String(sshd.port), '--identity', sshd.identity, '--dir', sshd.remoteDir], {
+      env,
+    });
     expect(add.exitCode, add.stderr).toBe(0);
-    expect(add.stderr).toContain(`sparehand: box is ${LINUX}, this machine macOS arm64: the executables, libraries and object files its commands build stay there (\`sparehand worker fetch\` brings them), a chain that runs what it just built (\`make && ./app\`) runs whole there or whole here`);
+    expect(add.stderr).toContain(
+      `sparehand: box is ${LINUX}, this machine macOS arm64: the executables, libraries and object files its commands build stay there (\`sparehand worker fetch\` brings them), a chain that runs what it just built (\`make && ./app\`) runs whole there or whole here`,
+    );
     const status = await sparehand(['status'], { env });
     expect(status.stdout).toContain(`box (root@127.0.0.1, ${LINUX} (glibc); this machine: macOS arm64): 0 of 2 slots busy\n`);
-    expect(JSON.parse((await sparehand(['status', '--json'], { env })).stdout).here).toMatchObject({ platform: 'darwin arm64', local: { busy: [], waiting: [] } });
+    expect(JSON.parse((await sparehand(['status', '--json'], { env })).stdout).here).toMatchObject({
+      platform: 'darwin arm64',
+      local: { busy: [], waiting: [] },
+    });
     // On one platform, status names the worker's only.
     expect((await sparehand(['status'], { env: h.env })).stdout).toContain(`box (root@127.0.0.1, ${LINUX} (glibc)): 0 of 2 slots busy\n`);
     const doctor = await sparehand(['doctor'], { env });

@@ -40,7 +40,13 @@ describe("paths in the command's output are this machine's", () => {
     const there = copyPath(w.wh, w.sshd.remoteDir, proj);
     // script(1) gives sparehand a terminal for stdin and stdout, as a person's shell has.
     const inner = `${bashQuote(process.execPath)} ${bashQuote(BIN)} run --quiet -- ${bashQuote('echo "[$PWD]"; printf "%s" "${PWD%/*}"; sleep 1; echo " ${PWD}1"')}`;
-    const r = await execa('script', ['-qefc', inner, '/dev/null'], { cwd: proj, env: { ...w.wh.env, TERM: 'dumb' }, extendEnv: false, reject: false, input: '' });
+    const r = await execa('script', ['-qefc', inner, '/dev/null'], {
+      cwd: proj,
+      env: { ...w.wh.env, TERM: 'dumb' },
+      extendEnv: false,
+      reject: false,
+      input: '',
+    });
     expect(r.exitCode, r.stderr).toBe(0);
     const out = (r.stdout as string).replaceAll('\r', '');
     expect(out).toContain(`[${proj}]\n`);
@@ -50,7 +56,14 @@ describe("paths in the command's output are this machine's", () => {
   it('passes binary output through unchanged, and a root split across two writes is still found', async () => {
     const proj = gitProject({ 'a.txt': 'a\n' });
     const cmd = 'head -c 300000 /dev/urandom > blob; cat blob; echo; printf "%s" "${PWD%/*}"; sleep 0.02; printf "/%s\\n" "${PWD##*/}"';
-    const r = await execa(process.execPath, [BIN, 'run', '--quiet', '--', cmd], { env: w.wh.env, extendEnv: false, cwd: proj, encoding: 'buffer', reject: false, stripFinalNewline: false });
+    const r = await execa(process.execPath, [BIN, 'run', '--quiet', '--', cmd], {
+      env: w.wh.env,
+      extendEnv: false,
+      cwd: proj,
+      encoding: 'buffer',
+      reject: false,
+      stripFinalNewline: false,
+    });
     expect(r.exitCode, r.stderr.toString()).toBe(0);
     const blob = readFileSync(join(proj, 'blob'));
     expect(Buffer.from(r.stdout).subarray(0, blob.length).equals(blob)).toBe(true);

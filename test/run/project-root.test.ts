@@ -40,7 +40,25 @@ describe('project root safety', () => {
   });
 
   it('secrets are never sent, in any case of their names', async () => {
-    const secrets = ['.ENV', '.env.Local', 'secret.PEM', 'tls.Key', 'cert.P12', 'cert.pfx', 'ID_RSA', 'id_ed25519.pub', '.aws/credentials', '.ssh/deploy_key', '.gnupg/pubring.kbx', '.git-credentials', '.netrc', '.npmrc', '.pypirc', '.docker/config.json', 'sub/.Env'];
+    const secrets = [
+      '.ENV',
+      '.env.Local',
+      'secret.PEM',
+      'tls.Key',
+      'cert.P12',
+      'cert.pfx',
+      'ID_RSA',
+      'id_ed25519.pub',
+      '.aws/credentials',
+      '.ssh/deploy_key',
+      '.gnupg/pubring.kbx',
+      '.git-credentials',
+      '.netrc',
+      '.npmrc',
+      '.pypirc',
+      '.docker/config.json',
+      'sub/.Env',
+    ];
     const proj = gitProject(Object.fromEntries([...secrets.map((s) => [s, 'secret\n']), ['src/a.ts', 'a\n'], ['.docker/Dockerfile.dev', 'FROM x\n']]));
     const r = await sparehand(['run', '--quiet', '--', 'true'], { env: w.wh.env, cwd: proj });
     expect(r.exitCode, r.stderr).toBe(0);

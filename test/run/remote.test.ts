@@ -118,7 +118,12 @@ describe('sparehand run on a real worker over ssh', () => {
     expect(JSON.stringify(r.stdout)).not.toContain('\\u0000');
     const bare = mkdtempSync(join(tmpdir(), 'sparehand-bare-'));
     for (const args of [['run', '--', 'printf hi']]) {
-      const b = await execa('script', ['-qec', cliLine(args), '/dev/null'], { cwd: bare, env: { ...w.wh.env, TERM: 'xterm' }, extendEnv: false, reject: false });
+      const b = await execa('script', ['-qec', cliLine(args), '/dev/null'], {
+        cwd: bare,
+        env: { ...w.wh.env, TERM: 'xterm' },
+        extendEnv: false,
+        reject: false,
+      });
       expect(JSON.stringify(b.stdout), args.join(' ')).not.toContain('\\u0000');
     }
     // The results come back in a second round trip (a terminal cannot carry them).

@@ -76,7 +76,9 @@ describe('a command on the worker that needs a service on this machine', () => {
     const r = await sparehand(['run', '--', pingCommand(service.port)], { env: home().env, cwd: proj });
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain(`ECONNREFUSED 127.0.0.1:${service.port}`);
-    expect(r.stderr).toContain(`sparehand: the command's connection to localhost:${service.port} was refused on w0: if that is a service on this machine, add "services": [${service.port}] to the config`);
+    expect(r.stderr).toContain(
+      `sparehand: the command's connection to localhost:${service.port} was refused on w0: if that is a service on this machine, add "services": [${service.port}] to the config`,
+    );
   });
 
   it('with the project\'s "services" it is forwarded for the run: the command passes there, and the forward is gone when the run ends', async () => {
@@ -146,7 +148,7 @@ describe('a command on the worker that needs a service on this machine', () => {
 });
 
 describe('services: config, forwards and the refused-port reader', () => {
-  it('the config takes ports and HOST:PORT, globally and per project; the project\'s entry wins for its port', () => {
+  it("the config takes ports and HOST:PORT, globally and per project; the project's entry wins for its port", () => {
     const config = ConfigSchema.parse({ services: [5432, '6379', 'localhost:8080'], projects: { '~/app': { services: ['127.0.0.2:5432'] } } });
     expect(servicesFor({ home: '/h' }, config, '/h/app')).toEqual([
       { port: 5432, host: '127.0.0.2' },
@@ -157,18 +159,25 @@ describe('services: config, forwards and the refused-port reader', () => {
     for (const bad of [0, 70000, '99999', 'db', '-R:1', 'a b:1']) expect(ConfigSchema.safeParse({ services: [bad] }).success).toBe(false);
   });
 
-  it('a misspelt field in a project\'s entry is named like any unknown field', () => {
+  it("a misspelt field in a project's entry is named like any unknown field", () => {
     const h = homeWith({ projects: { '~/app': { servces: [5432] } } });
     expect(readConfig({ home: h.home, env: h.env }).unknown).toEqual(['projects.~/app.servces']);
   });
 
-  it('forwards bind the worker\'s loopback only; the run\'s own session is a master that does not persist and clears ~/.ssh/config forwards', () => {
+  it("forwards bind the worker's loopback only; the run's own session is a master that does not persist and clears ~/.ssh/config forwards", () => {
     expect(remoteForwardArgs([{ port: 5432, host: 'localhost' }])).toEqual(['-R', '127.0.0.1:5432:localhost:5432']);
     const args = sshOwnSessionArgs({ name: 'w', destination: 'w.lan' }, { controlPath: '/s/shared' }, '/s/run-1', 'boot');
     expect(args.join(' ')).toContain('-o ControlMaster=yes -o ControlPath=/s/run-1 -o ControlPersist=no');
     expect(args).toContain('ClearAllForwardings=yes');
     expect(args).not.toContain('ControlPath=/s/shared');
-    expect(sshForwardArgs('/s/run-1', ['-R', '127.0.0.1:1:localhost:1']).slice(0, 6)).toEqual(['-F', '/dev/null', '-o', 'ControlPath=/s/run-1', '-O', 'forward']);
+    expect(sshForwardArgs('/s/run-1', ['-R', '127.0.0.1:1:localhost:1']).slice(0, 6)).toEqual([
+      '-F',
+      '/dev/null',
+      '-o',
+      'ControlPath=/s/run-1',
+      '-O',
+      'forward',
+    ]);
   });
 
   it('reads the refused localhost ports in what common clients print', () => {
@@ -189,10 +198,12 @@ describe('services: config, forwards and the refused-port reader', () => {
 });
 
 describe('signs that a project needs services on this machine', () => {
-  const compose = 'services:\n  db:\n    image: postgres:16\n    ports:\n      - "5432:5432"\n    volumes:\n      - ./data:/var/lib/postgresql/data\n  cache:\n    ports:\n      - 127.0.0.1:6379:6379/tcp\n      - target: 80\n        published: "8080"\n      - "9000"\n';
-  const env = 'DATABASE_URL="postgres://app:s3cret@localhost/app_test"\nREDIS_URL=redis://127.0.0.1:6380/0\nAPI_URL=https://api.example.com\nexport SEARCH_HOST=localhost\nSEARCH_PORT=9200\n';
+  const compose =
+    'services:\n  db:\n    image: postgres:16\n    ports:\n      - "5432:5432"\n    volumes:\n      - ./data:/var/lib/postgresql/data\n  cache:\n    ports:\n      - 127.0.0.1:6379:6379/tcp\n      - target: 80\n        published: "8080"\n      - "9000"\n';
+  const env =
+    'DATABASE_URL="postgres://app:s3cret@localhost/app_test"\nREDIS_URL=redis://127.0.0.1:6380/0\nAPI_URL=https://api.example.com\nexport SEARCH_HOST=localhost\nSEARCH_PORT=9200\n';
 
-  it('compose files\' published ports, and .env URLs and HOST/PORT pairs at localhost', () => {
+  it("compose files' published ports, and .env URLs and HOST/PORT pairs at localhost", () => {
     expect(composePorts(compose)).toEqual([5432, 6379, 8080]);
     expect(envPorts(env)).toEqual([
       { port: 5432, name: 'DATABASE_URL' },
@@ -206,7 +217,9 @@ describe('signs that a project needs services on this machine', () => {
     const line = `add "projects": ${JSON.stringify({ [proj]: { services: [5432, 6379, 6380, 8080, 9200] } })} to the config`;
     const h = homeWith({});
     const d = await sparehand(['doctor'], { env: h.env, cwd: proj });
-    expect(d.stdout).toContain('ok  services: this project looks like it uses services on this machine (compose.yaml: 5432, compose.yaml: 6379, compose.yaml: 8080, .env.test (DATABASE_URL): 5432, .env.test (REDIS_URL): 6380');
+    expect(d.stdout).toContain(
+      'ok  services: this project looks like it uses services on this machine (compose.yaml: 5432, compose.yaml: 6379, compose.yaml: 8080, .env.test (DATABASE_URL): 5432, .env.test (REDIS_URL): 6380',
+    );
     expect(d.stdout).toContain(line);
     expect(d.stdout).not.toContain('s3cret');
     const wh = home();

@@ -55,11 +55,12 @@ describe('a worker shared by two machines', () => {
     a.kill('SIGKILL');
     await a;
     const proj = gitProject({ 'b.txt': 'b\n' });
-    const onWorker = async () => (await sparehand(['run', '--or-local', '--', 'echo "${PWD#/}"'], { env: desktop.env, cwd: proj })).stdout.startsWith(sshd.remoteDir.slice(1));
+    const onWorker = async () =>
+      (await sparehand(['run', '--or-local', '--', 'echo "${PWD#/}"'], { env: desktop.env, cwd: proj })).stdout.startsWith(sshd.remoteDir.slice(1));
     expect(await until(onWorker, 6000)).toBe(true);
   });
 
-  it('status shows the other machine\'s run while it runs: slot, command, project, who, for how long', async () => {
+  it("status shows the other machine's run while it runs: slot, command, project, who, for how long", async () => {
     const mark = startMarker();
     const proj = gitProject({ 'a.txt': 'a\n' });
     const a = start(laptop, proj, ['--', `${mark.touch}; sleep 2 # marked`]);
@@ -68,17 +69,39 @@ describe('a worker shared by two machines', () => {
     expect(s.exitCode).toBe(0);
     const [w] = JSON.parse(s.stdout).workers;
     expect(w).toMatchObject({ name: 'w0', reachable: true, slots: 1, free: 0 });
-    expect(w.runs).toEqual([expect.objectContaining({ slot: 0, project: proj, command: `${mark.touch}; sleep 2 # marked`, user: expect.stringMatching(/^\S+@\S+$/) })]);
+    expect(w.runs).toEqual([
+      expect.objectContaining({ slot: 0, project: proj, command: `${mark.touch}; sleep 2 # marked`, user: expect.stringMatching(/^\S+@\S+$/) }),
+    ]);
     const text = await sparehand(['status'], { env: desktop.env });
-    expect(text.stdout).toMatch(new RegExp(`^w0 \\(root@127\\.0\\.0\\.1, Linux \\S+ \\(glibc\\)\\): 1 of 1 slot busy\\n  slot 0: .*sleep 2 # marked — ${proj} on \\S+ \\(\\S+@\\S+\\), for \\d+s\\nhere: 0 of \\d+ local slots? busy, 0 waiting\\n(  slot \\d+: free\\n)+$`));
+    expect(text.stdout).toMatch(
+      new RegExp(
+        `^w0 \\(root@127\\.0\\.0\\.1, Linux \\S+ \\(glibc\\)\\): 1 of 1 slot busy\\n  slot 0: .*sleep 2 # marked — ${proj} on \\S+ \\(\\S+@\\S+\\), for \\d+s\\nhere: 0 of \\d+ local slots? busy, 0 waiting\\n(  slot \\d+: free\\n)+$`,
+      ),
+    );
     await a;
     const after = JSON.parse((await sparehand(['status', '--json'], { env: desktop.env })).stdout).workers[0];
     expect([after.free, after.runs]).toEqual([1, []]);
   });
 
-  it('worker add --slots sets the worker\'s own count, which every machine then uses', async () => {
+  it("worker add --slots sets the worker's own count, which every machine then uses", async () => {
     const h = workerHome([sshd], { dir: 'three' });
-    const add = await sparehand(['worker', 'add', 'w0', 'root@127.0.0.1', '--port', String(sshd.port), '--identity', sshd.identity, '--dir', join(sshd.remoteDir, 'three'), '--slots', '3'], { env: h.env });
+    const add = await sparehand(
+      [
+        'worker',
+        'add',
+        'w0',
+        'root@127.0.0.1',
+        '--port',
+        String(sshd.port),
+        '--identity',
+        sshd.identity,
+        '--dir',
+        join(sshd.remoteDir, 'three'),
+        '--slots',
+        '3',
+      ],
+      { env: h.env },
+    );
     expect(add.stderr).toContain('w0 now has 3 slots, for every machine that uses it');
     const other = workerHome([sshd], { dir: 'three', slots: 1 });
     const [w] = JSON.parse((await sparehand(['status', '--json'], { env: other.env })).stdout).workers;
@@ -98,16 +121,29 @@ describe('sparehand log', () => {
     const r = await sparehand(['log', '--json'], { env: h.env });
     const { runs, today } = JSON.parse(r.stdout);
     expect(runs).toEqual([
-      expect.objectContaining({ where: 'w0', project: proj, command: 'echo x > made.txt; exit 3', exit: 3, files: 1, conflicts: 0, syncMs: expect.any(Number), runMs: expect.any(Number) }),
+      expect.objectContaining({
+        where: 'w0',
+        project: proj,
+        command: 'echo x > made.txt; exit 3',
+        exit: 3,
+        files: 1,
+        conflicts: 0,
+        syncMs: expect.any(Number),
+        runMs: expect.any(Number),
+      }),
       expect.objectContaining({ where: 'here', why: '--local', command: 'true', exit: 0 }),
       expect.objectContaining({ where: 'none', refused: expect.stringContaining('nope'), command: 'false', exit: 125 }),
     ]);
     // Times in whole milliseconds.
     for (const run of runs) for (const k of ['syncMs', 'depsMs', 'runMs', 'totalMs']) if (k in run) expect([k, Number.isInteger(run[k])]).toEqual([k, true]);
     expect(today).toMatchObject({ runs: 2, onWorkers: 1, here: 1 });
-    expect((await sparehand(['log', '-n', '1'], { env: h.env })).stdout).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d {2}refused \(.*nope.*\) {2}exit 125 {2}\S+ {2}false\n/);
+    expect((await sparehand(['log', '-n', '1'], { env: h.env })).stdout).toMatch(
+      /^\d{4}-\d\d-\d\d \d\d:\d\d {2}refused \(.*nope.*\) {2}exit 125 {2}\S+ {2}false\n/,
+    );
     const text = await sparehand(['log', '-n', '2'], { env: h.env });
-    expect(text.stdout).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d {2}here \(--local\) {2}exit 0 {2}total \d+\.\ds {2}\S+ {2}true\n.*refused.*\ntoday: 2 runs, 1 on workers \(\d+\.\ds of commands off this machine\), 1 here\n$/);
+    expect(text.stdout).toMatch(
+      /^\d{4}-\d\d-\d\d \d\d:\d\d {2}here \(--local\) {2}exit 0 {2}total \d+\.\ds {2}\S+ {2}true\n.*refused.*\ntoday: 2 runs, 1 on workers \(\d+\.\ds of commands off this machine\), 1 here\n$/,
+    );
     await h.close();
   });
 });

@@ -24,7 +24,10 @@ let pnpmDir: string;
 beforeAll(async () => {
   // pnpm from the npm registry (the only one here), once; tsc from this repository's own devDependencies.
   pnpmDir = join(tempDir('sparehand-pnpm-'));
-  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefix', pnpmDir, 'pnpm@9.15.9'], { stdio: 'ignore', env: { ...process.env, npm_config_update_notifier: 'false' } });
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefix', pnpmDir, 'pnpm@9.15.9'], {
+    stdio: 'ignore',
+    env: { ...process.env, npm_config_update_notifier: 'false' },
+  });
   // The worker's login profile puts them on the PATH its commands get.
   const owner = tempDir('sparehand-worker-home-');
   const cargo = dirname(execFileSync('sh', ['-c', 'command -v cargo'], { encoding: 'utf8' }).trim());
@@ -86,7 +89,7 @@ describe('outputs deleted here come back', () => {
 });
 
 describe('the copies never conflict with each other over their own outputs', () => {
-  it('two copies building the same crate (scopeguard): the second build replaces the first\'s outputs, no conflict', async () => {
+  it("two copies building the same crate (scopeguard): the second build replaces the first's outputs, no conflict", async () => {
     const proj = realProject('scopeguard');
     // Copy 0 is busy with a long run, so the first build goes to copy 1; the next build is on copy 0.
     const mark = startMarker();
@@ -104,7 +107,7 @@ describe('the copies never conflict with each other over their own outputs', () 
     expect(here.equals(readFileSync(join(copyPath(wh, sshd.remoteDir, proj, 0), 'target', 'release', 'libscopeguard.rlib')))).toBe(true);
   });
 
-  it('a file of your own at an output\'s path is never replaced: a conflict', async () => {
+  it("a file of your own at an output's path is never replaced: a conflict", async () => {
     const proj = gitProject({ '.gitignore': 'dist/\n', 'a.txt': 'a\n' });
     write(proj, 'dist/out.js', 'yours\n');
     const r = await run(proj, 'mkdir -p dist && echo built > dist/out.js');
@@ -114,14 +117,16 @@ describe('the copies never conflict with each other over their own outputs', () 
 });
 
 describe('each change is applied or becomes a conflict on its own', () => {
-  it('a folder here that cannot be written: its files are conflicts with the reason; everything else is applied; the exit status is the command\'s', async () => {
+  it("a folder here that cannot be written: its files are conflicts with the reason; everything else is applied; the exit status is the command's", async () => {
     const proj = gitProject({ '.gitignore': 'dist/\n', 'src/a.ts': 'a\n' });
     mkdirSync(join(proj, 'dist'));
     execFileSync('chattr', ['+i', join(proj, 'dist')]);
     try {
       const r = await run(proj, 'mkdir -p dist && echo x > dist/out.js && echo b > src/a.ts && echo n > new.txt; exit 7');
       expect(r.exitCode).toBe(7);
-      expect(r.stderr).toMatch(/conflict: dist\/out\.js could not be written here \(not permitted\); the worker's version is in \.sparehand\/conflicts\/[^/]+\/dist\/out\.js/);
+      expect(r.stderr).toMatch(
+        /conflict: dist\/out\.js could not be written here \(not permitted\); the worker's version is in \.sparehand\/conflicts\/[^/]+\/dist\/out\.js/,
+      );
       expect(readFileSync(join(proj, 'src/a.ts'), 'utf8')).toBe('b\n');
       expect(readFileSync(join(proj, 'new.txt'), 'utf8')).toBe('n\n');
     } finally {
@@ -143,7 +148,7 @@ describe('each change is applied or becomes a conflict on its own', () => {
     }
   });
 
-  it('the project folder moved away during the run: nothing is written, not even sparehand\'s folder, and a line says where the results are', async () => {
+  it("the project folder moved away during the run: nothing is written, not even sparehand's folder, and a line says where the results are", async () => {
     const proj = gitProject({ 'a.txt': 'a\n' });
     const mark = startMarker();
     const p = run(proj, `${mark.touch}; sleep 1.5; echo b > a.txt; echo n > new.txt`);
@@ -210,7 +215,7 @@ describe('dependencies on the worker are verified, and worker reset wipes a proj
 });
 
 describe('losing the ancestor costs conflicts, never data', () => {
-  it('with the ancestor gone, an output you changed here is kept, the worker\'s saved', async () => {
+  it("with the ancestor gone, an output you changed here is kept, the worker's saved", async () => {
     const proj = gitProject({ '.gitignore': 'dist/\n', 'a.txt': 'a\n' });
     expect((await run(proj, 'mkdir -p dist && echo 1 > dist/o.js')).exitCode).toBe(0);
     rmSync(join(proj, '.sparehand', 'sync'), { recursive: true });

@@ -53,7 +53,7 @@ describe('the clock', () => {
 });
 
 describe('--timeout bounds the whole run', () => {
-  it("a worker whose rsync hangs: --or-local runs here after half the time; without it, 124 at the limit, naming the step", async () => {
+  it('a worker whose rsync hangs: --or-local runs here after half the time; without it, 124 at the limit, naming the step', async () => {
     const bin = tempDir('sparehand-hang-');
     tool(bin, 'rsync', 'if [ "$1" = --version ]; then exec /usr/bin/rsync --version; fi\nexec sleep 300');
     const sshd = await startSshd({ path: `${bin}:/usr/local/bin:/usr/bin:/bin` });
@@ -78,7 +78,9 @@ describe('--timeout bounds the whole run', () => {
     expect(await until(mark.started)).toBe(true);
     const r = await timed(sparehand(['run', '--timeout', '3s', '--', 'echo ran'], { env: h.env, cwd: proj }));
     expect(r.exitCode).toBe(124);
-    expect(r.stderr).toMatch(/all slots on w0 are busy; waiting for one \(at most [23]s\)\n[\s\S]*stopped: --timeout 3s was reached before the command started \(all slots on w0 stayed busy\); nothing ran/);
+    expect(r.stderr).toMatch(
+      /all slots on w0 are busy; waiting for one \(at most [23]s\)\n[\s\S]*stopped: --timeout 3s was reached before the command started \(all slots on w0 stayed busy\); nothing ran/,
+    );
     expect(r.secs).toBeLessThan(5);
     await stuck;
   });
@@ -97,7 +99,10 @@ describe('--timeout bounds the whole run', () => {
     // ...and the same rewrite with a limit the slot wait would pass: it runs here at once (--or-local), in time.
     const short = rewritten.replace('--timeout 304s', '--timeout 10s').replace("'npm test'", "'echo tested'");
     // sparehand's own options: the words after the last ` run ` (the clone's path may hold ` run ` itself).
-    const options = short.slice(short.lastIndexOf(' run --or-local ') + ' run '.length).split(' ').slice(0, 4);
+    const options = short
+      .slice(short.lastIndexOf(' run --or-local ') + ' run '.length)
+      .split(' ')
+      .slice(0, 4);
     const r = await timed(sparehand(['run', ...options, 'echo tested'], { env: h.env, cwd: proj }));
     expect([r.exitCode, r.stdout]).toEqual([0, 'tested\n']);
     expect(r.stderr).toContain('running locally: all worker slots are busy');
@@ -133,7 +138,10 @@ describe('a worker that does not answer costs one wait, not one per run', () => 
     expect(second.secs).toBeLessThan(2);
     // status shows it, without waiting for it either.
     const status = await timed(sparehand(['status', '--json'], { env: h.env }));
-    expect(JSON.parse(status.stdout).workers.find((w: { name: string }) => w.name === 'quiet')).toMatchObject({ reachable: false, problem: expect.stringMatching(/connection timed out \d+s ago; runs skip it for \d+s more/) });
+    expect(JSON.parse(status.stdout).workers.find((w: { name: string }) => w.name === 'quiet')).toMatchObject({
+      reachable: false,
+      problem: expect.stringMatching(/connection timed out \d+s ago; runs skip it for \d+s more/),
+    });
     expect(status.secs).toBeLessThan(3);
     // A worker that cannot be reached is a failure a script sees.
     expect(status.exitCode).toBe(1);
@@ -155,7 +163,9 @@ describe('nothing on the worker can hold a run', () => {
     const proj = gitProject({ 'a.txt': 'a\n' });
     const r = await timed(sparehand(['run', '--', 'echo ran'], { env: h.env, cwd: proj }));
     expect([r.exitCode, r.stdout]).toEqual([0, 'ran\n']);
-    expect(r.stderr).toMatch(/the worker's login shell \(.* -l\) did not finish within 15s \(a profile that waits for input\?\); the command runs with the ssh session's environment/);
+    expect(r.stderr).toMatch(
+      /the worker's login shell \(.* -l\) did not finish within 15s \(a profile that waits for input\?\); the command runs with the ssh session's environment/,
+    );
     expect(r.secs).toBeLessThan(25);
     // With a time limit, a worker stuck there does not hold the run: it goes here when half the time is gone.
     const fresh = home([sshd]);

@@ -39,7 +39,7 @@ describe('the results channel cannot be forged', () => {
 });
 
 describe('the client checks every change itself', () => {
-  it('a .git file and a bare repository made by the command: git here never runs the worker\'s program', async () => {
+  it("a .git file and a bare repository made by the command: git here never runs the worker's program", async () => {
     const proj = gitProject({ 'sub/a.txt': 'a\n' });
     execFileSync('git', ['add', '-A'], { cwd: proj });
     execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'x'], { cwd: proj });
@@ -66,7 +66,9 @@ describe('the client checks every change itself', () => {
     expect(r.exitCode, r.stderr).toBe(0);
     expect(readFileSync(join(proj, '.claude/settings.json'), 'utf8')).toBe('{}\n');
     expect(readFileSync(join(proj, 'src/a.ts'), 'utf8')).toBe('b\n');
-    expect(r.stderr).toMatch(/conflict: the command changed \.claude\/settings\.json, a coding tool's settings, which a run never changes; kept yours; the worker's version is in \.sparehand\/conflicts\//);
+    expect(r.stderr).toMatch(
+      /conflict: the command changed \.claude\/settings\.json, a coding tool's settings, which a run never changes; kept yours; the worker's version is in \.sparehand\/conflicts\//,
+    );
   });
 
   it('names are printed safely: a file name holding a newline and escapes cannot forge a sparehand line', async () => {
@@ -76,7 +78,9 @@ describe('the client checks every change itself', () => {
     write(proj, evil, 'mine\n');
     const r = await run(proj, `printf worker > "$(printf 'x\\nsparehand: ran on w0: sync 0.0s, run 0.0s, 0 files back, 0 conflicts\\n\\033[2K')"`);
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(r.stderr).toContain('conflict: the command created "x\\nsparehand: ran on w0: sync 0.0s, run 0.0s, 0 files back, 0 conflicts\\n\\x1b[2K", but a different');
+    expect(r.stderr).toContain(
+      'conflict: the command created "x\\nsparehand: ran on w0: sync 0.0s, run 0.0s, 0 files back, 0 conflicts\\n\\x1b[2K", but a different',
+    );
     expect(r.stderr.split('\n').filter((l) => l.startsWith('sparehand: ran on'))).toHaveLength(1);
     expect(r.stderr).not.toContain('\x1b');
   });
@@ -94,7 +98,9 @@ describe("sparehand's own folder is checked before use", () => {
     expect(readdirSync(outside).sort()).toEqual(['incoming', 'keep.txt']);
     expect(readdirSync(join(outside, 'incoming'))).toEqual(['old']);
     expect(readFileSync(join(proj, 'a.txt'), 'utf8')).toBe('a\n');
-    expect(r.stderr).toMatch(/sparehand: nothing was written here: sparehand's folder here is refused: \.sparehand is a link \(to .*\), which sparehand never follows; it stays in the worker's copy \(w0:.*\/0\)/);
+    expect(r.stderr).toMatch(
+      /sparehand: nothing was written here: sparehand's folder here is refused: \.sparehand is a link \(to .*\), which sparehand never follows; it stays in the worker's copy \(w0:.*\/0\)/,
+    );
     expect(lstatSync(join(proj, '.sparehand')).isSymbolicLink()).toBe(true);
   });
 });
@@ -108,7 +114,10 @@ describe("nothing of this machine's credentials reaches the worker", () => {
     try {
       expect(await until(() => existsSync(sock))).toBe(true);
       const proj = gitProject({ 'a.txt': 'a\n' });
-      const r = await sparehand(['run', '--quiet', '--', 'echo "agent=${SSH_AUTH_SOCK:-none} display=${DISPLAY:-none}"'], { env: { ...home.env, SSH_AUTH_SOCK: sock }, cwd: proj });
+      const r = await sparehand(['run', '--quiet', '--', 'echo "agent=${SSH_AUTH_SOCK:-none} display=${DISPLAY:-none}"'], {
+        env: { ...home.env, SSH_AUTH_SOCK: sock },
+        cwd: proj,
+      });
       expect(r.stdout, r.stderr).toBe('agent=none display=none\n');
     } finally {
       agent.kill();
@@ -122,13 +131,15 @@ describe("nothing of this machine's credentials reaches the worker", () => {
     const mark = startMarker();
     const p = run(proj, `echo "url=$DATABASE_URL"; ${mark.touch}; sleep 2`, { DATABASE_URL: secret });
     expect(await until(mark.started)).toBe(true);
-    const argvs = readdirSync('/proc').filter((n) => /^\d+$/.test(n)).map((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-      } catch {
-        return '';
-      }
-    });
+    const argvs = readdirSync('/proc')
+      .filter((n) => /^\d+$/.test(n))
+      .map((pid) => {
+        try {
+          return readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+        } catch {
+          return '';
+        }
+      });
     const r = await p;
     expect(r.stdout).toContain(`url=${secret}\n`);
     expect(argvs.filter((a) => a.includes('s3cr3t'))).toEqual([]);
@@ -136,9 +147,27 @@ describe("nothing of this machine's credentials reaches the worker", () => {
   });
 
   it('secret holders are never sent, in any case; a .env sent once with sendSecrets is deleted from the worker when it is off', async () => {
-    const holders = ['.pgpass', '.kube/config', 'terraform.tfstate', 'infra/prod.tfstate.backup', 'keys/release.jks', 'app.KEYSTORE', 'gcp-credentials.json',
-      'serviceAccount-prod.json', '.vault-token', '.htpasswd', '.terraformrc', '.Env.local', 'certs/tls.PEM'];
-    const proj = gitProject({ 'a.txt': 'a\n', ...Object.fromEntries(holders.map((h) => [h, 'secret\n'])), '.yarnrc.yml': 'npmAuthToken: "tok"\n', 'sub/.yarnrc.yml': 'nodeLinker: node-modules\n' });
+    const holders = [
+      '.pgpass',
+      '.kube/config',
+      'terraform.tfstate',
+      'infra/prod.tfstate.backup',
+      'keys/release.jks',
+      'app.KEYSTORE',
+      'gcp-credentials.json',
+      'serviceAccount-prod.json',
+      '.vault-token',
+      '.htpasswd',
+      '.terraformrc',
+      '.Env.local',
+      'certs/tls.PEM',
+    ];
+    const proj = gitProject({
+      'a.txt': 'a\n',
+      ...Object.fromEntries(holders.map((h) => [h, 'secret\n'])),
+      '.yarnrc.yml': 'npmAuthToken: "tok"\n',
+      'sub/.yarnrc.yml': 'nodeLinker: node-modules\n',
+    });
     const r = await run(proj, 'true');
     expect(r.exitCode, r.stderr).toBe(0);
     const copy = copyPath(wh, sshd.remoteDir, proj);

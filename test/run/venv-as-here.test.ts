@@ -51,12 +51,16 @@ describe('a local .venv with no requirements file', () => {
   it('is made on the worker from what is installed in it here: same packages and versions, the project editable there too', async () => {
     const proj = demoProject();
     const doc = await sparehand(['doctor'], { env: activated(proj), cwd: proj });
-    expect(doc.stdout).toMatch(/^ok {2}dependencies: \.venv in the project root has no requirements or lock file: the worker makes it from what is installed in it here \(the 2 packages installed in it here; it needs python3\.\d+ and the same wheels\)$/m);
+    expect(doc.stdout).toMatch(
+      /^ok {2}dependencies: \.venv in the project root has no requirements or lock file: the worker makes it from what is installed in it here \(the 2 packages installed in it here; it needs python3\.\d+ and the same wheels\)$/m,
+    );
     const here = execFileSync('bash', ['-c', PROBE], { cwd: proj, env: activated(proj), encoding: 'utf8' });
     expect(here).toBe('hello 42 True True\n');
     const r = await sparehand(['run', '--', PROBE], { env: activated(proj), cwd: proj });
     expect([r.exitCode, r.stdout], r.stderr).toEqual([0, here]);
-    expect(r.stderr).toContain('sparehand: installing dependencies on the worker (no requirements file: .venv made from the 2 packages installed in it here): command -v python3.');
+    expect(r.stderr).toContain(
+      'sparehand: installing dependencies on the worker (no requirements file: .venv made from the 2 packages installed in it here): command -v python3.',
+    );
     expect(r.stderr).toMatch(/ran on w0: /);
     const copy = copyPath(wh, sshd.remoteDir, proj);
     const freeze = (python: string) => execFileSync(python, ['-m', 'pip', 'freeze', '--exclude-editable'], { encoding: 'utf8' });
@@ -76,7 +80,9 @@ describe('a local .venv with no requirements file', () => {
     const empty = tempDir('sparehand-no-wheels-');
     const r = await sparehand(['run', '--or-local', '--', PROBE], { env: activated(proj, empty), cwd: proj });
     expect([r.exitCode, r.stdout], r.stderr).toEqual([0, 'hello 42 True True\n']);
-    expect(r.stderr).toMatch(/running locally: w0: installing dependencies failed on the worker \(exit 1\): .*it said: .*(No matching distribution|Could not find a version).*tinyhelper/);
+    expect(r.stderr).toMatch(
+      /running locally: w0: installing dependencies failed on the worker \(exit 1\): .*it said: .*(No matching distribution|Could not find a version).*tinyhelper/,
+    );
     expect(r.stderr).not.toMatch(/ImportError|ModuleNotFoundError/);
     const again = await sparehand(['run', '--', PROBE], { env: activated(proj, empty), cwd: proj });
     expect(again.exitCode).toBe(125);
@@ -92,9 +98,13 @@ describe('a local .venv with no requirements file', () => {
     const probe = "python -c 'import localonly; print(localonly.VALUE)'";
     const r = await sparehand(['run', '--or-local', '--', probe], { env: activated(proj), cwd: proj });
     expect([r.exitCode, r.stdout], r.stderr).toEqual([0, '7\n']);
-    expect(r.stderr).toMatch(/^sparehand: running locally: the project's virtual environment \.venv cannot be made on a worker from what is installed in it here: localonly 1\.0 was installed from file:\/\/.*localonly-1\.0-py3-none-any\.whl, which the worker does not have\n$/);
+    expect(r.stderr).toMatch(
+      /^sparehand: running locally: the project's virtual environment \.venv cannot be made on a worker from what is installed in it here: localonly 1\.0 was installed from file:\/\/.*localonly-1\.0-py3-none-any\.whl, which the worker does not have\n$/,
+    );
     const doc = await sparehand(['doctor'], { env: activated(proj), cwd: proj });
-    expect(doc.stdout).toMatch(/^BAD dependencies: \.venv in the project root cannot be made on a worker: localonly 1\.0 was installed from file:.*, which the worker does not have; a run that uses it runs here with --or-local/m);
+    expect(doc.stdout).toMatch(
+      /^BAD dependencies: \.venv in the project root cannot be made on a worker: localonly 1\.0 was installed from file:.*, which the worker does not have; a run that uses it runs here with --or-local/m,
+    );
     const not = await sparehand(['run', '--', probe], { env: activated(proj), cwd: proj });
     expect(not.exitCode).toBe(125);
     expect(not.stderr).toContain('cannot be made on a worker');
@@ -104,7 +114,8 @@ describe('a local .venv with no requirements file', () => {
     const proj = gitProject({ '.gitignore': '.venv/\n', '.venv/bin/tool': '#!/bin/sh\n' });
     const r = await sparehand(['run', '--or-local', '--', 'echo "$VIRTUAL_ENV"'], { env: activated(proj), cwd: proj });
     expect([r.exitCode, r.stdout]).toEqual([0, `${join(proj, '.venv')}\n`]);
-    expect(r.stderr).toMatch(/running locally: w0: the virtual environment active here \(\.venv\) is not in the worker's copy, and nothing here says how to make it there\n$/);
+    expect(r.stderr).toMatch(
+      /running locally: w0: the virtual environment active here \(\.venv\) is not in the worker's copy, and nothing here says how to make it there\n$/,
+    );
   });
 });
-

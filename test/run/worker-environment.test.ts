@@ -73,10 +73,15 @@ describe('what the worker cannot run, runs here', () => {
   });
 
   it('a dependency install that fails: --or-local runs the command here; without it, 125; never "ran on"', async () => {
-    const proj = gitProject({ 'package.json': JSON.stringify({ name: 'x', version: '1.0.0', scripts: { t: 'echo tested' } }), 'package-lock.json': '{ broken' });
+    const proj = gitProject({
+      'package.json': JSON.stringify({ name: 'x', version: '1.0.0', scripts: { t: 'echo tested' } }),
+      'package-lock.json': '{ broken',
+    });
     const here = await run(proj, ['--or-local', '--', 'echo ran-here $SPAREHAND_RUN']);
     expect([here.exitCode, here.stdout]).toEqual([0, 'ran-here 1\n']);
-    expect(here.stderr).toMatch(/sparehand: running locally: w0: installing dependencies failed on the worker \(exit \d+\): npm ci --no-audit --no-fund; it said: npm error code EUSAGE \/ npm error The `npm ci` command can only install .*\n$/);
+    expect(here.stderr).toMatch(
+      /sparehand: running locally: w0: installing dependencies failed on the worker \(exit \d+\): npm ci --no-audit --no-fund; it said: npm error code EUSAGE \/ npm error The `npm ci` command can only install .*\n$/,
+    );
     expect(here.stderr).not.toContain('ran on w0');
     const not = await run(proj, ['--', 'true']);
     expect(not.exitCode).toBe(125);
@@ -84,11 +89,13 @@ describe('what the worker cannot run, runs here', () => {
     expect(not.stderr).toMatch(/w0 cannot install this project's dependencies \(remembered from an earlier run: installing dependencies failed on the worker/);
     // doctor, in the project, says what starts the copies there afresh.
     const doc = await sparehand(['doctor'], { env: wh.env, cwd: proj });
-    expect(doc.stdout).toMatch(/^BAD dependencies: w0 cannot install this project's dependencies \(remembered from an earlier run: installing dependencies failed on the worker \(exit \d+\): npm ci .*\); install what it lacks there, then `sparehand worker reset w0` to try again$/m);
+    expect(doc.stdout).toMatch(
+      /^BAD dependencies: w0 cannot install this project's dependencies \(remembered from an earlier run: installing dependencies failed on the worker \(exit \d+\): npm ci .*\); install what it lacks there, then `sparehand worker reset w0` to try again$/m,
+    );
   });
 });
 
-describe('Python dependencies and the caller\'s .venv', () => {
+describe("Python dependencies and the caller's .venv", () => {
   it('requirements.txt naming a local wheel: a .venv made on the worker, active when it is active here; .venv/bin/python works', async () => {
     const proj = gitProject({ 'a.txt': 'a\n' });
     mkdirSync(join(proj, 'py', 'wheels'), { recursive: true });
@@ -97,7 +104,7 @@ describe('Python dependencies and the caller\'s .venv', () => {
     write(proj, 'py/.gitignore', '.venv/\n');
     const py = join(proj, 'py');
     const venv = { VIRTUAL_ENV: join(py, '.venv') };
-    const r = await run(proj, ['--', "python -c 'import sys, thewheel; print(thewheel.VALUE, sys.prefix.endswith(\"py/.venv\"))'"], venv, py);
+    const r = await run(proj, ['--', 'python -c \'import sys, thewheel; print(thewheel.VALUE, sys.prefix.endswith("py/.venv"))\''], venv, py);
     expect([r.exitCode, r.stdout], r.stderr).toEqual([0, '42 True\n']);
     expect(r.stderr).toContain('sparehand: installing dependencies on the worker in py: python3 -m venv .venv');
     expect(r.stderr).toMatch(/ran on w0: sync \d+\.\ds, deps \d+\.\ds, run \d+\.\ds, /);
@@ -133,7 +140,9 @@ describe('toolchain parity', () => {
     expect(node.problems).toEqual([`w0 has node 18.19.0, here ${here}`]);
     const check = await sparehand(['worker', 'check'], { env: oh.env, cwd: proj });
     expect(check.exitCode).toBe(1);
-    expect(check.stdout).toContain(`BAD toolchain node (package.json) (.nvmrc: ${here.split('.')[0]}): here ${here}, w0 18.19.0 — w0 has node 18.19.0, here ${here}`);
+    expect(check.stdout).toContain(
+      `BAD toolchain node (package.json) (.nvmrc: ${here.split('.')[0]}): here ${here}, w0 18.19.0 — w0 has node 18.19.0, here ${here}`,
+    );
     // Outside the project nothing is compared.
     const outside = await sparehand(['worker', 'check', '--json'], { env: oh.env, cwd: tempDir() });
     expect(JSON.parse(outside.stdout).toolchains).toEqual([]);

@@ -22,12 +22,18 @@ function homeWith(config: unknown): { home: string; env: { HOME: string; PATH: s
   return { home, env: { HOME: home, PATH: process.env.PATH! } };
 }
 
-const WORKERS = { workers: [{ name: 'box', destination: 'me@192.168.1.7' }, { name: 'big', destination: 'me@10.0.0.9', port: 2222 }] };
+const WORKERS = {
+  workers: [
+    { name: 'box', destination: 'me@192.168.1.7' },
+    { name: 'big', destination: 'me@10.0.0.9', port: 2222 },
+  ],
+};
 
 describe('agent install codex --sandbox-access', () => {
-  const userToml = '# mine\nmodel = "gpt-5.5"\n\n[sandbox_workspace_write]\nwritable_roots = ["/opt/cache"] # my cache\nnetwork_access = false\n\n[features]\nhooks = true\n';
+  const userToml =
+    '# mine\nmodel = "gpt-5.5"\n\n[sandbox_workspace_write]\nwritable_roots = ["/opt/cache"] # my cache\nnetwork_access = false\n\n[features]\nhooks = true\n';
 
-  it('adds sparehand\'s folders to writable_roots and opens the network, keeping the rest; uninstall gives back the file', async () => {
+  it("adds sparehand's folders to writable_roots and opens the network, keeping the rest; uninstall gives back the file", async () => {
     const { home, env } = homeWith(WORKERS);
     const file = join(home, '.codex', 'config.toml');
     write(file, userToml);
@@ -39,12 +45,18 @@ describe('agent install codex --sandbox-access', () => {
     expect(readFileSync(file, 'utf8')).toBe(
       `# mine\nmodel = "gpt-5.5"\n\n[sandbox_workspace_write]\nwritable_roots = ["/opt/cache", "${cache}", "${state}"] # my cache\nnetwork_access = true\n\n[features]\nhooks = true\n`,
     );
-    expect(r.stdout).toContain(`  sandbox: widened Codex's sandbox in ~/.codex/config.toml: [sandbox_workspace_write] writable_roots += "${cache}", "${state}", [sandbox_workspace_write] network_access = true; then start Codex again\n`);
-    expect(r.stdout).toContain("  note: [sandbox_workspace_write] network_access = true opens the whole network to every command in Codex's sandbox: it has no setting for one host\n");
+    expect(r.stdout).toContain(
+      `  sandbox: widened Codex's sandbox in ~/.codex/config.toml: [sandbox_workspace_write] writable_roots += "${cache}", "${state}", [sandbox_workspace_write] network_access = true; then start Codex again\n`,
+    );
+    expect(r.stdout).toContain(
+      "  note: [sandbox_workspace_write] network_access = true opens the whole network to every command in Codex's sandbox: it has no setting for one host\n",
+    );
     const again = await sparehand(['agent', 'install', 'codex', '--sandbox-access'], { env });
     expect(again.stdout).toContain("  sandbox: ~/.codex/config.toml already lets a run inside Codex's sandbox offload (unchanged)\n");
     const undo = await sparehand(['agent', 'uninstall', 'codex'], { env });
-    expect(undo.stdout).toBe('codex: hook removed from ~/.codex/hooks.json; note removed from ~/.codex/AGENTS.md; sandbox widening removed from ~/.codex/config.toml\n');
+    expect(undo.stdout).toBe(
+      'codex: hook removed from ~/.codex/hooks.json; note removed from ~/.codex/AGENTS.md; sandbox widening removed from ~/.codex/config.toml\n',
+    );
     expect(tree(home)).toEqual(before);
   });
 
@@ -82,16 +94,16 @@ describe('agent install codex --sandbox-access', () => {
     expect(r.stdout).toContain('  then, to let them offload from inside it: sparehand agent install codex --sandbox-access\n');
   });
 
-  it('with --project: refused (the widening is the user\'s, not a project\'s)', async () => {
+  it("with --project: refused (the widening is the user's, not a project's)", async () => {
     const { env } = homeWith(WORKERS);
     const r = await sparehand(['agent', 'install', 'codex', '--sandbox-access', '--project', '.'], { env });
     expect(r.exitCode).toBe(2);
-    expect(r.stderr).toContain('--sandbox-access widens the tool\'s sandbox in your user settings');
+    expect(r.stderr).toContain("--sandbox-access widens the tool's sandbox in your user settings");
   });
 });
 
 describe('agent install claude-code --sandbox-access', () => {
-  it('adds the folders to allowWrite and each worker\'s host:port to allowedDomains; only the workers\' hosts', async () => {
+  it("adds the folders to allowWrite and each worker's host:port to allowedDomains; only the workers' hosts", async () => {
     const { home, env } = homeWith(WORKERS);
     const file = join(home, '.claude', 'settings.json');
     write(file, `${JSON.stringify({ model: 'opus', sandbox: { enabled: true, network: { allowedDomains: ['github.com', '10.0.0.9:2222'] } } }, null, 2)}\n`);
@@ -137,7 +149,12 @@ describe('agent install claude-code --sandbox-access', () => {
 describe('agent status and doctor: the sandbox of each tool', () => {
   it('says whether it is on, where, and whether a run inside it offloads (and why not)', async () => {
     // Workers that refuse at once (doctor checks them too).
-    const { home, env } = homeWith({ workers: [{ name: 'box', destination: 'me@127.0.0.1', port: 1 }, { name: 'big', destination: 'me@127.0.0.1', port: 9 }] });
+    const { home, env } = homeWith({
+      workers: [
+        { name: 'box', destination: 'me@127.0.0.1', port: 1 },
+        { name: 'big', destination: 'me@127.0.0.1', port: 9 },
+      ],
+    });
     write(join(home, '.claude', 'settings.json'), '{"sandbox": {"enabled": true}}\n');
     await sparehand(['agent', 'install', 'claude-code'], { env });
     const status = await sparehand(['agent', 'status'], { env, cwd: home });
@@ -163,6 +180,8 @@ describe('agent status and doctor: the sandbox of each tool', () => {
     // A worker added since: the widening no longer covers it, and doctor says so as a problem.
     write(join(home, '.config', 'sparehand', 'config.json'), JSON.stringify({ workers: [{ name: 'new', destination: 'me@127.0.0.1', port: 7 }] }));
     const stale = await sparehand(['doctor'], { env, cwd: home });
-    expect(stale.stdout).toMatch(/^BAD sandbox: claude-code: .*new \(127\.0\.0\.1:7\) is not in sandbox\.network\.allowedDomains.*allowedDomains \+= "127\.0\.0\.1:7"/m);
+    expect(stale.stdout).toMatch(
+      /^BAD sandbox: claude-code: .*new \(127\.0\.0\.1:7\) is not in sandbox\.network\.allowedDomains.*allowedDomains \+= "127\.0\.0\.1:7"/m,
+    );
   });
 });

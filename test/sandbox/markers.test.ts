@@ -30,7 +30,7 @@ async function silentPort(): Promise<{ port: number; connections: () => number; 
 }
 
 describe('which sandbox a command runs in', () => {
-  it('is told by the tools\' own variables; the tool whose command it is wins where two share an engine', () => {
+  it("is told by the tools' own variables; the tool whose command it is wins where two share an engine", () => {
     expect(sandboxHere({ CODEX_SANDBOX_NETWORK_DISABLED: '1', CODEX_THREAD_ID: 't' })).toMatchObject({ agent: { id: 'codex' }, by: 'marker', network: 'cut' });
     expect(sandboxHere({ SANDBOX_RUNTIME: '1', CLAUDECODE: '1' })).toMatchObject({ agent: { id: 'claude-code' }, by: 'marker', network: 'proxy' });
     expect(sandboxHere({ CLAUDECODE: '1' })).toMatchObject({ agent: { id: 'claude-code' }, by: 'agent' });
@@ -44,7 +44,10 @@ describe('sparehand run in a sandbox with no network', () => {
     const { home, env } = homeWith({ workers: [{ name: 'box', destination: 'me@127.0.0.1', port: silent.port }] });
     const project = gitProject({ 'a.txt': 'a\n' });
     const started = Date.now();
-    const r = await sparehand(['run', '--or-local', '--', 'cat a.txt; exit 3'], { env: { ...env, CODEX_SANDBOX_NETWORK_DISABLED: '1', CODEX_THREAD_ID: 't' }, cwd: project });
+    const r = await sparehand(['run', '--or-local', '--', 'cat a.txt; exit 3'], {
+      env: { ...env, CODEX_SANDBOX_NETWORK_DISABLED: '1', CODEX_THREAD_ID: 't' },
+      cwd: project,
+    });
     expect([r.exitCode, r.stdout]).toEqual([3, 'a\n']);
     expect(Date.now() - started).toBeLessThan(3000);
     expect(silent.connections()).toBe(0);
@@ -78,7 +81,9 @@ describe('sparehand let out of the sandbox the user turned on', () => {
     const r = await sparehand(['run', '--or-local', '--', 'touch ran'], { env: { ...env, CLAUDECODE: '1' }, cwd: project });
     expect(r.exitCode).toBe(125);
     expect(existsSync(join(project, 'ran'))).toBe(false);
-    expect(r.stderr).toMatch(/^sparehand: not running locally \(worker "box" .*\): sparehand runs outside Claude Code's sandbox \(sandbox\.enabled = true in .*\), so it will not run the command here, where the sandbox would not hold it; run it inside the sandbox yourself: SPAREHAND=off touch ran\n$/);
+    expect(r.stderr).toMatch(
+      /^sparehand: not running locally \(worker "box" .*\): sparehand runs outside Claude Code's sandbox \(sandbox\.enabled = true in .*\), so it will not run the command here, where the sandbox would not hold it; run it inside the sandbox yourself: SPAREHAND=off touch ran\n$/,
+    );
     // The user keeps that sandbox off: it runs here as ever.
     const off = claudeHome(false);
     const here = await sparehand(['run', '--or-local', '--', 'touch ran'], { env: { ...off.env, CLAUDECODE: '1' }, cwd: project });

@@ -51,7 +51,7 @@ function runSandboxed(h: WorkerHome, project: string, writable: readonly string[
 }
 
 describe.skipIf(!bwrap)('sparehand run with HOME read-only (a sandbox)', () => {
-  it('runs on the worker, with the command\'s own output and exit status, keeping its state in the temp folder and the project', async () => {
+  it("runs on the worker, with the command's own output and exit status, keeping its state in the temp folder and the project", async () => {
     const h = home();
     const project = gitProject({ 'a.txt': 'a\n' });
     const tmp = tempDir('sparehand-sbtmp-');

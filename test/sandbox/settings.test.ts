@@ -51,9 +51,9 @@ describe('editing a TOML settings file', () => {
     doc.remove(['sandbox_workspace_write', 'network_access']);
     doc.prune(['sandbox_workspace_write', 'network_access'], 1);
     expect(doc.text()).toBe('model = "m"\n');
-    expect(() => tomlSettings('c.toml', 'sandbox_workspace_write = { network_access = false }\n').set(['sandbox_workspace_write', 'network_access'], true)).toThrow(
-      /c\.toml: sandbox_workspace_write is not written as a \[sandbox_workspace_write\] table; it was left untouched/,
-    );
+    expect(() =>
+      tomlSettings('c.toml', 'sandbox_workspace_write = { network_access = false }\n').set(['sandbox_workspace_write', 'network_access'], true),
+    ).toThrow(/c\.toml: sandbox_workspace_write is not written as a \[sandbox_workspace_write\] table; it was left untouched/);
   });
 });
 

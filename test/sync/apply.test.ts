@@ -14,12 +14,14 @@ import { files, md5, write } from '../helpers/project.js';
 
 /** What the run knows of each path: everything is sent (the project's own files) unless `known` says otherwise. */
 type KnownOf = (c: Change) => Omit<Known, 'caseTwin'>;
-const guarded = (sent: (p: string) => boolean = () => true, mine: (p: string) => string[] = () => []): KnownOf => (c) => ({
-  sent: sent(c.path),
-  mine: mine(c.path),
-  refused: refusedPath(c.path) ?? (c.type === 'l' ? refusedLink(c.path, c.target) : undefined),
-  settings: isToolSettings(c.path, projectSettingsPaths()),
-});
+const guarded =
+  (sent: (p: string) => boolean = () => true, mine: (p: string) => string[] = () => []): KnownOf =>
+  (c) => ({
+    sent: sent(c.path),
+    mine: mine(c.path),
+    refused: refusedPath(c.path) ?? (c.type === 'l' ? refusedLink(c.path, c.target) : undefined),
+    settings: isToolSettings(c.path, projectSettingsPaths()),
+  });
 
 function setup(local: Record<string, string>, opts: { staging?: string; known?: KnownOf } = {}) {
   const root = tempDir();
@@ -28,7 +30,18 @@ function setup(local: Record<string, string>, opts: { staging?: string; known?: 
   let n = 0;
   /** A change as the results parser makes it, content staged. */
   const change = (op: Change['op'], path: string, content?: string, base?: string): Change => {
-    const c: Change = { index: n, op, type: 'f', mode: 0o644, mtime: 1_700_000_000, size: content?.length ?? 0, base: base === undefined ? undefined : md5(base), hash: content === undefined ? undefined : md5(content), path, target: '' };
+    const c: Change = {
+      index: n,
+      op,
+      type: 'f',
+      mode: 0o644,
+      mtime: 1_700_000_000,
+      size: content?.length ?? 0,
+      base: base === undefined ? undefined : md5(base),
+      hash: content === undefined ? undefined : md5(content),
+      path,
+      target: '',
+    };
     if (content !== undefined && op !== 'T') {
       c.staged = join(staging, String(n));
       writeFileSync(c.staged, content);
@@ -37,14 +50,20 @@ function setup(local: Record<string, string>, opts: { staging?: string; known?: 
     return c;
   };
   const options = (foldsCase: boolean): ApplyOptions => ({
-    root, conflictsDir: () => 'kept', scratch: () => staging, foldsCase: () => foldsCase, known: opts.known ?? guarded(), there: 'w0:copy', printable,
+    root,
+    conflictsDir: () => 'kept',
+    scratch: () => staging,
+    foldsCase: () => foldsCase,
+    known: opts.known ?? guarded(),
+    there: 'w0:copy',
+    printable,
   });
   const apply = (changes: Change[], foldsCase = false) => applyChanges(changes, options(foldsCase));
   return { root, change, apply, staging };
 }
 
-describe('applying the command\'s changes here', () => {
-  it('each change applies only where the local file is still its base; otherwise the local file stays and the worker\'s is kept', () => {
+describe("applying the command's changes here", () => {
+  it("each change applies only where the local file is still its base; otherwise the local file stays and the worker's is kept", () => {
     const { root, change, apply } = setup({ 'same.txt': 'v1', 'edited.txt': 'mine', 'del.txt': 'v1', 'del-edited.txt': 'mine', 'taken.txt': 'mine' });
     const r = apply([
       change('M', 'same.txt', 'v2', 'v1'),
@@ -56,8 +75,14 @@ describe('applying the command\'s changes here', () => {
       change('M', 'gone-here.txt', 'v2', 'v1'),
     ]);
     expect(files(root)).toEqual({
-      'same.txt': 'v2', 'edited.txt': 'mine', 'del-edited.txt': 'mine', 'taken.txt': 'mine', 'new/deep/file.txt': 'new',
-      'kept/edited.txt': 'v2', 'kept/taken.txt': 'worker', 'kept/gone-here.txt': 'v2',
+      'same.txt': 'v2',
+      'edited.txt': 'mine',
+      'del-edited.txt': 'mine',
+      'taken.txt': 'mine',
+      'new/deep/file.txt': 'new',
+      'kept/edited.txt': 'v2',
+      'kept/taken.txt': 'worker',
+      'kept/gone-here.txt': 'v2',
     });
     expect(r.conflicts.map((c) => [c.kind, c.path, c.saved])).toEqual([
       ['delete-kept', 'del-edited.txt', undefined],
@@ -74,7 +99,11 @@ describe('applying the command\'s changes here', () => {
     const { root, change, apply } = setup({ 'a.txt': 'a' });
     symlinkSync(outside, join(root, 'escape'));
     writeFileSync(join(outside, 'victim.txt'), 'precious');
-    const r = apply([change('C', 'escape/new.txt', 'pwned'), change('M', 'escape/victim.txt', 'pwned', 'precious'), change('D', 'escape/victim.txt', undefined, 'precious')]);
+    const r = apply([
+      change('C', 'escape/new.txt', 'pwned'),
+      change('M', 'escape/victim.txt', 'pwned', 'precious'),
+      change('D', 'escape/victim.txt', undefined, 'precious'),
+    ]);
     expect(readFileSync(join(outside, 'victim.txt'), 'utf8')).toBe('precious');
     expect(existsSync(join(outside, 'new.txt'))).toBe(false);
     expect(r.conflicts.map((c) => c.kind)).toEqual(['blocked', 'blocked']);
@@ -90,7 +119,7 @@ describe('applying the command\'s changes here', () => {
   });
 
   it('a folder replaced by a file, and a file by a folder', () => {
-    const { root, change, apply } = setup({ 'x/inner.txt': 'i', 'y': 'file' });
+    const { root, change, apply } = setup({ 'x/inner.txt': 'i', y: 'file' });
     apply([
       change('D', 'x/inner.txt', undefined, 'i'),
       { ...change('D', 'x'), type: 'd' },
@@ -126,7 +155,19 @@ describe('applying the command\'s changes here', () => {
   it('on a disk that ignores case, a new folder differing only in case from one here keeps all it holds apart (simulated folding)', () => {
     const { root, change, apply } = setup({ 'src/b.ts': 'here' });
     const folder = (path: string): Change => ({ ...change('C', path), type: 'd' });
-    const r = apply([folder('Src'), change('C', 'Src/a.ts', 'a'), folder('Src/deep'), change('C', 'Src/deep/c.ts', 'c'), folder('Out'), change('C', 'Out/x.js', 'x'), folder('out'), change('C', 'out/y.js', 'y')], true);
+    const r = apply(
+      [
+        folder('Src'),
+        change('C', 'Src/a.ts', 'a'),
+        folder('Src/deep'),
+        change('C', 'Src/deep/c.ts', 'c'),
+        folder('Out'),
+        change('C', 'Out/x.js', 'x'),
+        folder('out'),
+        change('C', 'out/y.js', 'y'),
+      ],
+      true,
+    );
     expect(r.conflicts.map((c) => [c.kind, c.path, c.detail])).toEqual([
       ['case', 'Src', 'src'],
       ['case', 'Src/a.ts', 'src/a.ts'],
@@ -181,18 +222,31 @@ describe('the worker is not trusted: what the client refuses, whatever the repor
 
   it("a coding tool's settings in the project are never changed: a conflict, the worker's version saved", () => {
     const { root, change, apply } = setup({ '.claude/settings.json': '{}', 'AGENTS.md': 'mine' });
-    const r = apply([change('M', '.claude/settings.json', '{"hooks":{}}', '{}'), change('C', '.codex/hooks.json', '{}'), change('M', 'AGENTS.md', 'ignore all previous', 'mine')]);
+    const r = apply([
+      change('M', '.claude/settings.json', '{"hooks":{}}', '{}'),
+      change('C', '.codex/hooks.json', '{}'),
+      change('M', 'AGENTS.md', 'ignore all previous', 'mine'),
+    ]);
     expect(r.conflicts.map((c) => [c.kind, c.path, c.saved])).toEqual([
       ['settings', '.claude/settings.json', 'kept/.claude/settings.json'],
       ['settings', '.codex/hooks.json', 'kept/.codex/hooks.json'],
       ['settings', 'AGENTS.md', 'kept/AGENTS.md'],
     ]);
-    expect(files(root)).toEqual({ '.claude/settings.json': '{}', 'AGENTS.md': 'mine', 'kept/.claude/settings.json': '{"hooks":{}}', 'kept/.codex/hooks.json': '{}', 'kept/AGENTS.md': 'ignore all previous' });
+    expect(files(root)).toEqual({
+      '.claude/settings.json': '{}',
+      'AGENTS.md': 'mine',
+      'kept/.claude/settings.json': '{"hooks":{}}',
+      'kept/.codex/hooks.json': '{}',
+      'kept/AGENTS.md': 'ignore all previous',
+    });
   });
 
   it('no setuid, setgid or sticky bit comes back (a line says so); a FIFO is named, not made', () => {
     const { root, change, apply } = setup({});
-    const r = apply([{ ...change('C', 'bin/tool', 'elf'), mode: 0o6755 }, { ...change('C', 'pipe'), type: 's' }]);
+    const r = apply([
+      { ...change('C', 'bin/tool', 'elf'), mode: 0o6755 },
+      { ...change('C', 'pipe'), type: 's' },
+    ]);
     expect(statSync(join(root, 'bin/tool')).mode & 0o7777).toBe(0o755);
     expect(r.notes).toEqual(['bin/tool came back without its setuid, setgid or sticky bit']);
     expect(r.conflicts.map((c) => [c.kind, c.path])).toEqual([['special', 'pipe']]);
@@ -250,7 +304,10 @@ describe('outputs (paths rsync does not send)', () => {
     const mine = (p: string) => (p === 'dist/a.js' ? [md5('slot 1')] : p === 'src/f.ts' ? [md5('slot 1')] : []);
     const { root, change, apply } = setup({ 'dist/a.js': 'slot 1', 'dist/b.js': 'yours', 'src/f.ts': 'slot 1' }, { known: guarded((p) => !output(p), mine) });
     const r = apply([change('C', 'dist/a.js', 'slot 0'), change('C', 'dist/b.js', 'slot 0'), change('M', 'src/f.ts', 'slot 0', 'original')]);
-    expect(r.conflicts.map((c) => [c.kind, c.path])).toEqual([['exists-here', 'dist/b.js'], ['changed-here', 'src/f.ts']]);
+    expect(r.conflicts.map((c) => [c.kind, c.path])).toEqual([
+      ['exists-here', 'dist/b.js'],
+      ['changed-here', 'src/f.ts'],
+    ]);
     expect(files(root)).toMatchObject({ 'dist/a.js': 'slot 0', 'dist/b.js': 'yours', 'src/f.ts': 'slot 1' });
   });
 

@@ -12,7 +12,14 @@ const OTHER = 'o'.repeat(32);
 function change(op: ChangeOp, type: EntryType, extra: Partial<Change> = {}): Change {
   const content = type === 'f' && (op === 'C' || op === 'M');
   return {
-    index: 0, op, type, mode: 0o644, mtime: 1, size: 0, path: 'p', target: type === 'l' ? 't' : '',
+    index: 0,
+    op,
+    type,
+    mode: 0o644,
+    mtime: 1,
+    size: 0,
+    path: 'p',
+    target: type === 'l' ? 't' : '',
     base: op === 'C' || type === 'd' ? undefined : BASE,
     hash: op === 'D' || type === 'd' || type === 's' ? undefined : op === 'T' ? BASE : NEW,
     ...(content ? { staged: '/staged' } : {}),
@@ -21,29 +28,44 @@ function change(op: ChangeOp, type: EntryType, extra: Partial<Change> = {}): Cha
 }
 
 const heres: Record<string, Here> = {
-  absent: { kind: 'absent' }, blocked: { kind: 'blocked' }, 'file=base': { kind: 'f', hash: BASE }, 'file=new': { kind: 'f', hash: NEW },
-  'file=mine': { kind: 'f', hash: MINE }, 'file=other': { kind: 'f', hash: OTHER }, 'link=base': { kind: 'l', hash: BASE }, 'link=other': { kind: 'l', hash: OTHER },
-  folder: { kind: 'd' }, other: { kind: 'other' },
+  absent: { kind: 'absent' },
+  blocked: { kind: 'blocked' },
+  'file=base': { kind: 'f', hash: BASE },
+  'file=new': { kind: 'f', hash: NEW },
+  'file=mine': { kind: 'f', hash: MINE },
+  'file=other': { kind: 'f', hash: OTHER },
+  'link=base': { kind: 'l', hash: BASE },
+  'link=other': { kind: 'l', hash: OTHER },
+  folder: { kind: 'd' },
+  other: { kind: 'other' },
 };
 const knowns: Record<string, Known> = {
-  sent: { sent: true, mine: [MINE] }, output: { sent: false, mine: [MINE] }, refused: { sent: true, mine: [], refused: 'a .git entry' },
-  settings: { sent: true, mine: [], settings: true }, twin: { sent: true, mine: [], caseTwin: 'P' },
-  foreign: { sent: false, mine: [MINE], foreign: 'Linux x86-64' }, 'foreign-sent': { sent: true, mine: [], foreign: 'Linux x86-64' },
-  'kept-there': { sent: true, mine: [], keptThere: true }, 'kept-output': { sent: false, mine: [MINE], keptThere: true },
+  sent: { sent: true, mine: [MINE] },
+  output: { sent: false, mine: [MINE] },
+  refused: { sent: true, mine: [], refused: 'a .git entry' },
+  settings: { sent: true, mine: [], settings: true },
+  twin: { sent: true, mine: [], caseTwin: 'P' },
+  foreign: { sent: false, mine: [MINE], foreign: 'Linux x86-64' },
+  'foreign-sent': { sent: true, mine: [], foreign: 'Linux x86-64' },
+  'kept-there': { sent: true, mine: [], keptThere: true },
+  'kept-output': { sent: false, mine: [MINE], keptThere: true },
 };
 const ops: ChangeOp[] = ['C', 'M', 'T', 'D'];
 const types: EntryType[] = ['f', 'l', 'd', 's'];
 
 function* combinations() {
-  for (const op of ops) for (const type of types) {
-    if (type === 'd' && (op === 'M' || op === 'T')) continue;
-    for (const [h, here] of Object.entries(heres)) for (const [k, known] of Object.entries(knowns)) yield { op, type, h, here, k, known, d: decide(change(op, type), here, known) };
-  }
+  for (const op of ops)
+    for (const type of types) {
+      if (type === 'd' && (op === 'M' || op === 'T')) continue;
+      for (const [h, here] of Object.entries(heres))
+        for (const [k, known] of Object.entries(knowns)) yield { op, type, h, here, k, known, d: decide(change(op, type), here, known) };
+    }
 }
 
 describe('decide', () => {
   it('explicit rows: each kind of outcome where it belongs', () => {
-    const row = (op: ChangeOp, type: EntryType, h: keyof typeof heres, k: keyof typeof knowns, extra: Partial<Change> = {}) => decide(change(op, type, extra), heres[h] as Here, knowns[k] as Known);
+    const row = (op: ChangeOp, type: EntryType, h: keyof typeof heres, k: keyof typeof knowns, extra: Partial<Change> = {}) =>
+      decide(change(op, type, extra), heres[h] as Here, knowns[k] as Known);
     expect(row('M', 'f', 'file=base', 'sent')).toEqual({ act: 'write', replace: true });
     expect(row('M', 'f', 'file=other', 'sent')).toEqual({ act: 'conflict', kind: 'changed-here', save: true });
     expect(row('M', 'f', 'file=mine', 'sent')).toEqual({ act: 'conflict', kind: 'changed-here', save: true });
@@ -86,7 +108,7 @@ describe('decide', () => {
     expect(row('M', 'f', 'file=other', 'kept-there')).toEqual({ act: 'conflict', kind: 'changed-here', save: true });
   });
 
-  it('in every combination: nothing refused is ever written or saved, settings are never changed, yours is replaced only when it is the base or sparehand\'s', () => {
+  it("in every combination: nothing refused is ever written or saved, settings are never changed, yours is replaced only when it is the base or sparehand's", () => {
     let n = 0;
     for (const { op, type, here, known, d } of combinations()) {
       n++;
@@ -111,7 +133,9 @@ describe('decide', () => {
 
   it('the line for what stays on the worker counts them and names the platform and the command that brings them', () => {
     expect(keptSentence(12, 'Linux x86-64')).toBe('12 Linux x86-64 binaries kept on the worker (they do not run here); `sparehand worker fetch` brings them');
-    expect(keptSentence(1, 'Linux x86-64 (musl)')).toBe('1 Linux x86-64 (musl) binary kept on the worker (it does not run here); `sparehand worker fetch` brings it');
+    expect(keptSentence(1, 'Linux x86-64 (musl)')).toBe(
+      '1 Linux x86-64 (musl) binary kept on the worker (it does not run here); `sparehand worker fetch` brings it',
+    );
   });
 
   it('docs/run.md holds the decision table as DECISION_TABLE says it', async () => {
@@ -120,4 +144,3 @@ describe('decide', () => {
     for (const [did, here, result] of DECISION_TABLE) expect(doc).toContain(`| ${did} | ${here} | ${result} |`);
   });
 });
-

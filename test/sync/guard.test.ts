@@ -5,17 +5,44 @@ import { printable } from '../../lib/safe-text.js';
 import { isToolSettings, refusedLink, refusedPath } from '../../lib/sync/guard.js';
 
 describe('the guard', () => {
-  it('refuses .git in every spelling git itself refuses, sparehand\'s folder, and paths that leave the project', () => {
-    for (const p of ['.git', '.git/config', 'a/.git', 'a/.GIT/hooks/x', 'a/.Git', '.g\u200cit/x', '.git\ufeff', 'GIT~1/x', 'a/.git./x', '.sparehand/x', 'sub/.SpareHand', '/etc/passwd', '../x', 'a/../../x', 'a//b', './a', '']) {
+  it("refuses .git in every spelling git itself refuses, sparehand's folder, and paths that leave the project", () => {
+    for (const p of [
+      '.git',
+      '.git/config',
+      'a/.git',
+      'a/.GIT/hooks/x',
+      'a/.Git',
+      '.g\u200cit/x',
+      '.git\ufeff',
+      'GIT~1/x',
+      'a/.git./x',
+      '.sparehand/x',
+      'sub/.SpareHand',
+      '/etc/passwd',
+      '../x',
+      'a/../../x',
+      'a//b',
+      './a',
+      '',
+    ]) {
       expect(refusedPath(p), p).toBeDefined();
     }
-    for (const p of ['.github/workflows/ci.yml', 'a/.gitignore', '.gitmodules2', 'git', 'src/.gitkeep', 'dist/app.js', '.sparehandx']) expect(refusedPath(p), p).toBeUndefined();
+    for (const p of ['.github/workflows/ci.yml', 'a/.gitignore', '.gitmodules2', 'git', 'src/.gitkeep', 'dist/app.js', '.sparehandx'])
+      expect(refusedPath(p), p).toBeUndefined();
   });
 
   it('a link may point inside the project, never outside it or into .git or .sparehand', () => {
     expect(refusedLink('out/l', '../src/a.ts')).toBeUndefined();
     expect(refusedLink('l', 'dist/x')).toBeUndefined();
-    for (const [p, t] of [['l', '/etc'], ['out/l', '../../x'], ['l', '..'], ['out/l', '../.git/hooks'], ['l', 'sub/.GIT'], ['l', '.sparehand/sync'], ['l', '']]) {
+    for (const [p, t] of [
+      ['l', '/etc'],
+      ['out/l', '../../x'],
+      ['l', '..'],
+      ['out/l', '../.git/hooks'],
+      ['l', 'sub/.GIT'],
+      ['l', '.sparehand/sync'],
+      ['l', ''],
+    ]) {
       expect(refusedLink(p as string, t as string), `${p} -> ${t}`).toBeDefined();
     }
   });
@@ -23,7 +50,8 @@ describe('the guard', () => {
   it("knows the coding tools' settings in the project from the registry, in any case", () => {
     const settings = projectSettingsPaths();
     expect(settings).toEqual(expect.arrayContaining(['.claude/', '.codex/', '.cursor/', '.gemini/', '.github/', '.vscode/', 'AGENTS.md']));
-    for (const p of ['.claude/settings.json', '.CLAUDE/settings.local.json', '.github/hooks/sparehand.json', 'AGENTS.md', '.agents/skills/x.md']) expect(isToolSettings(p, settings), p).toBe(true);
+    for (const p of ['.claude/settings.json', '.CLAUDE/settings.local.json', '.github/hooks/sparehand.json', 'AGENTS.md', '.agents/skills/x.md'])
+      expect(isToolSettings(p, settings), p).toBe(true);
     for (const p of ['src/AGENTS.md.bak', 'claude/x', 'docs/AGENTS.md']) expect(isToolSettings(p, settings), p).toBe(false);
   });
 
@@ -41,6 +69,10 @@ describe('docs/run.md', () => {
   it("lists the coding tools' settings as the registry has them", async () => {
     const { readFileSync } = await import('node:fs');
     const doc = readFileSync(new URL('../../docs/run.md', import.meta.url), 'utf8');
-    expect(doc).toContain(`The coding tools' settings, whose changes are always conflicts: ${projectSettingsPaths().map((p) => `\`${p}\``).join(', ')} (`);
+    expect(doc).toContain(
+      `The coding tools' settings, whose changes are always conflicts: ${projectSettingsPaths()
+        .map((p) => `\`${p}\``)
+        .join(', ')} (`,
+    );
   });
 });

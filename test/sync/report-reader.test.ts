@@ -12,7 +12,10 @@ const md5 = (b: Buffer | string) => createHash('md5').update(b).digest('hex');
 
 /** A change record as the worker sends it (worker-report.pl.ts). */
 function chg(op: string, type: string, path: string, o: { mode?: number; size?: number; base?: string; same?: number; target?: string; mtime?: string } = {}) {
-  return frame('chg', `${op} ${type} ${o.mode ?? 420} ${o.mtime ?? '1700000000.123456789'} ${o.size ?? 0} ${o.base ?? '-'} ${o.same ?? -1} ${Buffer.byteLength(path)}\n${path}${o.target ?? ''}`);
+  return frame(
+    'chg',
+    `${op} ${type} ${o.mode ?? 420} ${o.mtime ?? '1700000000.123456789'} ${o.size ?? 0} ${o.base ?? '-'} ${o.same ?? -1} ${Buffer.byteLength(path)}\n${path}${o.target ?? ''}`,
+  );
 }
 
 function read(bytes: Buffer, dir = tempDir()) {
@@ -32,7 +35,9 @@ describe('the report reader', () => {
       chg('D', 'f', 'old.txt', { base: md5('x') }),
       chg('C', 'd', 'dist'),
       chg('D', 'd', 'gone-folder'),
-      chg('C', 'f', 'dist/a.js', { size: 6 }), frame('dat', content), frame('sum', md5(content)),
+      chg('C', 'f', 'dist/a.js', { size: 6 }),
+      frame('dat', content),
+      frame('sum', md5(content)),
       chg('C', 'f', 'dist/b.js', { size: 0, same: 3 }),
       chg('M', 'l', 'link', { base: md5('a'), target: 'dist/a.js' }),
       chg('T', 'f', 'touched', { base: md5('t'), mode: 0o755 }),
@@ -59,12 +64,21 @@ describe('the report reader', () => {
 
   it('runs of zeros stay holes: a sparse file stays sparse', () => {
     const size = 64 * 1024 * 1024 + 3;
-    const bytes = Buffer.concat([chg('C', 'f', 'sparse.img', { size }), frame('hole', String(size - 3)), frame('dat', 'end'), frame('sum', (() => {
-      const h = createHash('md5');
-      const z = Buffer.alloc(1 << 20);
-      for (let left = size - 3; left > 0; left -= z.length) h.update(z.subarray(0, Math.min(left, z.length)));
-      return h.update('end').digest('hex');
-    })()), frame('end', '1')]);
+    const bytes = Buffer.concat([
+      chg('C', 'f', 'sparse.img', { size }),
+      frame('hole', String(size - 3)),
+      frame('dat', 'end'),
+      frame(
+        'sum',
+        (() => {
+          const h = createHash('md5');
+          const z = Buffer.alloc(1 << 20);
+          for (let left = size - 3; left > 0; left -= z.length) h.update(z.subarray(0, Math.min(left, z.length)));
+          return h.update('end').digest('hex');
+        })(),
+      ),
+      frame('end', '1'),
+    ]);
     const { report } = read(bytes);
     expect(report.broken).toBeUndefined();
     const st = statSync(report.changes[0]?.staged as string);
@@ -101,15 +115,23 @@ describe('the report reader', () => {
 
   it('fuzz: random and mutated reports always end, broken or whole, writing only in the staging folder', () => {
     const valid = Buffer.concat([
-      chg('C', 'd', 'd'), chg('C', 'f', 'd/x', { size: 5 }), frame('dat', 'abcde'), frame('sum', md5('abcde')),
-      chg('M', 'f', 'y', { size: 1, base: md5('q') }), frame('dat', 'z'), frame('sum', md5('z')), chg('D', 'f', 'z', { base: md5('z') }),
+      chg('C', 'd', 'd'),
+      chg('C', 'f', 'd/x', { size: 5 }),
+      frame('dat', 'abcde'),
+      frame('sum', md5('abcde')),
+      chg('M', 'f', 'y', { size: 1, base: md5('q') }),
+      frame('dat', 'z'),
+      frame('sum', md5('z')),
+      chg('D', 'f', 'z', { base: md5('z') }),
       frame('end', '4'),
     ]);
     fc.assert(
       fc.property(
         fc.oneof(
           fc.uint8Array({ maxLength: 300 }).map((a) => Buffer.from(a)),
-          fc.tuple(fc.nat(valid.length - 1), fc.uint8Array({ minLength: 1, maxLength: 8 })).map(([at, b]) => Buffer.concat([valid.subarray(0, at), Buffer.from(b), valid.subarray(at + b.length)])),
+          fc
+            .tuple(fc.nat(valid.length - 1), fc.uint8Array({ minLength: 1, maxLength: 8 }))
+            .map(([at, b]) => Buffer.concat([valid.subarray(0, at), Buffer.from(b), valid.subarray(at + b.length)])),
           fc.nat(valid.length).map((at) => valid.subarray(0, at)),
         ),
         (bytes) => {
@@ -128,7 +150,10 @@ describe('the report reader', () => {
   it('content that cannot be kept here (no staging folder) is marked, and the rest of the report still reads', () => {
     const frames = new FrameReader();
     const report = new ReportReader({ dir: () => undefined, why: () => "sparehand's folder here is a link" });
-    for (const f of frames.push(Buffer.concat([chg('C', 'f', 'a', { size: 2 }), frame('dat', 'ab'), frame('sum', md5('ab')), chg('C', 'f', 'b'), frame('end', '2')]))) report.take(f);
+    for (const f of frames.push(
+      Buffer.concat([chg('C', 'f', 'a', { size: 2 }), frame('dat', 'ab'), frame('sum', md5('ab')), chg('C', 'f', 'b'), frame('end', '2')]),
+    ))
+      report.take(f);
     report.finish();
     expect(report.broken).toBeUndefined();
     expect(report.changes.map((c) => c.problem)).toEqual(["sparehand's folder here is a link", "sparehand's folder here is a link"]);

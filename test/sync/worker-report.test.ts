@@ -29,13 +29,25 @@ async function watch(w: ReturnType<typeof workerFolder>, command: string, opts: 
   return { ...a, changes: a.report.changes.map(brief), raw: a.report.changes };
 }
 
-describe('the worker\'s report', () => {
-  it('reports created, changed, touched and deleted files, folders and links; the command\'s output and status pass through', async () => {
+describe("the worker's report", () => {
+  it("reports created, changed, touched and deleted files, folders and links; the command's output and status pass through", async () => {
     const w = project();
-    const r = await watch(w, 'echo out; echo b > src/a.ts; touch -d 2020-01-01 keep.txt; rm gone.txt; mkdir -p new/empty; echo n > new/n.txt; ln -s ../keep.txt new/l; mkfifo new/fifo; exit 3');
+    const r = await watch(
+      w,
+      'echo out; echo b > src/a.ts; touch -d 2020-01-01 keep.txt; rm gone.txt; mkdir -p new/empty; echo n > new/n.txt; ln -s ../keep.txt new/l; mkfifo new/fifo; exit 3',
+    );
     expect([r.status, r.out, r.report.broken]).toEqual([3, 'out\n', undefined]);
     // Deletions first (deepest first), then the rest, parents before children; a FIFO is named, as special.
-    expect(r.changes).toEqual(['D f gone.txt', 'T f keep.txt', 'C d new', 'C d new/empty', 'C s new/fifo', 'C l new/l -> ../keep.txt', 'C f new/n.txt', 'M f src/a.ts']);
+    expect(r.changes).toEqual([
+      'D f gone.txt',
+      'T f keep.txt',
+      'C d new',
+      'C d new/empty',
+      'C s new/fifo',
+      'C l new/l -> ../keep.txt',
+      'C f new/n.txt',
+      'M f src/a.ts',
+    ]);
     const a = r.raw.find((c) => c.path === 'src/a.ts');
     expect([a?.base, a?.hash]).toEqual([md5('a\n'), md5('b\n')]);
   });
@@ -50,7 +62,10 @@ describe('the worker\'s report', () => {
   it('never walks into skipped folders, never follows a link, and sends a hard link once', async () => {
     const w = project();
     const outside = tempDir();
-    const r = await watch(w, `echo 2 > node_modules/x/i.js; ln -s ${outside} ext; echo x > ${outside}/f; echo bin > b1; ln b1 b2; mkdir -p target/debug/deps && echo o > target/debug/deps/o`);
+    const r = await watch(
+      w,
+      `echo 2 > node_modules/x/i.js; ln -s ${outside} ext; echo x > ${outside}/f; echo bin > b1; ln b1 b2; mkdir -p target/debug/deps && echo o > target/debug/deps/o`,
+    );
     expect(r.changes).toEqual(['C f b1', 'C f b2', `C l ext -> ${outside}`, 'C d target', 'C d target/debug']);
     expect(r.raw.find((c) => c.path === 'b2')?.hash).toBe(md5('bin\n'));
   });
@@ -91,9 +106,14 @@ describe('the worker\'s report', () => {
     writeFileSync(join(w.root, 'old', 'x', 'f'), '1\n');
     execFileSync('chown', ['-R', 'nobody', join(w.dir, '..')]);
     chmodSync(join(w.dir, '..'), 0o755);
-    const r = await watch(w, 'chmod 000 src; chmod 444 old; mkdir -p n/m && echo 1 > n/m/f && chmod 444 n; echo x > keep.txt', { wrap: ['runuser', '-u', 'nobody', '--'] });
+    const r = await watch(w, 'chmod 000 src; chmod 444 old; mkdir -p n/m && echo 1 > n/m/f && chmod 444 n; echo x > keep.txt', {
+      wrap: ['runuser', '-u', 'nobody', '--'],
+    });
     // `src` cannot be read, `old`'s entries cannot be looked at (no x): neither's files are reported deleted.
-    expect(r.raw.map((c) => `${c.op} ${c.path}`), r.stderr).toEqual(['M keep.txt', 'C n']);
+    expect(
+      r.raw.map((c) => `${c.op} ${c.path}`),
+      r.stderr,
+    ).toEqual(['M keep.txt', 'C n']);
   });
 
   it('perl without Digest::MD5 or Time::HiRes: a refusal the run can act on, not a crash', async () => {
@@ -129,7 +149,7 @@ function md5(s: string): string {
 }
 
 describe('the report looks only at what changed (find since a marker), and misses nothing', () => {
-  it('a change made in the copy outside a run, even with its mtime set back, is not the command\'s, and is the next base', async () => {
+  it("a change made in the copy outside a run, even with its mtime set back, is not the command's, and is the next base", async () => {
     const w = project();
     await watch(w, 'true');
     writeFileSync(join(w.root, 'keep.txt'), 'edited outside\n');
@@ -152,7 +172,8 @@ describe('the report looks only at what changed (find since a marker), and misse
   it('without find on the worker, the whole tree is walked and the report is the same', async () => {
     const w = project();
     const bin = tempDir();
-    for (const t of ['perl', 'bash', 'sh', 'cat', 'rm', 'mv', 'touch']) execFileSync('ln', ['-s', execFileSync('sh', ['-c', `command -v ${t}`], { encoding: 'utf8' }).trim(), join(bin, t)]);
+    for (const t of ['perl', 'bash', 'sh', 'cat', 'rm', 'mv', 'touch'])
+      execFileSync('ln', ['-s', execFileSync('sh', ['-c', `command -v ${t}`], { encoding: 'utf8' }).trim(), join(bin, t)]);
     const env = { PATH: bin, HOME: w.dir };
     await watch(w, 'true', { env });
     const r = await watch(w, 'echo b > src/a.ts; rm gone.txt', { env });
@@ -163,13 +184,17 @@ describe('the report looks only at what changed (find since a marker), and misse
 describe('content asked for after the report', () => {
   it('a want is answered with the file, or with gone when it is no file any more (never left unanswered)', async () => {
     const w = project();
-    const r = await runWorker(w, { command: 'touch keep.txt && mkdir -p out && echo o > out/o.txt' }, {
-      input: (f, write) => {
-        if (f.type !== 'end') return;
-        // keep.txt (a file), out (a folder), and an index past the end.
-        write(Buffer.concat([frame('want', '1'), frame('want', '0'), frame('want', '99'), frame('bye')]));
+    const r = await runWorker(
+      w,
+      { command: 'touch keep.txt && mkdir -p out && echo o > out/o.txt' },
+      {
+        input: (f, write) => {
+          if (f.type !== 'end') return;
+          // keep.txt (a file), out (a folder), and an index past the end.
+          write(Buffer.concat([frame('want', '1'), frame('want', '0'), frame('want', '99'), frame('bye')]));
+        },
       },
-    });
+    );
     const after = r.frames.slice(r.frames.findIndex((f) => f.type === 'end') + 1).map((f) => `${f.type} ${f.payload.toString().slice(0, 8)}`);
     expect(r.report.changes.map((c) => `${c.op} ${c.path}`)).toEqual(['T keep.txt', 'C out', 'C out/o.txt']);
     expect(after).toEqual(['gone 1', 'got 0 2', expect.stringMatching(/^dat /), expect.stringMatching(/^sum /), 'gone 99']);

@@ -38,11 +38,12 @@ describe('Claude Code with its sandbox on (real CLI, real sshd worker)', () => {
     if (missing.length > 0) skip(`the sandbox needs ${missing.join(' and ')}: apt-get install bubblewrap socat`);
     const s = await run(claudeCode, skip, { under: UNDER, beforeInstall: prepare });
     expectRewritten(s);
-    const line = /sparehand: running locally: Claude Code's sandbox did not let sparehand through .*refused 127\.0\.0\.1:\d+.*sparehand agent install claude-code --sandbox-access.*allowedDomains \+= "127\.0\.0\.1:\d+"/;
+    const line =
+      /sparehand: running locally: Claude Code's sandbox did not let sparehand through .*refused 127\.0\.0\.1:\d+.*sparehand agent install claude-code --sandbox-access.*allowedDomains \+= "127\.0\.0\.1:\d+"/;
     expectRan(s, worker, { result: 0, status: 'Exit code 7', line, copy: false });
   });
 
-  test('after agent install claude-code --sandbox-access: it runs on the worker, through the sandbox\'s proxy', async ({ skip }) => {
+  test("after agent install claude-code --sandbox-access: it runs on the worker, through the sandbox's proxy", async ({ skip }) => {
     if (missing.length > 0) skip(`the sandbox needs ${missing.join(' and ')}: apt-get install bubblewrap socat`);
     const s = await run(claudeCode, skip, { under: UNDER, installArgs: ['--sandbox-access'], beforeInstall: prepare });
     expectRewritten(s);

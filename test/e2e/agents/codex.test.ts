@@ -30,8 +30,13 @@ describe('Codex (real CLI)', () => {
     const s = await run(codex, skip, { model: { onRefusal: 'repeat' }, command: (_box, bin) => withBypass(bin) });
     const { asked, results } = s.box.fake;
     expect(asked, `the model did not repeat npm test:\n${s.why}`).toEqual(['npm test', 'npm test']);
-    expect(results[0]?.text, `the first call was not refused with the replacement:\n${s.why}`).toMatch(/blocked by PreToolUse hook.*sparehand(\.js)? run --or-local -- 'npm test'/s);
-    expect(ranOutside(s).map((r) => r.id), `the repeated command was not let through:\n${s.why}`).toEqual([results[1]?.id]);
+    expect(results[0]?.text, `the first call was not refused with the replacement:\n${s.why}`).toMatch(
+      /blocked by PreToolUse hook.*sparehand(\.js)? run --or-local -- 'npm test'/s,
+    );
+    expect(
+      ranOutside(s).map((r) => r.id),
+      `the repeated command was not let through:\n${s.why}`,
+    ).toEqual([results[1]?.id]);
     expect(ran(s), `nothing ran through sparehand here:\n${s.why}`).toEqual([]);
     expectCleanRun(s);
   });

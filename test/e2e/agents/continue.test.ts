@@ -28,7 +28,11 @@ describe('Continue CLI (real CLI)', () => {
     // Continue loads ~/.claude/settings.json's hooks (its log says so) but fires none: the claude-code hook, which
     // would rewrite `npm test`, is there, and the command still runs as written.
     const claudeHook = (box: { home: string }) => {
-      const r = execaSync(process.execPath, [BIN, 'agent', 'install', 'claude-code'], { env: { HOME: box.home, PATH: '/usr/bin:/bin' }, extendEnv: false, reject: false });
+      const r = execaSync(process.execPath, [BIN, 'agent', 'install', 'claude-code'], {
+        env: { HOME: box.home, PATH: '/usr/bin:/bin' },
+        extendEnv: false,
+        reject: false,
+      });
       expect(r.exitCode, String(r.stderr)).toBe(0);
     };
     expectLeftAlone(await run(continueCli, skip, { uninstall: true, afterInstall: claudeHook }));

@@ -19,7 +19,10 @@ describe('Qwen Code (real CLI)', () => {
     const { asked, results } = s.box.fake;
     expect(asked, `the model did not repeat npm test:\n${s.why}`).toEqual(['npm test', 'npm test']);
     expect(results[0]?.text, `the first call was not refused with the replacement:\n${s.why}`).toMatch(/sparehand(\.js)? run --or-local -- 'npm test'/);
-    expect(ranOutside(s).map((r) => r.id), `the repeated command was not let through:\n${s.why}`).toEqual([results[1]?.id]);
+    expect(
+      ranOutside(s).map((r) => r.id),
+      `the repeated command was not let through:\n${s.why}`,
+    ).toEqual([results[1]?.id]);
     expect(ran(s), `nothing ran through sparehand here:\n${s.why}`).toEqual([]);
     expectCleanRun(s);
   });

@@ -27,24 +27,41 @@ describe('replacementIn', () => {
 describe('shellArgs', () => {
   const tool = (name: string, schema: ToolDecl['schema']): ToolDecl => ({ name, schema });
   test('Codex exec_command: {cmd}', () => {
-    expect(shellArgs(tool('exec_command', { type: 'object', properties: { cmd: { type: 'string' }, workdir: { type: 'string' } }, required: ['cmd'] }), 'npm test')).toEqual({ cmd: 'npm test' });
+    expect(
+      shellArgs(tool('exec_command', { type: 'object', properties: { cmd: { type: 'string' }, workdir: { type: 'string' } }, required: ['cmd'] }), 'npm test'),
+    ).toEqual({ cmd: 'npm test' });
   });
   test('an argv command gets bash -lc', () => {
-    expect(shellArgs(tool('shell', { properties: { command: { type: 'array', items: { type: 'string' } } } }), 'npm test')).toEqual({ command: ['bash', '-lc', 'npm test'] });
+    expect(shellArgs(tool('shell', { properties: { command: { type: 'array', items: { type: 'string' } } } }), 'npm test')).toEqual({
+      command: ['bash', '-lc', 'npm test'],
+    });
   });
   test('Cline run_commands: {commands: [...]}', () => {
-    expect(shellArgs(tool('run_commands', { properties: { commands: { type: 'array' } }, required: ['commands'] }), 'npm test')).toEqual({ commands: ['npm test'] });
+    expect(shellArgs(tool('run_commands', { properties: { commands: { type: 'array' } }, required: ['commands'] }), 'npm test')).toEqual({
+      commands: ['npm test'],
+    });
   });
-  test("droid Execute: required fields filled from the schema", () => {
+  test('droid Execute: required fields filled from the schema', () => {
     const schema = {
-      properties: { command: { type: 'string' }, summary: { type: 'string' }, riskLevel: { type: 'string', enum: ['low', 'medium', 'high'] }, timeout: { type: 'number' } },
+      properties: {
+        command: { type: 'string' },
+        summary: { type: 'string' },
+        riskLevel: { type: 'string', enum: ['low', 'medium', 'high'] },
+        timeout: { type: 'number' },
+      },
       required: ['command', 'summary', 'riskLevel'],
     };
     expect(shellArgs(tool('Execute', schema), 'npm test')).toEqual({ command: 'npm test', summary: 'Run the project tests', riskLevel: 'low' });
   });
-  test("Auggie launch-process: waits, a minute at most, in the workspace", () => {
+  test('Auggie launch-process: waits, a minute at most, in the workspace', () => {
     const schema = {
-      properties: { command: { type: 'string' }, wait: { type: 'boolean' }, max_wait_seconds: { type: 'number' }, cwd: { type: 'string' }, keep_stdin_open: { type: 'boolean' } },
+      properties: {
+        command: { type: 'string' },
+        wait: { type: 'boolean' },
+        max_wait_seconds: { type: 'number' },
+        cwd: { type: 'string' },
+        keep_stdin_open: { type: 'boolean' },
+      },
       required: ['command', 'wait', 'max_wait_seconds', 'cwd'],
     };
     expect(shellArgs(tool('launch-process', schema), 'npm test')).toEqual({ command: 'npm test', wait: true, max_wait_seconds: 60, cwd: '.' });
@@ -67,24 +84,55 @@ describe('nextReply', () => {
     const second = nextReply({ tools: [bash], calls, results: [{ id: '1', text: reason }] }, play);
     expect(second).toEqual({ kind: 'call', tool: 'Bash', args: { command: "/usr/bin/node /opt/sparehand/bin/sparehand.js run --or-local -- 'npm test'" } });
     const calls2 = [...calls, { id: '2', name: 'Bash', args: (second as { args: unknown }).args }];
-    const results2 = [{ id: '1', text: reason }, { id: '2', text: reason }];
+    const results2 = [
+      { id: '1', text: reason },
+      { id: '2', text: reason },
+    ];
     expect(nextReply({ tools: [bash], calls: calls2, results: results2 }, play)).toEqual({ kind: 'text', text: 'Finished.' });
   });
   test('a model that repeats the original after a refusal asks once more, then stops', () => {
     const repeat: Play = { ...play, onRefusal: 'repeat' };
     const calls = [{ id: '1', name: 'Bash', args: { command: 'npm test' } }];
-    expect(nextReply({ tools: [bash], calls, results: [{ id: '1', text: reason }] }, repeat)).toEqual({ kind: 'call', tool: 'Bash', args: { command: 'npm test' } });
+    expect(nextReply({ tools: [bash], calls, results: [{ id: '1', text: reason }] }, repeat)).toEqual({
+      kind: 'call',
+      tool: 'Bash',
+      args: { command: 'npm test' },
+    });
     const calls2 = [...calls, { id: '2', name: 'Bash', args: { command: 'npm test' } }];
-    expect(nextReply({ tools: [bash], calls: calls2, results: [{ id: '1', text: reason }, { id: '2', text: reason }] }, repeat)).toEqual({ kind: 'text', text: 'Finished.' });
+    expect(
+      nextReply(
+        {
+          tools: [bash],
+          calls: calls2,
+          results: [
+            { id: '1', text: reason },
+            { id: '2', text: reason },
+          ],
+        },
+        repeat,
+      ),
+    ).toEqual({ kind: 'text', text: 'Finished.' });
   });
-  test('a model that follows its instructions runs the command as sparehand\'s note spells it', () => {
+  test("a model that follows its instructions runs the command as sparehand's note spells it", () => {
     const note = "## Heavy commands\n\n```sh\n/usr/bin/node /opt/x/bin/sparehand.js run --or-local -- '<command>'\n```\n";
     const wrapped = "/usr/bin/node /opt/x/bin/sparehand.js run --or-local -- 'npm test'";
     expect(asNoteSays(note, 'npm test')).toBe(wrapped);
-    expect(nextReply({ tools: [bash], calls: [], results: [], instructions: note }, { ...play, followNotes: true })).toEqual({ kind: 'call', tool: 'Bash', args: { command: wrapped } });
+    expect(nextReply({ tools: [bash], calls: [], results: [], instructions: note }, { ...play, followNotes: true })).toEqual({
+      kind: 'call',
+      tool: 'Bash',
+      args: { command: wrapped },
+    });
     // Without a note, or not following notes, the command as written.
-    expect(nextReply({ tools: [bash], calls: [], results: [], instructions: 'Be brief.' }, { ...play, followNotes: true })).toEqual({ kind: 'call', tool: 'Bash', args: { command: 'npm test' } });
-    expect(nextReply({ tools: [bash], calls: [], results: [], instructions: note }, play)).toEqual({ kind: 'call', tool: 'Bash', args: { command: 'npm test' } });
+    expect(nextReply({ tools: [bash], calls: [], results: [], instructions: 'Be brief.' }, { ...play, followNotes: true })).toEqual({
+      kind: 'call',
+      tool: 'Bash',
+      args: { command: 'npm test' },
+    });
+    expect(nextReply({ tools: [bash], calls: [], results: [], instructions: note }, play)).toEqual({
+      kind: 'call',
+      tool: 'Bash',
+      args: { command: 'npm test' },
+    });
   });
   test('finishes once the command ran through sparehand', () => {
     const calls = [{ id: '1', name: 'Bash', args: { command: 'npm test' } }];
@@ -116,10 +164,26 @@ describe('wire protocols', () => {
     fake = await startFakeModel();
     const tools = [{ name: 'Bash', input_schema: { type: 'object', properties: { command: { type: 'string' } } } }];
     const first = events(await post('/v1/messages', { model: 'm', stream: true, tools, messages: [{ role: 'user', content: 'go' }] }));
-    expect(first.map((e) => (e as [string])[0])).toEqual(['message_start', 'content_block_start', 'content_block_delta', 'content_block_stop', 'message_delta', 'message_stop']);
-    expect(first[1]).toEqual(['content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 'toolu_fake1', name: 'Bash', input: {} } }]);
-    expect(first[2]).toEqual(['content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: '{"command":"npm test"}' } }]);
-    expect(first[4]).toEqual(['message_delta', { type: 'message_delta', delta: { stop_reason: 'tool_use', stop_sequence: null }, usage: { output_tokens: 10 } }]);
+    expect(first.map((e) => (e as [string])[0])).toEqual([
+      'message_start',
+      'content_block_start',
+      'content_block_delta',
+      'content_block_stop',
+      'message_delta',
+      'message_stop',
+    ]);
+    expect(first[1]).toEqual([
+      'content_block_start',
+      { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 'toolu_fake1', name: 'Bash', input: {} } },
+    ]);
+    expect(first[2]).toEqual([
+      'content_block_delta',
+      { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: '{"command":"npm test"}' } },
+    ]);
+    expect(first[4]).toEqual([
+      'message_delta',
+      { type: 'message_delta', delta: { stop_reason: 'tool_use', stop_sequence: null }, usage: { output_tokens: 10 } },
+    ]);
     const history = [
       { role: 'user', content: 'go' },
       { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_fake1', name: 'Bash', input: { command: 'npm test' } }] },
@@ -146,16 +210,22 @@ describe('wire protocols', () => {
     const body = { model: 'm', tools, messages: [{ role: 'user', content: 'go' }] };
     const call = { id: 'call_fake1', type: 'function', function: { name: 'bash', arguments: '{"command":"npm test"}' } };
     const streamed = events(await post('/v1/chat/completions', { ...body, stream: true }));
-    expect((streamed[0] as { choices: unknown[] }).choices).toEqual([{ index: 0, delta: { role: 'assistant', content: null, tool_calls: [{ index: 0, ...call }] }, finish_reason: null }]);
+    expect((streamed[0] as { choices: unknown[] }).choices).toEqual([
+      { index: 0, delta: { role: 'assistant', content: null, tool_calls: [{ index: 0, ...call }] }, finish_reason: null },
+    ]);
     expect((streamed[1] as { choices: unknown[] }).choices).toEqual([{ index: 0, delta: {}, finish_reason: 'tool_calls' }]);
     expect(streamed[3]).toBe('[DONE]');
     const plain = JSON.parse(await post('/v1/chat/completions', body)) as { choices: unknown[] };
-    expect(plain.choices).toEqual([{ index: 0, message: { role: 'assistant', content: null, tool_calls: [{ ...call, id: 'call_fake2' }] }, finish_reason: 'tool_calls' }]);
+    expect(plain.choices).toEqual([
+      { index: 0, message: { role: 'assistant', content: null, tool_calls: [{ ...call, id: 'call_fake2' }] }, finish_reason: 'tool_calls' },
+    ]);
   });
 
   test('Gemini streamGenerateContent: a functionCall part; functionResponse recorded', async () => {
     fake = await startFakeModel();
-    const tools = [{ functionDeclarations: [{ name: 'run_shell_command', parametersJsonSchema: { type: 'object', properties: { command: { type: 'string' } } } }] }];
+    const tools = [
+      { functionDeclarations: [{ name: 'run_shell_command', parametersJsonSchema: { type: 'object', properties: { command: { type: 'string' } } } }] },
+    ];
     const path = '/v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse';
     const out = events(await post(path, { tools, contents: [{ role: 'user', parts: [{ text: 'go' }] }] }));
     expect((out[0] as { candidates: unknown[] }).candidates).toEqual([
@@ -175,14 +245,26 @@ describe('wire protocols', () => {
     const models = JSON.parse(await post('/get-models', {})) as { feature_flags: Record<string, unknown>; models: unknown[] };
     expect(models.feature_flags).toEqual({ enable_hooks: true });
     expect(JSON.parse(await post('/agents/list-remote-tools', {}))).toEqual({ tools: [] });
-    const tool_definitions = [{ name: 'launch-process', input_schema_json: JSON.stringify({ type: 'object', properties: { command: { type: 'string' } }, required: ['command'] }) }];
-    const first = (await post('/chat-stream', { message: 'go', chat_history: [], tool_definitions, nodes: [] })).trim().split('\n').map((l) => JSON.parse(l));
+    const tool_definitions = [
+      { name: 'launch-process', input_schema_json: JSON.stringify({ type: 'object', properties: { command: { type: 'string' } }, required: ['command'] }) },
+    ];
+    const first = (await post('/chat-stream', { message: 'go', chat_history: [], tool_definitions, nodes: [] }))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(first).toEqual([
-      { text: '', nodes: [{ id: 1, type: 5, content: '', tool_use: { tool_use_id: 'toolu_fake1', tool_name: 'launch-process', input_json: '{"command":"npm test"}' } }], stop_reason: 3 },
+      {
+        text: '',
+        nodes: [{ id: 1, type: 5, content: '', tool_use: { tool_use_id: 'toolu_fake1', tool_name: 'launch-process', input_json: '{"command":"npm test"}' } }],
+        stop_reason: 3,
+      },
     ]);
     const chat_history = [{ request_message: 'go', response_text: '', response_nodes: first[0].nodes }];
     const nodes = [{ id: 1, type: 1, tool_result_node: { tool_use_id: 'toolu_fake1', content: 'SPAREHAND_RUN=1', is_error: false } }];
-    const second = JSON.parse((await post('/chat-stream', { message: '', chat_history, tool_definitions, nodes })).trim()) as { stop_reason: number; text: string };
+    const second = JSON.parse((await post('/chat-stream', { message: '', chat_history, tool_definitions, nodes })).trim()) as {
+      stop_reason: number;
+      text: string;
+    };
     expect([second.stop_reason, second.text]).toEqual([1, 'Done: the tests ran.']);
     expect(fake.results).toEqual([{ id: 'toolu_fake1', text: 'SPAREHAND_RUN=1' }]);
   });

@@ -79,19 +79,13 @@ export const anthropic: Protocol = {
     return { tools, calls, results, instructions: textOf(body.system) };
   },
   send(res, reply, { id, stream, model }) {
-    const block =
-      reply.kind === 'call'
-        ? { type: 'tool_use', id: `toolu_${id}`, name: reply.tool, input: reply.args }
-        : { type: 'text', text: reply.text };
+    const block = reply.kind === 'call' ? { type: 'tool_use', id: `toolu_${id}`, name: reply.tool, input: reply.args } : { type: 'text', text: reply.text };
     const stop = reply.kind === 'call' ? 'tool_use' : 'end_turn';
     const usage = { input_tokens: 10, output_tokens: 10, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
     const message = { id: `msg_${id}`, type: 'message', role: 'assistant', model, stop_sequence: null };
     if (!stream) return json(res, { ...message, content: [block], stop_reason: stop, usage });
     const start = reply.kind === 'call' ? { ...block, input: {} } : { type: 'text', text: '' };
-    const delta =
-      reply.kind === 'call'
-        ? { type: 'input_json_delta', partial_json: JSON.stringify(reply.args) }
-        : { type: 'text_delta', text: reply.text };
+    const delta = reply.kind === 'call' ? { type: 'input_json_delta', partial_json: JSON.stringify(reply.args) } : { type: 'text_delta', text: reply.text };
     sse(res, [
       ['message_start', { type: 'message_start', message: { ...message, content: [], stop_reason: null, usage } }],
       ['content_block_start', { type: 'content_block_start', index: 0, content_block: start }],
@@ -126,13 +120,29 @@ export const responses: Protocol = {
         ? { type: 'function_call', id: `fc_${id}`, call_id: `call_${id}`, name: reply.tool, arguments: JSON.stringify(reply.args), status: 'completed' }
         : { type: 'message', id: `msg_${id}`, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: reply.text, annotations: [] }] };
     const response = { id: `resp_${id}`, object: 'response', created_at: Math.floor(Date.now() / 1000), model };
-    const usage = { input_tokens: 10, input_tokens_details: { cached_tokens: 0 }, output_tokens: 10, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 20 };
+    const usage = {
+      input_tokens: 10,
+      input_tokens_details: { cached_tokens: 0 },
+      output_tokens: 10,
+      output_tokens_details: { reasoning_tokens: 0 },
+      total_tokens: 20,
+    };
     const events: Array<[string, unknown]> = [
       ['response.created', { type: 'response.created', response: { ...response, status: 'in_progress', output: [] } }],
-      ['response.output_item.added', { type: 'response.output_item.added', output_index: 0, item: { ...item, status: 'in_progress', ...(reply.kind === 'call' ? { arguments: '' } : { content: [] }) } }],
+      [
+        'response.output_item.added',
+        {
+          type: 'response.output_item.added',
+          output_index: 0,
+          item: { ...item, status: 'in_progress', ...(reply.kind === 'call' ? { arguments: '' } : { content: [] }) },
+        },
+      ],
     ];
     if (reply.kind === 'text') {
-      events.push(['response.output_text.delta', { type: 'response.output_text.delta', item_id: item.id, output_index: 0, content_index: 0, delta: reply.text }]);
+      events.push([
+        'response.output_text.delta',
+        { type: 'response.output_text.delta', item_id: item.id, output_index: 0, content_index: 0, delta: reply.text },
+      ]);
     }
     events.push(
       ['response.output_item.done', { type: 'response.output_item.done', output_index: 0, item }],
@@ -159,7 +169,8 @@ export const chat: Protocol = {
   },
   send(res, reply, { id, stream, model }) {
     const created = Math.floor(Date.now() / 1000);
-    const call = reply.kind === 'call' ? { id: `call_${id}`, type: 'function', function: { name: reply.tool, arguments: JSON.stringify(reply.args) } } : undefined;
+    const call =
+      reply.kind === 'call' ? { id: `call_${id}`, type: 'function', function: { name: reply.tool, arguments: JSON.stringify(reply.args) } } : undefined;
     const finish = call ? 'tool_calls' : 'stop';
     const usage = { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 };
     const base = { id: `chatcmpl-${id}`, created, model };
@@ -167,7 +178,9 @@ export const chat: Protocol = {
       const message = call ? { role: 'assistant', content: null, tool_calls: [call] } : { role: 'assistant', content: reply.kind === 'text' ? reply.text : '' };
       return json(res, { ...base, object: 'chat.completion', choices: [{ index: 0, message, finish_reason: finish }], usage });
     }
-    const delta = call ? { role: 'assistant', content: null, tool_calls: [{ index: 0, ...call }] } : { role: 'assistant', content: reply.kind === 'text' ? reply.text : '' };
+    const delta = call
+      ? { role: 'assistant', content: null, tool_calls: [{ index: 0, ...call }] }
+      : { role: 'assistant', content: reply.kind === 'text' ? reply.text : '' };
     sse(res, [
       [null, { ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: null }] }],
       [null, { ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta: {}, finish_reason: finish }] }],
@@ -244,7 +257,11 @@ export const augment: Protocol = {
     res.writeHead(200, { 'content-type': 'application/json' });
     const chunk =
       reply.kind === 'call'
-        ? { text: '', nodes: [{ id: 1, type: 5, content: '', tool_use: { tool_use_id: `toolu_${id}`, tool_name: reply.tool, input_json: JSON.stringify(reply.args) } }], stop_reason: 3 }
+        ? {
+            text: '',
+            nodes: [{ id: 1, type: 5, content: '', tool_use: { tool_use_id: `toolu_${id}`, tool_name: reply.tool, input_json: JSON.stringify(reply.args) } }],
+            stop_reason: 3,
+          }
         : { text: reply.text, nodes: [{ id: 1, type: 0, content: reply.text }], stop_reason: 1 };
     res.end(`${JSON.stringify(chunk)}\n`);
   },
@@ -254,7 +271,11 @@ export const augment: Protocol = {
 export function augmentSide(path: string, model: string): unknown {
   // Without enable_hooks in the feature flags Auggie never runs a hook.
   if (path.endsWith('/get-models')) {
-    return { default_model: model, models: [{ name: model, suggested_prefix_char_count: 0, suggested_suffix_char_count: 0 }], feature_flags: { enable_hooks: true } };
+    return {
+      default_model: model,
+      models: [{ name: model, suggested_prefix_char_count: 0, suggested_suffix_char_count: 0 }],
+      feature_flags: { enable_hooks: true },
+    };
   }
   if (path.endsWith('/list-remote-tools')) return { tools: [] };
   return {};

@@ -55,7 +55,7 @@ export function pickShellTool(tools: readonly ToolDecl[]): ToolDecl | undefined 
 
 function typeOf(schema: JsonSchema | undefined): string {
   const t = schema?.type;
-  return (Array.isArray(t) ? t.find((x) => x !== 'null') ?? '' : t ?? '').toLowerCase();
+  return (Array.isArray(t) ? (t.find((x) => x !== 'null') ?? '') : (t ?? '')).toLowerCase();
 }
 
 /** Arguments for the shell tool that run `command`, filled from the tool's own schema. */

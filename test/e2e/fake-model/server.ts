@@ -65,7 +65,12 @@ async function readBody(req: IncomingMessage): Promise<string> {
 
 /** Starts the server on an ephemeral port of 127.0.0.1. */
 export async function startFakeModel(opts: FakeModelOptions = {}): Promise<FakeModel> {
-  const play = { command: opts.command ?? 'npm test', maxCalls: opts.maxCalls ?? 3, onRefusal: opts.onRefusal ?? 'follow', followNotes: opts.followNotes ?? false } as const;
+  const play = {
+    command: opts.command ?? 'npm test',
+    maxCalls: opts.maxCalls ?? 3,
+    onRefusal: opts.onRefusal ?? 'follow',
+    followNotes: opts.followNotes ?? false,
+  } as const;
   const requests: RecordedRequest[] = [];
   const results: ToolResult[] = [];
   const asked: string[] = [];
@@ -139,7 +144,9 @@ export async function startFakeModel(opts: FakeModelOptions = {}): Promise<FakeM
       const lines = [`fake model at 127.0.0.1:${port} received ${requests.length} request(s):`];
       for (const r of requests) {
         const shell = r.tools ? pickShellTool(r.tools.map((name) => ({ name, schema: {} })))?.name : undefined;
-        lines.push(`  ${r.method} ${r.path}${r.protocol ? ` [${r.protocol}] model=${r.model} shell tool=${shell ?? 'none'} (${r.tools?.length ?? 0} tools)` : ''}${r.reply ? ` -> ${r.reply}` : ''}`);
+        lines.push(
+          `  ${r.method} ${r.path}${r.protocol ? ` [${r.protocol}] model=${r.model} shell tool=${shell ?? 'none'} (${r.tools?.length ?? 0} tools)` : ''}${r.reply ? ` -> ${r.reply}` : ''}`,
+        );
       }
       lines.push(`shell commands asked for: ${JSON.stringify(asked)}`);
       lines.push(`tool results received (${results.length}):`);

@@ -53,9 +53,14 @@ export async function runScenario(driver: ToolDriver, skip: Skip, opts: Scenario
     await driver.configure(box, toolBin);
     const env = { ...driver.env(box, toolBin), ...opts.env };
     if (opts.sparehandOnPath === false) {
-      env.PATH = env.PATH!.split(':').filter((d) => d !== box.binDir).join(':');
+      env.PATH = env
+        .PATH!.split(':')
+        .filter((d) => d !== box.binDir)
+        .join(':');
       // Another installation on the machine's PATH (a global npm install) would be found: nothing to test here.
-      const other = env.PATH.split(':').map((d) => join(d, 'sparehand')).find((f) => existsSync(f));
+      const other = env.PATH.split(':')
+        .map((d) => join(d, 'sparehand'))
+        .find((f) => existsSync(f));
       if (other) return skip(`this machine has another sparehand on PATH (${other})`);
     }
     opts.beforeInstall?.(box);
@@ -141,4 +146,3 @@ export function expectDenied(s: Scenario): void {
   expect(ranOutside(s), `the denied command ran:\n${s.why}`).toEqual([]);
   expectCleanRun(s);
 }
-

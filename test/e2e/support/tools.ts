@@ -253,7 +253,21 @@ export const qwenCode: ToolDriver = {
   command(box, toolBin) {
     return [
       join(toolBin, 'node'),
-      [join(toolBin, 'qwen'), '--auth-type', 'openai', '--openai-base-url', `${box.fake.url}/v1`, '--openai-api-key', 'x', '-m', 'fake-model', '--approval-mode', 'yolo', '-p', PROMPT],
+      [
+        join(toolBin, 'qwen'),
+        '--auth-type',
+        'openai',
+        '--openai-base-url',
+        `${box.fake.url}/v1`,
+        '--openai-api-key',
+        'x',
+        '-m',
+        'fake-model',
+        '--approval-mode',
+        'yolo',
+        '-p',
+        PROMPT,
+      ],
     ];
   },
 };
