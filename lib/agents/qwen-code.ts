@@ -128,8 +128,10 @@ export const qwenCode: AgentSpec<Payload> = {
       { scope: 'user', path: (b) => join(qwenHome(b), 'QWEN.md') },
       { scope: 'project', path: inProject('QWEN.md') },
     ],
+    // Qwen compares a rule with the command with its shell quotes taken out (qwen-code 0.24.4's permission matcher, read
+    // 2026-12-02 in the npm package): a rule naming a quoted path (a clone whose path has a space) never matched.
     afterInstall: [
-      'Qwen Code checks its permission rules against the command the model sends after the refusal: if it asks before shell commands, allow "Bash({sparehand} run *)" in permissions.allow of ~/.qwen/settings.json (that rule approves every command run through sparehand run).',
+      'Qwen Code checks its permission rules against the command the model sends after the refusal: if it asks before shell commands, allow "Bash({sparehand-unquoted} run *)" in permissions.allow of ~/.qwen/settings.json (that rule approves every command run through sparehand run).',
     ],
   },
 };

@@ -323,7 +323,9 @@ export interface AgentSpec<P = unknown> {
     trust?: HashTrust;
     /**
      * What the user must still do after install (a trust step, a permission rule). `{sparehand}` stands for
-     * sparehand as this tool's rewrites name it (node + script by absolute path, or the bare name).
+     * sparehand as this tool's rewrites name it (node + script by absolute path, or the bare name);
+     * `{sparehand-unquoted}` for the same words without shell quotes, for a tool that compares its rules with the
+     * command after removing them.
      */
     afterInstall?: readonly string[];
   };

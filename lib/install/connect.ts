@@ -2,6 +2,7 @@
 // the diff), then says what the user must still do. Tools whose files cannot be read are reported, not half-done.
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { parse } from 'shell-quote';
 import type { AgentSpec, InstallBase, Scope } from '../agents/types.js';
 import { type Context, tilde } from '../context.js';
 import { SparehandError, isSparehandError } from '../errors.js';
@@ -145,7 +146,8 @@ async function installLocked(ctx: Context, agents: readonly AgentSpec[], opts: C
       if (advice) out(a, `  then: ${advice}`);
     }
     const invocation = sparehandInvocation(p.command.portable ? 'bare' : a.sparehandName, p.command);
-    for (const t of a.install.afterInstall ?? []) out(a, `  then: ${t.replaceAll('{sparehand}', invocation)}`);
+    const unquoted = (parse(invocation) as unknown[]).map(String).join(' ');
+    for (const t of a.install.afterInstall ?? []) out(a, `  then: ${t.replaceAll('{sparehand-unquoted}', unquoted).replaceAll('{sparehand}', invocation)}`);
   }
   for (const [id, l] of lines) for (const s of [...l, ...(sandboxSaid.get(id) ?? [])]) ctx.stdout.write(`${s}\n`);
   fail(failures, 'install');

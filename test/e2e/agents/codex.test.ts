@@ -31,7 +31,7 @@ describe('Codex (real CLI)', () => {
     const { asked, results } = s.box.fake;
     expect(asked, `the model did not repeat npm test:\n${s.why}`).toEqual(['npm test', 'npm test']);
     expect(results[0]?.text, `the first call was not refused with the replacement:\n${s.why}`).toMatch(
-      /blocked by PreToolUse hook.*sparehand(\.js)? run --or-local -- 'npm test'/s,
+      /blocked by PreToolUse hook.*sparehand(\.js)?'? run --or-local -- 'npm test'/s,
     );
     expect(
       ranOutside(s).map((r) => r.id),

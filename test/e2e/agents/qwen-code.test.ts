@@ -18,7 +18,7 @@ describe('Qwen Code (real CLI)', () => {
     const s = await run(qwenCode, skip, { model: { onRefusal: 'repeat' } });
     const { asked, results } = s.box.fake;
     expect(asked, `the model did not repeat npm test:\n${s.why}`).toEqual(['npm test', 'npm test']);
-    expect(results[0]?.text, `the first call was not refused with the replacement:\n${s.why}`).toMatch(/sparehand(\.js)? run --or-local -- 'npm test'/);
+    expect(results[0]?.text, `the first call was not refused with the replacement:\n${s.why}`).toMatch(/sparehand(\.js)?'? run --or-local -- 'npm test'/);
     expect(
       ranOutside(s).map((r) => r.id),
       `the repeated command was not let through:\n${s.why}`,
