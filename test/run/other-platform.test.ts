@@ -245,7 +245,9 @@ describe("each side's platform, shown", () => {
       `sparehand: box is ${LINUX}, this machine macOS arm64: the executables, libraries and object files its commands build stay there (\`sparehand worker fetch\` brings them), a chain that runs what it just built (\`make && ./app\`) runs whole there or whole here`,
     );
     const status = await sparehand(['status'], { env });
-    expect(status.stdout).toContain(`box (root@127.0.0.1, ${LINUX} (glibc); this machine: macOS arm64): 0 of 2 slots busy\n`);
+    // The slots themselves are the other tests' business (a run of theirs may still be ending on this worker).
+    expect(status.stdout).toContain(`box (root@127.0.0.1, ${LINUX} (glibc); this machine: macOS arm64): `);
+    expect(status.stdout).toMatch(/: \d of 2 slots busy\n/);
     expect(JSON.parse((await sparehand(['status', '--json'], { env })).stdout).here).toMatchObject({
       platform: 'darwin arm64',
       local: { busy: [], waiting: [] },
