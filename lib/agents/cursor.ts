@@ -81,7 +81,8 @@ export const cursor: AgentSpec<Payload> = {
   read: (p) => ({
     tool: p.tool_name,
     command: p.tool_input.command,
-    cwd: (p.tool_input.working_directory as string | undefined) ?? p.cwd,
+    // working_directory is not in the schema (the payload's own folder is): only a string is taken for a folder.
+    cwd: typeof p.tool_input.working_directory === 'string' ? p.tool_input.working_directory : p.cwd,
     sessionId: p.conversation_id,
   }),
   encode: (answer, p) =>

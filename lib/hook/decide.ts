@@ -54,8 +54,7 @@ export function decide(spec: AgentSpec<unknown>, call: ShellCall, ctx: DecideCon
   // A broken config file does not turn the hooks off: the last good one (or the defaults), and a line in the log.
   const config = loadConfigOrKept(ctx, (line) => logLine(ctx, `${spec.id}: ${line}`));
   // What the workers are (recorded by `worker add`, `worker check` and runs): a chain that runs what it builds stays whole.
-  // The payload's folder is the tool's word: one that is not a string (a mangled payload) counts as none.
-  const depth = depthInProject(typeof call.cwd === 'string' ? call.cwd : ctx.cwd);
+  const depth = depthInProject(call.cwd ?? ctx.cwd);
   const c = classify(call.command, config.rules ?? {}, { ...platformFacts(ctx, config.workers ?? []), depth });
   if (!c.heavy) return leave;
   const invocation = invocationFor(spec, ctx);

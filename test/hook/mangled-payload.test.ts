@@ -1,5 +1,5 @@
 // A payload whose folder is not a string (fast-check found `working_directory: {}` for Cursor): the answer is still
-// one valid answer or nothing, never an exception out of answerFor (the hook process would fail open, a caller in
+// one valid answer or nothing, never an exception out of answerFor (cursor.ts reads the folder only when it is a string) (the hook process would fail open, a caller in
 // process would not).
 import { describe, expect, it } from 'vitest';
 import { answerFor } from '../../lib/hook/answer.js';
