@@ -1,7 +1,8 @@
 // The last config that parsed, kept in the cache folder, so that a typo in the config file (a trailing comma)
 // does not turn every hook off: the hook and `run` go on with the last good config (or the built-in defaults) and
 // say which file and line is broken; the commands that write the config still refuse it.
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { writeOwnFileSync } from './fs-atomic.js';
 import { join } from 'node:path';
 import type { Context } from './context.js';
 import { cacheDir } from './paths.js';
@@ -30,11 +31,9 @@ export function keptConfigText(c: Env, path: string): { text: string; saved: str
 export function keepConfigText(c: Env, path: string, text: string): void {
   if (keptConfigText(c, path)?.text === text) return;
   const file = keptPath(c);
-  const tmp = `${file}.${process.pid}`;
   try {
     mkdirSync(cacheDir(c), { recursive: true });
-    writeFileSync(tmp, `${JSON.stringify({ path, text, saved: new Date().toISOString() } satisfies Kept)}\n`, { mode: 0o600 });
-    renameSync(tmp, file);
+    writeOwnFileSync(file, `${JSON.stringify({ path, text, saved: new Date().toISOString() } satisfies Kept)}\n`);
   } catch {
     // A cache folder that cannot be written (a sandbox): the config itself was read; only the spare copy is missing.
   }

@@ -1,7 +1,7 @@
 // Every file sparehand writes for the user goes through here: temp file + fsync + rename, never truncated. The temp
 // file has a name sparehand can tell from the user's (`.<name>.sparehand-tmp-<pid>-<random>`), so that one left by
 // a killed process is removed by the next install or uninstall (write-file-atomic's `<name>.<hash>` could not be).
-import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { lstat, mkdir, open, readlink, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { processAlive } from './pid.js';
@@ -64,5 +64,20 @@ export function removeStaleTemps(dir: string): void {
   for (const name of names) {
     const m = TEMP.exec(name);
     if (m && !processAlive(Number(m[1]))) rmSync(join(dir, name), { force: true });
+  }
+}
+
+/**
+ * One of sparehand's own state files (not the user's), written whole or not at all and readable by this user only:
+ * `<file>.<pid>`, then a rename. Throws as writeFileSync does; the temp file does not stay behind.
+ */
+export function writeOwnFileSync(file: string, data: string | Uint8Array): void {
+  const tmp = `${file}.${process.pid}`;
+  try {
+    writeFileSync(tmp, data, { mode: 0o600 });
+    renameSync(tmp, file);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    throw e;
   }
 }

@@ -1,7 +1,8 @@
 // A worker that did not answer is remembered for a minute (per worker, in the state folder): runs in that minute
 // skip it at once instead of waiting out a connect timeout each, and say so; `worker check` asks it again at once
 // (and forgets it when it answers). A worker that answers slowly is not remembered: only no answer is.
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
+import { writeOwnFileSync } from '../fs-atomic.js';
 import { join } from 'node:path';
 import type { Worker } from '../config.js';
 import type { Context } from '../context.js';
@@ -42,8 +43,7 @@ export function rememberNoAnswer(c: Env, worker: Worker, why: string): void {
   if (dir === undefined) return;
   const file = join(dir, fileName(worker));
   try {
-    writeFileSync(`${file}.${process.pid}`, JSON.stringify({ at: Date.now(), why } satisfies NoAnswer), { mode: 0o600 });
-    renameSync(`${file}.${process.pid}`, file);
+    writeOwnFileSync(file, JSON.stringify({ at: Date.now(), why } satisfies NoAnswer));
   } catch {
     /* a convenience */
   }

@@ -2,7 +2,8 @@
 // the hash of what it was made from (lib/run/deps.ts): the next run does not try the same install again (npm ci or
 // pip for 12 s before --or-local runs the command here anyway). A change to the lock file is another hash, and
 // is tried; `sparehand worker reset` forgets it all.
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
+import { writeOwnFileSync } from '../fs-atomic.js';
 import { join } from 'node:path';
 import type { Worker } from '../config.js';
 import type { Context } from '../context.js';
@@ -55,8 +56,7 @@ export function rememberFailedInstall(c: Env, worker: Worker, key: string, hash:
   // The last few only: a project whose lock file keeps changing does not grow the file without end.
   const kept = Object.entries(load(c, worker, key)).slice(-9);
   try {
-    writeFileSync(`${file}.${process.pid}`, JSON.stringify(Object.fromEntries([...kept, [hash, failure]])), { mode: 0o600 });
-    renameSync(`${file}.${process.pid}`, file);
+    writeOwnFileSync(file, JSON.stringify(Object.fromEntries([...kept, [hash, failure]])));
   } catch {
     /* the next run tries again */
   }

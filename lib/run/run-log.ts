@@ -1,6 +1,7 @@
 // This machine's finished runs, for `sparehand log`: one JSON line each in the state folder, kept under a size.
 // Enough to answer "how much did sparehand take off this machine today?".
-import { appendFileSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { writeOwnFileSync } from '../fs-atomic.js';
 import { dirname, join } from 'node:path';
 import type { Context } from '../context.js';
 import { stateDir } from '../paths.js';
@@ -63,9 +64,7 @@ export function appendLog(c: Env, entry: LogEntry): void {
     appendFileSync(file, line, { mode: 0o600 });
     if (statSync(file).size > MAX_BYTES) {
       const text = readFileSync(file, 'utf8');
-      const tmp = `${file}.${process.pid}`;
-      writeFileSync(tmp, text.slice(text.indexOf('\n', text.length / 2) + 1), { mode: 0o600 });
-      renameSync(tmp, file);
+      writeOwnFileSync(file, text.slice(text.indexOf('\n', text.length / 2) + 1));
     }
   } catch {
     // The log is a convenience: a run never fails for it.

@@ -14,7 +14,8 @@
 //     (decide.ts 'keep') — is marked `k` (sent paths too): never deleted there for being missing here, and kept out
 //     of the way up (`keptPaths`), so the next run's sync leaves it there and `worker fetch` finds it.
 import { createHash, randomBytes } from 'node:crypto';
-import { type Stats, lstatSync, readFileSync, readdirSync, readlinkSync, renameSync, writeFileSync } from 'node:fs';
+import { type Stats, lstatSync, readFileSync, readdirSync, readlinkSync } from 'node:fs';
+import { writeOwnFileSync } from '../fs-atomic.js';
 import { join } from 'node:path';
 import type { OwnChange } from '../remote/session.js';
 import type { Outcome } from './apply.js';
@@ -94,8 +95,7 @@ export function saveAncestor(root: string, id: string, a: Ancestor): boolean {
   if ('why' in dir) return false;
   const file = join(dir.dir, `${id}.json`);
   try {
-    writeFileSync(`${file}.${process.pid}`, JSON.stringify(a), { mode: 0o600 });
-    renameSync(`${file}.${process.pid}`, file);
+    writeOwnFileSync(file, JSON.stringify(a));
     return true;
   } catch {
     return false;

@@ -2,7 +2,8 @@
 // project as it was when that copy last held the same, and the copy's generation then, in
 // `.sparehand/sync/<copy>.warm`. It is taken (removed) at the start of each run and written again only at the end
 // of a run whose changes were all applied here, so a run that ends in any other way leaves none.
-import { type Stats, lstatSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { type Stats, lstatSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { writeOwnFileSync } from '../fs-atomic.js';
 import { join } from 'node:path';
 import { type Fingerprint, hashOf, statLine } from '../remote/warm-send.js';
 import { localHash } from './apply.js';
@@ -83,8 +84,7 @@ export function keepWarm(root: string, copy: string, gen: string, before: Finger
     const hash = applied.length === 0 ? before.hash : hashOf(before.base, paths);
     const lines = [`${JSON.stringify({ gen, hash, base: before.base })}\n`];
     for (const [p, st] of paths) lines.push(`${p}\0${st}\0`);
-    writeFileSync(`${file}.${process.pid}`, lines.join(''), { mode: 0o600 });
-    renameSync(`${file}.${process.pid}`, file);
+    writeOwnFileSync(file, lines.join(''));
     return true;
   } catch {
     return false;
