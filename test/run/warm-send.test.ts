@@ -141,6 +141,31 @@ describe('a warm run', () => {
     expect((await run(proj, 'test -L out-link && echo there || echo gone')).stdout).toBe('gone\n');
   });
 
+  it('sends a file edited here while the command ran there (one the command did not touch)', async () => {
+    const proj = await warmProject({ 'a.txt': 'a\n', 'b.txt': 'b\n' });
+    const mark = startMarker();
+    const p = run(proj, `echo out > out.txt; ${mark.touch}; sleep 1`);
+    expect(await until(mark.started)).toBe(true);
+    writeFileSync(join(proj, 'b.txt'), 'edited during the run\n');
+    expect((await p).exitCode).toBe(0);
+    expect((await run(proj, 'cat b.txt')).stdout).toBe('edited during the run\n');
+    expect(skipped()).toBe(false);
+  });
+
+  it('sends again after a run in which sparehand was killed (SIGKILL), with what changed here meanwhile', async () => {
+    const proj = await warmProject({ 'a.txt': 'a\n' });
+    const mark = startMarker();
+    const p = run(proj, `echo worker > a.txt; ${mark.touch}; sleep 5`);
+    expect(await until(mark.started)).toBe(true);
+    p.kill('SIGKILL');
+    await p;
+    writeFileSync(join(proj, 'b.txt'), 'made after the kill\n');
+    // The worker's copy holds the killed command's a.txt, which never came back: the next run must send a.txt again.
+    const r = await run(proj, 'cat a.txt b.txt');
+    expect(r.stdout).toBe('a\nmade after the kill\n');
+    expect(skipped()).toBe(false);
+  });
+
   it('sends again after a run without the sync back', async () => {
     const proj = await warmProject({ 'a.txt': 'a\n' });
     await sparehand(['run', '--no-sync-back', '--', 'echo worker > a.txt'], { env: shared.wh.env, cwd: proj });
