@@ -17,6 +17,8 @@ import { gitRoot } from '../project-root.js';
 import type { OwnChange } from './session.js';
 import { OWN_FOLDER } from '../sync/own-folder.js';
 import type { Warm } from '../sync/warm-kept.js';
+import { type WatchMark, canWatch, changesSince, ensureWatcher, skipHash } from '../watch/journal.js';
+import { updatedFingerprint } from './fingerprint-update.js';
 import { gitIgnored, secretsByContent } from './sync.js';
 import { notBroughtBack, skipMatcher, skipRules, upFilterArgs } from './sync-rules.js';
 
@@ -34,6 +36,19 @@ export interface Fingerprint {
   /** Whether a path (a folder's ending in '/') is out of what is sent. */
   out: (key: string) => boolean;
   hash: string;
+  /** What shaped `ignored` besides the project's files: HEAD, the hash of git's index, git's own settings (gitContext). */
+  git: GitState;
+  /** The watcher's point in its journal, taken before this fingerprint was (lib/watch/journal.ts). */
+  watch?: WatchMark;
+  /** `paths` as warm-kept.ts writes them, when they are the kept ones unchanged. */
+  body?: () => string;
+}
+
+/** What the list of ignored paths and the rules came from, besides the files in the project. */
+export interface GitState {
+  head: string;
+  index: string;
+  context: string;
 }
 
 export const statLine = (st: Stats): string => {
@@ -47,20 +62,96 @@ export async function fingerprint(
   env: NodeJS.ProcessEnv,
   config: Config,
   /** What the copy keeps (never sent), and the lock files sent although ignored (sync.ts SyncTarget). */
-  { keep, inputs }: { keep: readonly string[]; inputs: readonly string[] },
+  scope: { keep: readonly string[]; inputs: readonly string[] },
+  /** The fingerprint kept after the last run: with a watcher that saw everything since, only what changed is looked at. */
+  kept?: Warm,
 ): Promise<Fingerprint | undefined> {
   if (gitRoot(root) !== root) return undefined;
   try {
-    const [ignored, head] = await Promise.all([gitIgnored(root, env, root), capture('git', ['-C', root, 'rev-parse', '-q', '--verify', 'HEAD'], { env })]);
-    const hidden = config.sync?.sendSecrets ? [] : secretsByContent(root);
-    const rules = JSON.stringify([head.stdout.trim(), lstatSync(root).mode, upFilterArgs(config, '', hidden), keep, inputs, config.sync ?? {}]);
-    const out = outOfScope(config, ignored, keep, inputs);
-    const paths = walk(root, out);
-    const base = baseOf(ignored, rules);
-    return { ignored, rules, base, hidden, paths, out, hash: hashOf(base, paths) };
+    const watchable = canWatch(env) && lstatSync(join(root, '.git')).isDirectory();
+    // The barrier comes first: whatever changes after it is in the journal, whatever before is in what is read next.
+    const since = watchable ? await changesSince(root, kept?.watch) : undefined;
+    if (since && kept?.watch) {
+      const quick = await updatedFingerprint(root, env, config, scope, kept, since);
+      if (quick) return quick;
+    }
+    const mark = since && !kept?.watch ? since : watchable ? await changesSince(root, undefined) : undefined;
+    const [ignored, head] = await Promise.all([gitIgnored(root, env, root), gitHead(root, env)]);
+    const git = { head, index: indexHash(root), context: gitContext(env) };
+    const made = madeFrom(root, config, scope, ignored, git);
+    const paths = walk(root, made.out);
+    const skip = skipDirs(ignored);
+    const watch = mark && mark.skip === skipHash(skip) ? mark.mark : undefined;
+    if (watchable && !watch && (env.SPAREHAND_WATCH === 'on' || paths.size >= WATCH_FROM)) ensureWatcher(root, skip, env);
+    return { ...made, paths, hash: hashOf(made.base, paths), ...(watch ? { watch } : {}) };
   } catch {
     return undefined;
   }
+}
+
+/** The parts of a fingerprint that come from the rules and git's list, not from the files. */
+export function madeFrom(
+  root: string,
+  config: Config,
+  { keep, inputs }: { keep: readonly string[]; inputs: readonly string[] },
+  ignored: string,
+  git: GitState,
+) {
+  const hidden = config.sync?.sendSecrets ? [] : secretsByContent(root);
+  const rules = JSON.stringify([git.head, lstatSync(root).mode, upFilterArgs(config, '', hidden), keep, inputs, config.sync ?? {}]);
+  const out = outOfScope(config, ignored, keep, inputs);
+  return { ignored, rules, base: baseOf(ignored, rules), hidden, out, git };
+}
+
+export async function gitHead(root: string, env: NodeJS.ProcessEnv): Promise<string> {
+  return (await capture('git', ['-C', root, 'rev-parse', '-q', '--verify', 'HEAD'], { env })).stdout.trim();
+}
+
+/** The hash of git's index (what is tracked shapes what is ignored): '' when there is none. */
+export function indexHash(root: string): string {
+  try {
+    return createHash('sha1')
+      .update(readFileSync(join(root, '.git', 'index')))
+      .digest('hex');
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * git's settings that shape what it ignores, from outside the project: the user's and the system's config files
+ * (their content) and the user's excludes file (its stat). A config that names another excludes file is not
+ * followed: the context then differs every time, and every run asks git.
+ */
+export function gitContext(env: NodeJS.ProcessEnv): string {
+  const home = env.HOME ?? '';
+  const xdg = env.XDG_CONFIG_HOME || join(home, '.config');
+  const parts: string[] = [];
+  for (const f of [join(home, '.gitconfig'), join(xdg, 'git', 'config'), '/etc/gitconfig', env.GIT_CONFIG_GLOBAL ?? '', env.GIT_CONFIG_SYSTEM ?? '']) {
+    if (!f) continue;
+    let text = '';
+    try {
+      text = readFileSync(f, 'utf8');
+    } catch {
+      /* none */
+    }
+    if (/excludesfile|\[include|\[includeif/i.test(text)) return `unknown:${process.hrtime.bigint()}`;
+    parts.push(createHash('sha1').update(text).digest('hex'));
+  }
+  try {
+    parts.push(statLine(lstatSync(join(xdg, 'git', 'ignore'))));
+  } catch {
+    parts.push('-');
+  }
+  return parts.join(' ');
+}
+
+/** The folders git ignores as a whole (never sent: the watcher need not watch them). */
+export function skipDirs(ignored: string): string[] {
+  return ignored
+    .split('\0')
+    .filter((p) => p.endsWith('/') && !p.startsWith(`${OWN_FOLDER}/`))
+    .map((p) => p.slice(0, -1));
 }
 
 /** What rsync does not send: what git ignores, the sync rules' exclusions, what the copy keeps, sparehand's own folder. */
@@ -72,13 +163,15 @@ function outOfScope(config: Config, ignoredList: string, keep: readonly string[]
   return (key) => ignored.has(key) || ignored.has(key.replace(/\/$/, '')) || skipped(key) || key === `${OWN_FOLDER}/`;
 }
 
+/** A project of fewer paths is looked at whole each time (a few milliseconds) rather than watched (a process that stays). */
+const WATCH_FROM = 2_000;
+
 /** Past this many paths no fingerprint is taken (its record would cost more than it saves): every run sends. */
 const MAX_PATHS = 400_000;
 
 /** Every path rsync would walk, with its stat. */
-function walk(root: string, out: (key: string) => boolean): Map<string, string> {
-  const paths = new Map<string, string>();
-  const dirs = [''];
+export function walk(root: string, out: (key: string) => boolean, under = '', paths = new Map<string, string>()): Map<string, string> {
+  const dirs = [under];
   while (dirs.length > 0) {
     const d = dirs.pop() as string;
     for (const name of readdirSync(d ? join(root, d) : root)) {

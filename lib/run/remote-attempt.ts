@@ -46,7 +46,7 @@ export interface WarmPlan {
 export async function send(ctx: Context, t: SyncTarget, signal: AbortSignal, warm: WarmPlan): Promise<Sent> {
   const t0 = performance.now();
   try {
-    const before = warm.wanted ? await fingerprint(t.localRoot, t.env, t.config, { keep: t.keep ?? [], inputs: t.inputs ?? [] }) : undefined;
+    const before = warm.wanted ? await fingerprint(t.localRoot, t.env, t.config, { keep: t.keep ?? [], inputs: t.inputs ?? [] }, warm.kept) : undefined;
     // The same fingerprint, or a few files changed here (sent in the run's own session): no rsync, when the worker
     // says its copy is as the last run left it.
     const own = before && warm.kept ? (before.hash === warm.kept.hash ? [] : changedSince(warm.kept, before, t.localRoot)) : undefined;

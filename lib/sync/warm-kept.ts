@@ -5,7 +5,8 @@
 import { type Stats, lstatSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { writeOwnFileSync } from '../fs-atomic.js';
 import { join } from 'node:path';
-import { type Fingerprint, hashOf, statLine } from '../remote/warm-send.js';
+import { type Fingerprint, type GitState, hashOf, statLine } from '../remote/warm-send.js';
+import type { WatchMark } from '../watch/journal.js';
 import { localHash } from './apply.js';
 import type { Change } from './change.js';
 import { OWN_FOLDER, ownFolder } from './own-folder.js';
@@ -17,6 +18,12 @@ export interface Warm {
   base: string;
   /** The paths and their stat then (read only when the fingerprint now differs: warm-send.ts quickCheckBlind). */
   paths: () => Map<string, string>;
+  /** The same as written (kept again as it is when nothing changed). */
+  body: () => string;
+  /** What git ignored then and what shaped it, and the watcher's point then (fingerprint-update.ts). */
+  ignored?: string;
+  git?: GitState;
+  watch?: WatchMark;
 }
 
 const FILE = (copy: string) => join(OWN_FOLDER, 'sync', `${copy}.warm`);
@@ -29,15 +36,28 @@ export function takeWarm(root: string, copy: string): Warm | undefined {
     const text = readFileSync(file, 'utf8');
     rmSync(file, { force: true });
     const nl = text.indexOf('\n');
-    const w = JSON.parse(text.slice(0, nl)) as { gen: unknown; hash: unknown; base: unknown };
+    const w = JSON.parse(text.slice(0, nl)) as { gen: unknown; hash: unknown; base: unknown; ignored?: unknown; git?: unknown; watch?: unknown };
     if (typeof w.gen !== 'string' || w.gen.length === 0 || typeof w.hash !== 'string' || typeof w.base !== 'string') return undefined;
+    const git = w.git as Partial<GitState> | undefined;
+    const watch = w.watch as Partial<WatchMark> | undefined;
+    const sure = typeof w.ignored === 'string' && typeof git?.head === 'string' && typeof git.index === 'string' && typeof git.context === 'string';
+    const marked = typeof watch?.id === 'string' && Number.isSafeInteger(watch.offset);
     const paths = () => {
       const parts = text.slice(nl + 1).split('\0');
       const m = new Map<string, string>();
       for (let i = 0; i + 1 < parts.length; i += 2) m.set(parts[i] as string, parts[i + 1] as string);
       return m;
     };
-    return { gen: w.gen, hash: w.hash, base: w.base, paths };
+    const body = () => text.slice(nl + 1);
+    return {
+      gen: w.gen,
+      hash: w.hash,
+      base: w.base,
+      paths,
+      body,
+      ...(sure ? { ignored: w.ignored as string, git: git as GitState } : {}),
+      ...(sure && marked ? { watch: watch as WatchMark } : {}),
+    };
   } catch {
     rmSync(file, { force: true });
     return undefined;
@@ -52,7 +72,7 @@ export function takeWarm(root: string, copy: string): Warm | undefined {
  */
 export function keepWarm(root: string, copy: string, gen: string, before: Fingerprint, applied: readonly Change[], appliedBy: number): boolean {
   if (!applied.every((c) => holdsReported(root, c, appliedBy))) return false;
-  const paths = applied.length === 0 ? before.paths : new Map(before.paths);
+  const paths = applied.length === 0 ? (before.body ? new Map<string, string>() : before.paths) : new Map(before.paths);
   const holders = new Set<string>();
   for (const c of [...applied].sort((a, b) => (a.path < b.path ? -1 : 1))) {
     const parts = c.path.split('/');
@@ -82,8 +102,10 @@ export function keepWarm(root: string, copy: string, gen: string, before: Finger
   const file = join(root, FILE(copy));
   try {
     const hash = applied.length === 0 ? before.hash : hashOf(before.base, paths);
-    const lines = [`${JSON.stringify({ gen, hash, base: before.base })}\n`];
-    for (const [p, st] of paths) lines.push(`${p}\0${st}\0`);
+    const head = { gen, hash, base: before.base, ignored: before.ignored, git: before.git, ...(before.watch ? { watch: before.watch } : {}) };
+    const lines = [`${JSON.stringify(head)}\n`];
+    if (applied.length === 0 && before.body) lines.push(before.body());
+    else for (const [p, st] of paths) lines.push(`${p}\0${st}\0`);
     writeOwnFileSync(file, lines.join(''));
     return true;
   } catch {

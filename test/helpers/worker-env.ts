@@ -39,7 +39,13 @@ export function workerHome(sshds: readonly Sshd[], extra: Partial<Config> & { sl
   };
   mkdirSync(join(home, '.config', 'sparehand'), { recursive: true });
   writeFileSync(join(home, '.config', 'sparehand', 'config.json'), JSON.stringify(config, null, 2));
-  const env = { PATH: process.env.PATH, HOME: home, npm_config_update_notifier: 'false' };
+  const env = {
+    PATH: process.env.PATH,
+    HOME: home,
+    npm_config_update_notifier: 'false',
+    // A test file that turns the watcher off (watch-off-first.ts) turns it off for every run it makes.
+    ...(process.env.SPAREHAND_WATCH ? { SPAREHAND_WATCH: process.env.SPAREHAND_WATCH } : {}),
+  };
   return { home, env, close: () => closeConnections({ home, env }) };
 }
 

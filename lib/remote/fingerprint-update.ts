@@ -1,0 +1,121 @@
+// The kept fingerprint brought up to date from what the watcher says changed since (lib/watch/journal.ts), instead
+// of a look at every file (warm-send.ts fingerprint). The result must be what a whole walk would give now: each path
+// the journal names is looked at again (a folder made or moved in: everything in it), with the folders holding what
+// was made or deleted; git is asked again only when something that shapes its list changed (a path made, moved or
+// deleted, a .gitignore, what is under .git, git's own settings). Undefined when the answer would be a guess:
+// the list or the rules changed (the caller walks), or the kept fingerprint lacks what this needs.
+import { lstatSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import type { Config } from '../config.js';
+import { OWN_FOLDER } from '../sync/own-folder.js';
+import type { Warm } from '../sync/warm-kept.js';
+import { type Changes, skipHash } from '../watch/journal.js';
+import { gitIgnored } from './sync.js';
+import { type Fingerprint, gitContext, gitHead, hashOf, indexHash, madeFrom, skipDirs, statLine, walk } from './warm-send.js';
+
+const inGit = (p: string) => p === '.git' || p.startsWith('.git/');
+const ours = (p: string) => p === OWN_FOLDER || p.startsWith(`${OWN_FOLDER}/`);
+const parentOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
+
+export async function updatedFingerprint(
+  root: string,
+  env: NodeJS.ProcessEnv,
+  config: Config,
+  scope: { keep: readonly string[]; inputs: readonly string[] },
+  kept: Warm,
+  since: Changes,
+): Promise<Fingerprint | undefined> {
+  if (kept.ignored === undefined || kept.git === undefined) return undefined;
+  const all = [...since.changed, ...since.moved];
+  const git = all.filter(inGit);
+  const moved = [...since.moved].filter((p) => !inGit(p) && !ours(p));
+  const touched = new Set([...since.changed].filter((p) => !inGit(p) && !ours(p)));
+  for (const p of moved) {
+    touched.add(p);
+    touched.add(parentOf(p));
+  }
+  const context = gitContext(env);
+  const index = git.length > 0 ? indexHash(root) : kept.git.index;
+  const relist =
+    moved.length > 0 ||
+    [...touched].some((p) => basename(p) === '.gitignore') ||
+    git.some((p) => p === '.git' || p.startsWith('.git/info') || p === '.git/config') ||
+    context !== kept.git.context ||
+    index !== kept.git.index;
+  const [ignored, head] = await Promise.all([relist ? gitIgnored(root, env, root) : kept.ignored, git.length > 0 ? gitHead(root, env) : kept.git.head]);
+  // A folder no longer (or newly) ignored as a whole is watched as it was not: the caller walks and starts anew.
+  if (skipHash(skipDirs(ignored)) !== since.skip) return undefined;
+  const made = madeFrom(root, config, scope, ignored, { head, index, context });
+  if (made.base !== kept.base) return undefined;
+  if (touched.size === 0) {
+    let paths: Map<string, string> | undefined;
+    return {
+      ...made,
+      get paths() {
+        paths ??= kept.paths();
+        return paths;
+      },
+      hash: kept.hash,
+      watch: since.mark,
+      body: kept.body,
+    };
+  }
+  const paths = new Map(kept.paths());
+  let dirty = false;
+  const set = (key: string, line: string) => {
+    if (paths.get(key) === line) return;
+    paths.set(key, line);
+    dirty = true;
+  };
+  const gone: string[] = [];
+  // Parents first, so that a folder made (and walked) is there before what is in it.
+  for (const p of [...touched].sort()) {
+    if (p === '') continue;
+    let st: ReturnType<typeof lstatSync>;
+    try {
+      st = lstatSync(join(root, p));
+    } catch {
+      gone.push(p);
+      continue;
+    }
+    const isDir = st.isDirectory();
+    const key = isDir ? `${p}/` : p;
+    // Under a folder that is not sent, or not sent itself: as the walk, nothing.
+    if (made.out(key) || !within(paths, parentOf(p))) {
+      if (paths.has(key)) gone.push(p);
+      continue;
+    }
+    // A file where a folder was (or the other way): the old one and all under it go.
+    const other = isDir ? p : `${p}/`;
+    if (paths.has(other)) {
+      removeUnder(paths, p);
+      dirty = true;
+    }
+    set(key, statLine(st));
+    if (isDir && since.moved.has(p)) {
+      const found = walk(root, made.out, p);
+      for (const [k, line] of found) set(k, line);
+      // What the folder held before and holds no more.
+      for (const k of [...paths.keys()]) {
+        if (k === key || !k.startsWith(key) || found.has(k)) continue;
+        paths.delete(k);
+        dirty = true;
+      }
+    }
+  }
+  for (const p of gone) if (removeUnder(paths, p)) dirty = true;
+  return { ...made, paths, hash: dirty ? hashOf(made.base, paths) : kept.hash, watch: since.mark };
+}
+
+/** Whether folder `dir` (relative, '' the project) is in the fingerprint: what is in it would be walked. */
+const within = (paths: Map<string, string>, dir: string) => dir === '' || paths.has(`${dir}/`);
+
+/** Removes `p` and all under it; whether anything was there. */
+function removeUnder(paths: Map<string, string>, p: string): boolean {
+  let any = paths.delete(p);
+  if (paths.delete(`${p}/`)) {
+    any = true;
+    for (const k of [...paths.keys()]) if (k.startsWith(`${p}/`)) paths.delete(k);
+  }
+  return any;
+}

@@ -1,0 +1,96 @@
+// The watcher (lib/watch/) is trusted only while it can vouch for everything: each test takes that away — the kernel
+// drops changes (its queue overflows while the watcher is stopped), the watcher is killed, another one takes the
+// journal — and the answer must then be "cannot say", never an empty list. A real perl watcher, real inotify.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { canWatch, changesSince, ensureWatcher } from '../../lib/watch/journal.js';
+import { tempDir } from '../helpers/context.js';
+import { stopWatchers, watcherPid, watchersOf } from './helpers.js';
+
+const env = { PATH: process.env.PATH, SPAREHAND_WATCH: 'on' };
+const roots: string[] = [];
+afterAll(() => stopWatchers(roots));
+
+function project(): string {
+  const root = tempDir('sparehand-watcher-');
+  roots.push(root);
+  mkdirSync(join(root, 'src'));
+  writeFileSync(join(root, 'src', 'a.js'), 'a\n');
+  execFileSync('git', ['init', '-q'], { cwd: root });
+  return root;
+}
+
+/** A watcher started for `root` that has said it is ready: the mark it gives now. */
+async function watching(root: string) {
+  for (let i = 0; i < 300; i++) {
+    ensureWatcher(root, [], env);
+    const now = await changesSince(root, undefined);
+    if (now) return now.mark;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error('the watcher never said it was ready');
+}
+
+const journal = (root: string) => readFileSync(join(root, '.sparehand', 'watch', 'journal'), 'latin1');
+
+describe.runIf(canWatch(env))('the watcher', () => {
+  it('names an edit, a file made in a folder made just now, and a deletion', async () => {
+    const root = project();
+    const mark = await watching(root);
+    writeFileSync(join(root, 'src', 'a.js'), 'b\n');
+    mkdirSync(join(root, 'new', 'deeper'), { recursive: true });
+    writeFileSync(join(root, 'new', 'deeper', 'x.js'), 'x\n');
+    execFileSync('rm', [join(root, 'src', 'a.js')]);
+    const since = await changesSince(root, mark);
+    expect(since).toBeDefined();
+    expect([...(since?.changed ?? [])]).toContain('src/a.js');
+    expect([...(since?.moved ?? [])]).toEqual(expect.arrayContaining(['new', 'src/a.js']));
+    // What was made in the new folder before its watch was in place is listed by the watcher itself, or was seen.
+    expect([...(since?.moved ?? []), ...(since?.changed ?? [])].some((p) => p.startsWith('new/deeper'))).toBe(true);
+    // Asked again from the new mark: nothing more.
+    const again = await changesSince(root, since?.mark);
+    expect(again && [...again.changed, ...again.moved]).toEqual([]);
+  });
+
+  it('cannot say, once the kernel dropped changes (its queue overflowed while the watcher was stopped)', async () => {
+    const root = project();
+    const mark = await watching(root);
+    const pid = watcherPid(root) as number;
+    const limit = Number(readFileSync('/proc/sys/fs/inotify/max_queued_events', 'utf8'));
+    process.kill(pid, 'SIGSTOP');
+    try {
+      // Each write is three events (made, modified, closed): more than the queue holds.
+      for (let i = 0; i < Math.ceil(limit / 3) + 500; i++) writeFileSync(join(root, 'src', `f${i}.js`), 'x');
+    } finally {
+      process.kill(pid, 'SIGCONT');
+    }
+    expect(await changesSince(root, mark)).toBeUndefined();
+    for (let i = 0; i < 200 && !journal(root).includes('\0!'); i++) await new Promise((r) => setTimeout(r, 10));
+    expect(journal(root)).toMatch(/\0!the kernel dropped changes/);
+    // It has ended, and a new one can start.
+    for (let i = 0; i < 200 && watchersOf(root).length > 0; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(watchersOf(root)).toEqual([]);
+    expect(await watching(root)).toBeDefined();
+  }, 60_000);
+
+  it('cannot say once it was killed, nor once another watcher took the journal', async () => {
+    const root = project();
+    const mark = await watching(root);
+    process.kill(watcherPid(root) as number, 'SIGKILL');
+    for (let i = 0; i < 200 && watchersOf(root).length > 0; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(await changesSince(root, mark)).toBeUndefined();
+    const second = await watching(root);
+    expect(second.id).not.toBe(mark.id);
+    expect(await changesSince(root, mark)).toBeUndefined();
+    expect(await changesSince(root, second)).toBeDefined();
+  });
+
+  it('starts one watcher, however many runs ask at once', async () => {
+    const root = project();
+    for (let i = 0; i < 5; i++) ensureWatcher(root, [], env);
+    await watching(root);
+    expect(watchersOf(root)).toHaveLength(1);
+  });
+});
