@@ -56,6 +56,7 @@ export async function updatedFingerprint(
         return paths;
       },
       hash: kept.hash,
+      looked: 'watched',
       watch: since.mark,
       body: kept.body,
     };
@@ -104,7 +105,7 @@ export async function updatedFingerprint(
     }
   }
   for (const p of gone) if (removeUnder(paths, p)) dirty = true;
-  return { ...made, paths, hash: dirty ? hashOf(made.base, paths) : kept.hash, watch: since.mark };
+  return { ...made, paths, hash: dirty ? hashOf(made.base, paths) : kept.hash, looked: 'watched', watch: since.mark };
 }
 
 /** Whether folder `dir` (relative, '' the project) is in the fingerprint: what is in it would be walked. */

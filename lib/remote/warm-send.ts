@@ -7,7 +7,9 @@
 // The next run skips rsync when the worker says its copy is untouched since (lib/remote/worker/claim.pl.ts
 // copy_state) and its fingerprint is the same, or differs only in a few files (then sent in the run's own session).
 // Any doubt (no git work tree, an error, a path changed here during the run that the sync back did not write) keeps
-// nothing (lib/sync/warm-kept.ts), and the next run sends as always.
+// nothing (lib/sync/warm-kept.ts), and the next run sends as always. Where a watcher of the project runs
+// (lib/watch/), the fingerprint is the kept one brought up to date with what it says changed since
+// (fingerprint-update.ts) instead of a look at every path.
 import { createHash } from 'node:crypto';
 import { type Stats, lstatSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -40,6 +42,8 @@ export interface Fingerprint {
   git: GitState;
   /** The watcher's point in its journal, taken before this fingerprint was (lib/watch/journal.ts). */
   watch?: WatchMark;
+  /** 'watched': brought up to date from what the watcher said changed (fingerprint-update.ts); 'walked': every file looked at. */
+  looked: 'watched' | 'walked';
   /** `paths` as warm-kept.ts writes them, when they are the kept ones unchanged. */
   body?: () => string;
 }
@@ -83,7 +87,7 @@ export async function fingerprint(
     const skip = skipDirs(ignored);
     const watch = mark && mark.skip === skipHash(skip) ? mark.mark : undefined;
     if (watchable && !watch && (env.SPAREHAND_WATCH === 'on' || paths.size >= WATCH_FROM)) ensureWatcher(root, skip, env);
-    return { ...made, paths, hash: hashOf(made.base, paths), ...(watch ? { watch } : {}) };
+    return { ...made, paths, hash: hashOf(made.base, paths), looked: 'walked', ...(watch ? { watch } : {}) };
   } catch {
     return undefined;
   }

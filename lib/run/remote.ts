@@ -209,6 +209,7 @@ async function runInSlot(ctx: Context, opts: InSlot, run: Prepared, claimed: Cla
   }
   const upMs = sent.ms;
   if (sent.skipped && opts.outcome) opts.outcome.sent = sent.puts?.length ? 'own' : 'skipped';
+  if (sent.before && opts.outcome) opts.outcome.looked = sent.before.looked;
 
   // sparehand's own changes to the copy: what was deleted or changed here in outputs since the last run there.
   const own = run.watch ? ownChanges(root, at.ancestor) : { changes: [], after: at.ancestor };

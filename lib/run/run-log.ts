@@ -29,6 +29,8 @@ export interface RunOutcome {
   conflicts?: number;
   /** 'skipped': nothing had changed, nothing was sent; 'own': the few files changed went in the run's session, no rsync (lib/remote/warm-send.ts). */
   sent?: 'skipped' | 'own';
+  /** How the project was looked at before the send: 'watched' only what the watcher said changed (lib/watch/), 'walked' every file. */
+  looked?: 'watched' | 'walked';
 }
 
 export interface LogEntry extends RunOutcome {

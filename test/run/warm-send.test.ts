@@ -1,16 +1,22 @@
 // A warm run sends nothing when nothing changed (issue 28, lib/remote/warm-send.ts), and never misses a change:
 // each test edits behind the mechanism's back, here or in the worker's copy, and the next run must see it.
-// A real sshd, the real CLI.
+// A real sshd, the real CLI, and the watcher (lib/watch/: runs after the first two ask it; warm-send-walk.test.ts
+// runs them all again without).
+import '../helpers/watch-on-first.js';
 import { execFileSync } from 'node:child_process';
 import { appendFileSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { readLog } from '../../lib/run/run-log.js';
 import { sparehand } from '../helpers/cli.js';
 import { gitProject, startMarker, until, write } from '../helpers/project.js';
 import { copyPath, sharedWorker } from '../helpers/worker-env.js';
+import { stopWatchers, watchersOf } from '../watch/helpers.js';
+import { canWatch } from '../../lib/watch/journal.js';
 
 export const shared = sharedWorker();
+const projects: string[] = [];
+afterAll(() => stopWatchers(projects));
 const run = (proj: string, cmd: string) => sparehand(['run', '--', cmd], { env: shared.wh.env, cwd: proj });
 const sent = () => readLog({ home: shared.wh.home, env: shared.wh.env }).at(-1)?.sent;
 /** Whether the last run logged that it sent nothing. */
@@ -20,6 +26,7 @@ const git = (proj: string, ...args: string[]) => execFileSync('git', ['-c', 'use
 /** A committed project, run twice so that its fingerprint is kept. */
 async function warmProject(files: Record<string, string>): Promise<string> {
   const proj = gitProject(files);
+  projects.push(proj);
   git(proj, 'add', '-A');
   git(proj, 'commit', '-qm', 'start');
   for (let i = 0; i < 2; i++) expect((await run(proj, 'true')).exitCode).toBe(0);
@@ -170,5 +177,48 @@ describe('a warm run', () => {
     const proj = await warmProject({ 'a.txt': 'a\n' });
     await sparehand(['run', '--no-sync-back', '--', 'echo worker > a.txt'], { env: shared.wh.env, cwd: proj });
     expect((await run(proj, 'cat a.txt')).stdout).toBe('a\n');
+  });
+});
+
+const looked = () => readLog({ home: shared.wh.home, env: shared.wh.env }).at(-1)?.looked;
+
+describe.runIf(process.env.SPAREHAND_WATCH === 'on' && canWatch({ SPAREHAND_WATCH: 'on' }))('a warm run with the watcher', () => {
+  it('asks the watcher instead of looking at every file, and still sends an edit with its mtime put back', async () => {
+    const proj = await warmProject({ 'a.txt': 'one\n', 'src/b.txt': 'two\n' });
+    expect(watchersOf(proj)).toHaveLength(1);
+    expect((await run(proj, 'true')).exitCode).toBe(0);
+    expect(looked()).toBe('watched');
+    expect(skipped()).toBe(true);
+    const { mtime } = statSync(join(proj, 'src', 'b.txt'));
+    writeFileSync(join(proj, 'src', 'b.txt'), 'TWO\n');
+    utimesSync(join(proj, 'src', 'b.txt'), mtime, mtime);
+    expect((await run(proj, 'cat src/b.txt')).stdout).toBe('TWO\n');
+    expect(looked()).toBe('watched');
+  });
+
+  it('looks at every file again when the watcher was killed, and misses nothing changed meanwhile', async () => {
+    const proj = await warmProject({ 'a.txt': 'one\n' });
+    expect((await run(proj, 'true')).exitCode).toBe(0);
+    expect(looked()).toBe('watched');
+    for (const pid of watchersOf(proj)) process.kill(pid, 'SIGKILL');
+    const { mtime } = statSync(join(proj, 'a.txt'));
+    writeFileSync(join(proj, 'a.txt'), 'two\n');
+    utimesSync(join(proj, 'a.txt'), mtime, mtime);
+    expect((await run(proj, 'cat a.txt')).stdout).toBe('two\n');
+    expect(looked()).toBe('walked');
+    // A new watcher was started; two runs later it is asked again.
+    await until(() => watchersOf(proj).length === 1);
+    await run(proj, 'true');
+    expect((await run(proj, 'cat a.txt')).stdout).toBe('two\n');
+    expect(looked()).toBe('watched');
+  });
+
+  it('looks at every file again when what git ignores as a folder changed, and sends what is no longer ignored', async () => {
+    const proj = await warmProject({ '.gitignore': 'gen/\n', 'gen/made.txt': 'generated\n', 'a.txt': 'a\n' });
+    expect((await run(proj, 'true')).exitCode).toBe(0);
+    expect(looked()).toBe('watched');
+    writeFileSync(join(proj, '.gitignore'), '');
+    expect((await run(proj, 'cat gen/made.txt')).stdout).toBe('generated\n');
+    expect(looked()).toBe('walked');
   });
 });
