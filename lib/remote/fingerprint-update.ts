@@ -4,11 +4,13 @@
 // was made or deleted; git is asked again only when something that shapes its list changed (a path made, moved or
 // deleted, a .gitignore, what is under .git, git's own settings). Undefined when the answer would be a guess:
 // the list or the rules changed (the caller walks), or the kept fingerprint lacks what this needs.
+import { createHash } from 'node:crypto';
 import { lstatSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Config } from '../config.js';
 import { OWN_FOLDER } from '../sync/own-folder.js';
 import type { Warm } from '../sync/warm-kept.js';
+import { WarmPaths } from '../sync/warm-paths.js';
 import { type Changes, skipHash } from '../watch/journal.js';
 import { gitIgnored } from './sync.js';
 import { type Fingerprint, gitContext, gitHead, hashOf, indexHash, madeFrom, skipDirs, statLine, walk } from './warm-send.js';
@@ -58,15 +60,12 @@ export async function updatedFingerprint(
       hash: kept.hash,
       looked: 'watched',
       watch: since.mark,
-      body: kept.body,
+      written: kept.body,
     };
   }
-  const paths = new Map(kept.paths());
-  let dirty = false;
+  const paths = new WarmPaths(kept.text, kept.paths);
   const set = (key: string, line: string) => {
-    if (paths.get(key) === line) return;
-    paths.set(key, line);
-    dirty = true;
+    if (paths.get(key) !== line) paths.set(key, line);
   };
   const gone: string[] = [];
   // Parents first, so that a folder made (and walked) is there before what is in it.
@@ -87,36 +86,48 @@ export async function updatedFingerprint(
       continue;
     }
     // A file where a folder was (or the other way): the old one and all under it go.
-    const other = isDir ? p : `${p}/`;
-    if (paths.has(other)) {
-      removeUnder(paths, p);
-      dirty = true;
-    }
+    if (paths.has(isDir ? p : `${p}/`)) removeUnder(paths, p);
     set(key, statLine(st));
     if (isDir && since.moved.has(p)) {
       const found = walk(root, made.out, p);
       for (const [k, line] of found) set(k, line);
       // What the folder held before and holds no more.
-      for (const k of [...paths.keys()]) {
-        if (k === key || !k.startsWith(key) || found.has(k)) continue;
-        paths.delete(k);
-        dirty = true;
-      }
+      for (const k of paths.under(key)) if (!found.has(k)) paths.delete(k);
     }
   }
-  for (const p of gone) if (removeUnder(paths, p)) dirty = true;
-  return { ...made, paths, hash: dirty ? hashOf(made.base, paths) : kept.hash, looked: 'watched', watch: since.mark };
+  for (const p of gone) removeUnder(paths, p);
+  const common = { ...made, looked: 'watched' as const, watch: since.mark };
+  if (paths.built) return { ...common, paths: paths.map(), hash: paths.delta.size > 0 ? hashOf(made.base, paths.map()) : kept.hash };
+  // The hash of the kept one and what changed: the same project gives the same one on this path, if not the walk's.
+  const changed = [...paths.delta].filter(([k, v]) => paths.kept(k) !== v);
+  const hash =
+    changed.length === 0
+      ? kept.hash
+      : createHash('sha256')
+          .update(`${kept.hash}\0`)
+          .update(
+            changed
+              .sort(([a], [b]) => (a < b ? -1 : 1))
+              .map(([k, v]) => `${k}\0${v ?? '-'}\0`)
+              .join(''),
+          )
+          .digest('hex');
+  return {
+    ...common,
+    get paths() {
+      return paths.map();
+    },
+    hash,
+    delta: new Map(changed),
+    written: () => paths.written(),
+  };
 }
 
 /** Whether folder `dir` (relative, '' the project) is in the fingerprint: what is in it would be walked. */
-const within = (paths: Map<string, string>, dir: string) => dir === '' || paths.has(`${dir}/`);
+const within = (paths: WarmPaths, dir: string) => dir === '' || paths.has(`${dir}/`);
 
-/** Removes `p` and all under it; whether anything was there. */
-function removeUnder(paths: Map<string, string>, p: string): boolean {
-  let any = paths.delete(p);
-  if (paths.delete(`${p}/`)) {
-    any = true;
-    for (const k of [...paths.keys()]) if (k.startsWith(`${p}/`)) paths.delete(k);
-  }
-  return any;
+/** Removes `p` and all under it. */
+function removeUnder(paths: WarmPaths, p: string): void {
+  paths.delete(p);
+  if (paths.delete(`${p}/`)) for (const k of paths.under(`${p}/`)) paths.delete(k);
 }

@@ -19,6 +19,7 @@ import { gitRoot } from '../project-root.js';
 import type { OwnChange } from './session.js';
 import { OWN_FOLDER } from '../sync/own-folder.js';
 import type { Warm } from '../sync/warm-kept.js';
+import { type Delta, WarmPaths } from '../sync/warm-paths.js';
 import { type WatchMark, canWatch, changesSince, ensureWatcher, skipHash } from '../watch/journal.js';
 import { updatedFingerprint } from './fingerprint-update.js';
 import { gitIgnored, secretsByContent } from './sync.js';
@@ -44,8 +45,10 @@ export interface Fingerprint {
   watch?: WatchMark;
   /** 'watched': brought up to date from what the watcher said changed (fingerprint-update.ts); 'walked': every file looked at. */
   looked: 'watched' | 'walked';
-  /** `paths` as warm-kept.ts writes them, when they are the kept ones unchanged. */
-  body?: () => string;
+  /** `paths` as warm-kept.ts writes them (when they are the kept ones laid over with `delta`, without building them). */
+  written?: () => string;
+  /** What changed since the kept fingerprint, when `paths` was never built (fingerprint-update.ts): path → stat now, or undefined for gone. */
+  delta?: Delta;
 }
 
 /** What the list of ignored paths and the rules came from, besides the files in the project. */
@@ -244,23 +247,38 @@ const MAX_OWN = { paths: 200, bytes: 16 * 1024 * 1024 };
  */
 export function changedSince(kept: Warm, now: Fingerprint, root: string): OwnChange[] | undefined {
   if (kept.base !== now.base) return undefined;
-  const then = kept.paths();
   const hidden = new Set(now.hidden.map((p) => p.slice(1)));
   const dels: string[] = [];
   const puts: string[] = [];
   const field = (s: string, i: number) => s.split(':')[i] as string;
-  for (const [p] of then) if (!now.paths.has(p)) dels.push(p.replace(/\/$/, ''));
-  for (const [p, is] of now.paths) {
-    const was = then.get(p);
-    if (was === is) continue;
+  // What changed: from the watcher's delta, looked up in the kept text; or the two whole maps compared.
+  let was: (key: string) => string | undefined;
+  let changes: Iterable<[string, string | undefined]>;
+  if (now.delta) {
+    const then = new WarmPaths(kept.text, kept.paths);
+    was = (key) => then.kept(key);
+    changes = now.delta;
+  } else {
+    const then = kept.paths();
+    was = (key) => then.get(key);
+    const gone: [string, undefined][] = [...then.keys()].filter((p) => !now.paths.has(p)).map((p) => [p, undefined]);
+    changes = [...gone, ...now.paths];
+  }
+  for (const [p, is] of changes) {
+    if (is === undefined) {
+      dels.push(p.replace(/\/$/, ''));
+      continue;
+    }
+    const before = was(p);
+    if (before === is) continue;
     const type = field(is, 0);
     if (type === 'd') {
       // A folder made here (an empty one too: put cannot make it), or whose mode changed: rsync.
-      if (was === undefined || field(was, 0) !== 'd' || field(was, 1) !== field(is, 1)) return undefined;
+      if (before === undefined || field(before, 0) !== 'd' || field(before, 1) !== field(is, 1)) return undefined;
       continue;
     }
     // A file where a folder was: the folder there may hold what rsync never sends, and would stay.
-    if (type !== 'f' || (Number(field(is, 1)) & 0o7000) !== 0 || hidden.has(p) || then.has(`${p}/`)) return undefined;
+    if (type !== 'f' || (Number(field(is, 1)) & 0o7000) !== 0 || hidden.has(p) || was(`${p}/`) !== undefined) return undefined;
     puts.push(p);
   }
   if (dels.length + puts.length > MAX_OWN.paths) return undefined;

@@ -7,6 +7,7 @@ import { writeOwnFileSync } from '../fs-atomic.js';
 import { join } from 'node:path';
 import { type Fingerprint, type GitState, hashOf, statLine } from '../remote/warm-send.js';
 import type { WatchMark } from '../watch/journal.js';
+import { KeptText, textOf } from './warm-paths.js';
 import { localHash } from './apply.js';
 import type { Change } from './change.js';
 import { OWN_FOLDER, ownFolder } from './own-folder.js';
@@ -18,8 +19,9 @@ export interface Warm {
   base: string;
   /** The paths and their stat then (read only when the fingerprint now differs: warm-send.ts quickCheckBlind). */
   paths: () => Map<string, string>;
-  /** The same as written (kept again as it is when nothing changed). */
+  /** The same as written (kept again as it is when nothing changed), and looked up in (warm-paths.ts). */
   body: () => string;
+  text: KeptText;
   /** What git ignored then and what shaped it, and the watcher's point then (fingerprint-update.ts). */
   ignored?: string;
   git?: GitState;
@@ -55,6 +57,7 @@ export function takeWarm(root: string, copy: string): Warm | undefined {
       base: w.base,
       paths,
       body,
+      text: new KeptText(body),
       ...(sure ? { ignored: w.ignored as string, git: git as GitState } : {}),
       ...(sure && marked ? { watch: watch as WatchMark } : {}),
     };
@@ -72,7 +75,7 @@ export function takeWarm(root: string, copy: string): Warm | undefined {
  */
 export function keepWarm(root: string, copy: string, gen: string, before: Fingerprint, applied: readonly Change[], appliedBy: number): boolean {
   if (!applied.every((c) => holdsReported(root, c, appliedBy))) return false;
-  const paths = applied.length === 0 ? (before.body ? new Map<string, string>() : before.paths) : new Map(before.paths);
+  const paths = applied.length === 0 ? (before.written ? new Map<string, string>() : before.paths) : new Map(before.paths);
   const holders = new Set<string>();
   for (const c of [...applied].sort((a, b) => (a.path < b.path ? -1 : 1))) {
     const parts = c.path.split('/');
@@ -104,8 +107,7 @@ export function keepWarm(root: string, copy: string, gen: string, before: Finger
     const hash = applied.length === 0 ? before.hash : hashOf(before.base, paths);
     const head = { gen, hash, base: before.base, ignored: before.ignored, git: before.git, ...(before.watch ? { watch: before.watch } : {}) };
     const lines = [`${JSON.stringify(head)}\n`];
-    if (applied.length === 0 && before.body) lines.push(before.body());
-    else for (const [p, st] of paths) lines.push(`${p}\0${st}\0`);
+    lines.push(applied.length === 0 && before.written ? before.written() : textOf(paths));
     writeOwnFileSync(file, lines.join(''));
     return true;
   } catch {

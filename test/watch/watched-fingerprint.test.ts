@@ -167,7 +167,8 @@ function change(root: string, rnd: () => number, outside: string, n: number): st
   return 'none';
 }
 
-const shape = (fp: Fingerprint) => ({ base: fp.base, hash: fp.hash, paths: [...fp.paths].sort(([a], [b]) => (a < b ? -1 : 1)) });
+const sorted = (paths: Map<string, string>) => [...paths].sort(([a], [b]) => (a < b ? -1 : 1));
+const shape = (fp: Fingerprint) => ({ base: fp.base, paths: sorted(fp.paths) });
 
 /** The fingerprint kept (as a run keeps it) and taken back (as the next run takes it). */
 function keptAgain(root: string, fp: Fingerprint) {
@@ -198,6 +199,7 @@ describe.runIf(canWatch(env))('the watched fingerprint', () => {
       const rnd = random(seed);
       let kept = await watched(root);
       let quick = 0;
+      let laid = 0;
       for (let round = 0; round < 25; round++) {
         const did: string[] = [];
         const count = 1 + Math.floor(rnd() * 4);
@@ -208,8 +210,17 @@ describe.runIf(canWatch(env))('the watched fingerprint', () => {
         const whole = (await fingerprint(root, { ...env, SPAREHAND_WATCH: 'off' }, config, scope)) as Fingerprint;
         if (updated) {
           quick++;
-          expect(shape(updated), `round ${round}: ${did.join(', ')}`).toEqual(shape(whole));
+          if (updated.delta) laid++;
+          // Its paths must be the walk's; its hash (one of its own once laid over the kept one) the kept one's
+          // exactly when nothing changed: what a run compares to skip the send.
+          expect(shape(updated).paths, `round ${round}: ${did.join(', ')}`).toEqual(shape(whole).paths);
+          expect(updated.base).toBe(whole.base);
+          expect(updated.hash === kept.hash, `round ${round}: the hash says whether anything changed`).toBe(
+            JSON.stringify(sorted(kept.paths())) === JSON.stringify(sorted(whole.paths)),
+          );
           kept = keptAgain(root, updated);
+          // And so must what was kept of it, as the next run reads it.
+          expect(sorted(kept.paths()), `round ${round} kept`).toEqual(sorted(whole.paths));
         } else {
           // Only when what git ignores changed (a .log made or gone, the .gitignore): then the caller looks at everything.
           expect(
@@ -220,6 +231,8 @@ describe.runIf(canWatch(env))('the watched fingerprint', () => {
         }
       }
       expect(quick).toBeGreaterThan(10);
+      // Some rounds were laid over the kept text without building the whole map.
+      expect(laid).toBeGreaterThan(2);
     }, 120_000);
   }
 });
