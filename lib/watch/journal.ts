@@ -7,6 +7,7 @@ import { randomBytes, createHash } from 'node:crypto';
 import { closeSync, lstatSync, openSync, readFileSync, readSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { start } from '../process.js';
+import { sandboxHere } from '../sandbox/here.js';
 import { ownFolder } from '../sync/own-folder.js';
 import { WATCHER_PL } from './watcher-pl.js';
 
@@ -154,10 +155,12 @@ function parse(data: Buffer, mark: WatchMark, fromStart: boolean, skip: string):
 
 /**
  * Starts a watcher for `root` (not watching `skip`, folders relative to it) unless one watching with the same skip
- * list runs; it replaces the journal and lives on after this process. Nothing happens where none can run.
+ * list runs; it replaces the journal and lives on after this process. Nothing happens where none can run, or
+ * inside a coding tool's sandbox.
  */
 export function ensureWatcher(root: string, skip: readonly string[], env: NodeJS.ProcessEnv): void {
-  if (!canWatch(env)) return;
+  // Inside a coding tool's sandbox a watcher would end with the command (bubblewrap's own pid namespace): none.
+  if (!canWatch(env) || sandboxHere(env)?.by === 'marker') return;
   const hash = skipHash(skip);
   if (liveWatcher(root, hash)) return;
   // One that said it cannot watch here (or reached the kernel's limit) is not started again while its journal says so.

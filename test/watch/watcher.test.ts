@@ -87,6 +87,17 @@ describe.runIf(canWatch(env))('the watcher', () => {
     expect(await changesSince(root, second)).toBeDefined();
   });
 
+  it("starts none inside a coding tool's sandbox (where it would end with the command)", async () => {
+    const root = project();
+    // Claude Code's sandbox marker (lib/agents/claude-code.ts): bubblewrap with a pid namespace of its own.
+    ensureWatcher(root, [], { ...env, SANDBOX_RUNTIME: '1' });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(watchersOf(root)).toEqual([]);
+    ensureWatcher(root, [], env);
+    await watching(root);
+    expect(watchersOf(root)).toHaveLength(1);
+  });
+
   it('starts one watcher, however many runs ask at once', async () => {
     const root = project();
     for (let i = 0; i < 5; i++) ensureWatcher(root, [], env);
