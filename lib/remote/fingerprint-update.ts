@@ -36,7 +36,7 @@ export async function updatedFingerprint(
     touched.add(p);
     touched.add(parentOf(p));
   }
-  const context = gitContext(env);
+  const context = gitContext(root, env);
   const index = git.length > 0 ? indexHash(root) : kept.git.index;
   const relist =
     moved.length > 0 ||

@@ -75,7 +75,9 @@ export async function fingerprint(
 ): Promise<Fingerprint | undefined> {
   if (gitRoot(root) !== root) return undefined;
   try {
-    const watchable = canWatch(env) && lstatSync(join(root, '.git')).isDirectory();
+    // git told to look elsewhere (its own variables) is asked every time.
+    const elsewhere = ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_CONFIG_PARAMETERS'].some((v) => env[v]);
+    const watchable = canWatch(env) && !elsewhere && lstatSync(join(root, '.git')).isDirectory();
     // The barrier comes first: whatever changes after it is in the journal, whatever before is in what is read next.
     const since = watchable ? await changesSince(root, kept?.watch) : undefined;
     if (since && kept?.watch) {
@@ -84,7 +86,7 @@ export async function fingerprint(
     }
     const mark = since && !kept?.watch ? since : watchable ? await changesSince(root, undefined) : undefined;
     const [ignored, head] = await Promise.all([gitIgnored(root, env, root), gitHead(root, env)]);
-    const git = { head, index: indexHash(root), context: gitContext(env) };
+    const git = { head, index: indexHash(root), context: gitContext(root, env) };
     const made = madeFrom(root, config, scope, ignored, git);
     const paths = walk(root, made.out);
     const skip = skipDirs(ignored);
@@ -126,15 +128,23 @@ export function indexHash(root: string): string {
 }
 
 /**
- * git's settings that shape what it ignores, from outside the project: the user's and the system's config files
- * (their content) and the user's excludes file (its stat). A config that names another excludes file is not
+ * git's settings that shape what it ignores: the project's, the user's and the system's config files (their
+ * content) and the user's excludes file (its stat). A config that names another excludes file is not
  * followed: the context then differs every time, and every run asks git.
  */
-export function gitContext(env: NodeJS.ProcessEnv): string {
+export function gitContext(root: string, env: NodeJS.ProcessEnv): string {
   const home = env.HOME ?? '';
   const xdg = env.XDG_CONFIG_HOME || join(home, '.config');
   const parts: string[] = [];
-  for (const f of [join(home, '.gitconfig'), join(xdg, 'git', 'config'), '/etc/gitconfig', env.GIT_CONFIG_GLOBAL ?? '', env.GIT_CONFIG_SYSTEM ?? '']) {
+  const files = [
+    join(root, '.git', 'config'),
+    join(home, '.gitconfig'),
+    join(xdg, 'git', 'config'),
+    '/etc/gitconfig',
+    env.GIT_CONFIG_GLOBAL ?? '',
+    env.GIT_CONFIG_SYSTEM ?? '',
+  ];
+  for (const f of files) {
     if (!f) continue;
     let text = '';
     try {

@@ -192,6 +192,25 @@ async function watched(root: string) {
 }
 
 describe.runIf(canWatch(env))('the watched fingerprint', () => {
+  it("sees what an excludes file outside the project (the project's core.excludesFile) stops or starts hiding", async () => {
+    const root = project();
+    const excludes = join(tempDir('sparehand-excludes-'), 'ignore');
+    writeFileSync(excludes, '');
+    execFileSync('git', ['config', 'core.excludesFile', excludes], { cwd: root });
+    writeFileSync(join(root, 'secret.txt'), 'mine\n');
+    const kept = await watched(root);
+    expect(kept.paths().has('secret.txt')).toBe(true);
+    // Nothing in the project changes: only the file outside, which no watcher of the project sees.
+    writeFileSync(excludes, 'secret.txt\n');
+    const since = await changesSince(root, kept.watch);
+    expect(since).toBeDefined();
+    const updated = await updatedFingerprint(root, env, config, scope, kept, since as NonNullable<typeof since>);
+    const whole = (await fingerprint(root, { ...env, SPAREHAND_WATCH: 'off' }, config, scope)) as Fingerprint;
+    expect(whole.paths.has('secret.txt')).toBe(false);
+    // Either it sees the change or it says it cannot (and the run looks at everything): never the stale list.
+    if (updated) expect(sorted(updated.paths)).toEqual(sorted(whole.paths));
+  });
+
   for (const seed of [1, 2, 3]) {
     it(`is the whole walk's after every round of changes (seed ${seed})`, async () => {
       const root = project();
