@@ -6,7 +6,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
+import { allAgents } from '../../lib/agents/index.js';
+import { answerPayload } from '../../lib/hook/answer.js';
 import { homeWith } from '../helpers/context.js';
+import { FIXTURES } from '../helpers/fixtures.js';
 
 const BUNDLE = fileURLToPath(new URL('../../dist/hook-answer.bundle.cjs', import.meta.url));
 
@@ -71,5 +74,37 @@ describe('the answer bundle loads no zod to answer', () => {
     const a = await answer(home, 'mybuild');
     expect([a.command, a.zod]).toEqual([expect.stringContaining("-- 'mybuild'"), true]);
     expect((await answer(home, 'mybuild')).zod).toBe(false);
+  });
+});
+
+describe('the answer bundle answers as the source does', () => {
+  it("every tool's payload, heavy and light, with and without a config", async () => {
+    const calls = allAgents()
+      .filter((a) => a.payload !== undefined)
+      .flatMap((a) => {
+        const text = readFileSync(`${FIXTURES}agents/${a.id}/payload.json`, 'utf8');
+        return ['npm test', 'ls -la', 'mybuild'].map((command) => ({ agent: a.id, raw: JSON.parse(text.replaceAll('npm test', command)) }));
+      });
+    for (const config of [undefined, { rules: { heavy: ['mybuild'], local: ['npm test'] } }]) {
+      // A home each: a redirect tool lets through a command it refused before in the same session (its own state).
+      const { home } = homeWith(config);
+      const source = homeWith(config).home;
+      const env = { HOME: home, PATH: '/usr/bin:/bin', SPAREHAND_NO_PROC: '1' };
+      const script = `
+        const { answerPayload } = require(${JSON.stringify(BUNDLE)});
+        const env = ${JSON.stringify(env)};
+        (async () => {
+          const out = [];
+          for (const c of ${JSON.stringify(calls)}) out.push(await answerPayload({ home: env.HOME, cwd: env.HOME, env }, c.agent, c.raw));
+          process.stdout.write(JSON.stringify(out));
+        })();`;
+      // Twice: the second time the config is the one checked before.
+      for (let round = 0; round < 2; round++) {
+        const r = await execa(process.execPath, ['-e', script], { env: {}, extendEnv: false });
+        const fromSource = [];
+        for (const c of calls) fromSource.push(await answerPayload({ home: source, cwd: home, env: { ...env, HOME: source } }, c.agent, c.raw));
+        expect(JSON.parse(r.stdout)).toEqual(fromSource);
+      }
+    }
   });
 });
