@@ -68,9 +68,14 @@ async function build(out) {
     format: 'cjs',
     target: 'node20',
     logLevel: 'warning',
-    // The shared modules find their files relative to import.meta.url; in a CommonJS bundle that is the bundle.
-    define: { 'import.meta.url': '__sparehandUrl', __SPAREHAND_LEAVE__: JSON.stringify(leave), __SPAREHAND_CONFIG_SCHEMA__: JSON.stringify(configSchema) },
-    banner: { js: 'var __sparehandUrl = require("node:url").pathToFileURL(__filename).href;' },
+    // The shared modules find their files relative to import.meta.url; in a CommonJS bundle that is the bundle. Made
+    // when first asked for: the hook's light path never asks.
+    define: {
+      'import.meta.url': '__sparehand.url',
+      __SPAREHAND_LEAVE__: JSON.stringify(leave),
+      __SPAREHAND_CONFIG_SCHEMA__: JSON.stringify(configSchema),
+    },
+    banner: { js: 'var __sparehand = { get url() { return require("node:url").pathToFileURL(__filename).href; } };' },
   };
   // Hot path: everything up to "is anything in this payload heavy?". The full path is a second bundle, beside it,
   // which lib/hook/entry.ts loads only when it is needed.
