@@ -29,6 +29,9 @@ const isChecked = (v: unknown): v is Checked =>
   typeof v === 'object' &&
   v !== null &&
   typeof (v as Checked).by === 'string' &&
+  typeof (v as Checked).config === 'object' &&
+  (v as Checked).config !== null &&
+  !Array.isArray((v as Checked).config) &&
   Array.isArray((v as Checked).unknown) &&
   (v as Checked).unknown.every((u) => typeof u === 'string');
 

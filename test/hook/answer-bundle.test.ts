@@ -65,6 +65,16 @@ describe('the answer bundle loads no zod to answer', () => {
     expect((await answer(home, 'mybuild')).zod).toBe(true);
   });
 
+  it('and a kept check that is not one (a mangled cache file): checked again', async () => {
+    const { home } = homeWith({ rules: { heavy: ['mybuild'] } });
+    await answer(home, 'mybuild');
+    const kept = join(home, '.cache', 'sparehand', 'config.last-good.json');
+    const record = JSON.parse(readFileSync(kept, 'utf8'));
+    writeFileSync(kept, JSON.stringify({ ...record, checked: { ...record.checked, config: null } }));
+    const a = await answer(home, 'mybuild');
+    expect([a.command, a.zod]).toEqual([expect.stringContaining("-- 'mybuild'"), true]);
+  });
+
   it('and a config checked by another build’s schema', async () => {
     const { home } = homeWith({ rules: { heavy: ['mybuild'] } });
     await answer(home, 'mybuild');
