@@ -38,3 +38,7 @@ export function readConfigText(path: string): string | undefined {
     closeSync(fd);
   }
 }
+
+/** The line that names the fields of the config file at `path` that sparehand does not know. */
+export const unknownFieldsLine = (path: string, unknown: readonly string[]): string =>
+  `${path}: unknown field${unknown.length === 1 ? '' : 's'} ${unknown.join(', ')} (ignored; the fields are in \`sparehand help config\`)`;

@@ -11,29 +11,53 @@ type Env = Pick<Context, 'home' | 'env'>;
 
 const keptPath = (c: Env): string => join(cacheDir(c), 'config.last-good.json');
 
+/** What the check of the kept text found: the config and the unknown fields, by the schema `by` (lib/config-schema-id.ts). */
+export interface Checked {
+  by: string;
+  config: unknown;
+  unknown: string[];
+}
+
 interface Kept {
   path: string;
   text: string;
   saved: string;
+  checked?: Checked;
 }
 
-/** The kept copy of the config at `path`, if the last one that parsed was that file's. */
-export function keptConfigText(c: Env, path: string): { text: string; saved: string } | undefined {
+const isChecked = (v: unknown): v is Checked =>
+  typeof v === 'object' &&
+  v !== null &&
+  typeof (v as Checked).by === 'string' &&
+  typeof (v as Checked).config === 'object' &&
+  (v as Checked).config !== null &&
+  !Array.isArray((v as Checked).config) &&
+  Array.isArray((v as Checked).unknown) &&
+  (v as Checked).unknown.every((u) => typeof u === 'string');
+
+/** The kept copy of the config at `path`, if the last one that parsed was that file's (with what its check found). */
+export function keptConfigText(c: Env, path: string): { text: string; saved: string; checked?: Checked } | undefined {
   try {
     const kept = JSON.parse(readFileSync(keptPath(c), 'utf8')) as Kept;
-    return kept.path === path && typeof kept.text === 'string' ? { text: kept.text, saved: kept.saved } : undefined;
+    if (kept.path !== path || typeof kept.text !== 'string') return undefined;
+    return { text: kept.text, saved: kept.saved, ...(isChecked(kept.checked) ? { checked: kept.checked } : {}) };
   } catch {
     return undefined;
   }
 }
 
-/** Keeps `text` (the config at `path`, which just parsed) unless it is the copy kept already. */
-export function keepConfigText(c: Env, path: string, text: string): void {
-  if (keptConfigText(c, path)?.text === text) return;
+/**
+ * Keeps `text` (the config at `path`, which just parsed) and what its check found, unless that is kept already: the
+ * hook then takes the checked config without checking the same text again (lib/config-checked.ts).
+ */
+export function keepConfigText(c: Env, path: string, text: string, checked?: Checked): void {
+  const kept = keptConfigText(c, path);
+  if (kept?.text === text && (checked === undefined || kept.checked?.by === checked.by)) return;
   const file = keptPath(c);
   try {
     mkdirSync(cacheDir(c), { recursive: true });
-    writeOwnFileSync(file, `${JSON.stringify({ path, text, saved: new Date().toISOString() } satisfies Kept)}\n`);
+    const record: Kept = { path, text, saved: new Date().toISOString(), ...(checked ? { checked } : {}) };
+    writeOwnFileSync(file, `${JSON.stringify(record)}\n`);
   } catch {
     // A cache folder that cannot be written (a sandbox): the config itself was read; only the spare copy is missing.
   }

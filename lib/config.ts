@@ -1,7 +1,8 @@
 // The user's config file: workers, heavy-command rule changes, sync and env choices. Validated, written atomically,
 // and rewritten with the fields sparehand does not know kept as they were.
 import * as z from 'zod/mini';
-import { readConfigText } from './config-file.js';
+import { readConfigText, unknownFieldsLine } from './config-file.js';
+import { configSchemaId } from './config-schema-id.js';
 import type { Context } from './context.js';
 import { keepConfigText, keptConfigText } from './config-kept.js';
 import { isSparehandError, SparehandError } from './errors.js';
@@ -184,7 +185,8 @@ export function readConfig(c: Env): ConfigFile {
   const text = readConfigText(path);
   if (text === undefined) return { path, config: {}, raw: {}, unknown: [] };
   const file = parseConfigText(path, text);
-  keepConfigText(c, path, text);
+  const by = configSchemaId();
+  keepConfigText(c, path, text, by === undefined ? undefined : { by, config: file.config, unknown: file.unknown });
   return file;
 }
 
@@ -243,11 +245,7 @@ export function loadConfigOrKept(c: Env, warn: (line: string) => void): Config {
 /** The config; with `warn`, each field sparehand does not know is named (it is ignored, and kept on rewrite). */
 export function loadConfig(c: Env, warn?: (line: string) => void): Config {
   const file = readConfig(c);
-  if (warn && file.unknown.length > 0) {
-    warn(
-      `${file.path}: unknown field${file.unknown.length === 1 ? '' : 's'} ${file.unknown.join(', ')} (ignored; the fields are in \`sparehand help config\`)`,
-    );
-  }
+  if (warn && file.unknown.length > 0) warn(unknownFieldsLine(file.path, file.unknown));
   return file.config;
 }
 

@@ -14,7 +14,9 @@ export function self(): Self {
   const script = fileURLToPath(packageUrl('bin/sparehand.js'));
   let real = script;
   try {
-    real = realpathSync(script);
+    // The system's realpath(3): one call, where realpathSync's own walk stats each folder of the path (~0.3 ms of
+    // every rewrite in the hook).
+    real = realpathSync.native(script);
   } catch {
     // keep the unresolved path
   }

@@ -15,7 +15,7 @@ for (const [name, render] of [
 ]) {
   const file = join(root, name);
   const doc = readFileSync(file, 'utf8');
-  const next = replaceGenerated(doc, render(allAgents()));
+  const next = replaceGenerated(doc, await render(allAgents()));
   if (next === doc) continue;
   if (process.argv.includes('--check')) {
     process.stderr.write(`${name} does not match the registry: run \`npm run docs:agents\`\n`);

@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 // Builds dist/: tsc (types and the modules tests import), plus bundled, minified CommonJS files that bin/
-// loads: the hook's hot path (no classifier), its full path (registry, zod), and the CLI with its loader.
+// loads: the hook's hot path (no classifier), its full path (registry, classifier; zod only to check a changed
+// config), and the CLI with its loader.
 //
 // Into a fresh folder beside dist/, which then takes dist/'s place: the hooks and a linked `sparehand` keep loading
 // the last good build while this one runs (`npm test`, `npm pack`), and a failed build leaves it as it was.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -53,6 +55,12 @@ async function build(out) {
   // loading the registry (and zod).
   const { allAgents } = await import(pathToFileURL(join(out, 'agents/index.js')).href);
   const leave = Object.fromEntries(allAgents().map((a) => [a.id, a.leaveStdout ?? '']));
+  // Which config schema this build checks with (lib/config-schema-id.ts): a check kept by another is not taken.
+  const configSchema = createHash('sha256')
+    .update(readFileSync(join(root, 'lib/config.ts')))
+    .update(JSON.parse(readFileSync(require.resolve('zod/package.json'), 'utf8')).version)
+    .digest('hex')
+    .slice(0, 16);
   const common = {
     bundle: true,
     minify: true,
@@ -60,9 +68,14 @@ async function build(out) {
     format: 'cjs',
     target: 'node20',
     logLevel: 'warning',
-    // The shared modules find their files relative to import.meta.url; in a CommonJS bundle that is the bundle.
-    define: { 'import.meta.url': '__sparehandUrl', __SPAREHAND_LEAVE__: JSON.stringify(leave) },
-    banner: { js: 'var __sparehandUrl = require("node:url").pathToFileURL(__filename).href;' },
+    // The shared modules find their files relative to import.meta.url; in a CommonJS bundle that is the bundle. Made
+    // when first asked for: the hook's light path never asks.
+    define: {
+      'import.meta.url': '__sparehand.url',
+      __SPAREHAND_LEAVE__: JSON.stringify(leave),
+      __SPAREHAND_CONFIG_SCHEMA__: JSON.stringify(configSchema),
+    },
+    banner: { js: 'var __sparehand = { get url() { return require("node:url").pathToFileURL(__filename).href; } };' },
   };
   // Hot path: everything up to "is anything in this payload heavy?". The full path is a second bundle, beside it,
   // which lib/hook/entry.ts loads only when it is needed.

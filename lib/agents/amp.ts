@@ -1,7 +1,7 @@
 // Amp (Sourcegraph). Sources: ampcode.com/manual/plugin-api (the @ampcode/plugin README and types), ampcode.com/manual
 // (permissions: `amp.permissions`, Bash's `cmd`), read 2026-12-01; what the real program's bundled source shows is in
 // docs/real-programs.md ("More tools"). Not confirmed in the real program: its model runs on Amp's server.
-import * as z from 'zod/mini';
+import * as p from './payload-shape.js';
 import { pluginFileTarget, pluginPrelude } from './plugin-file.js';
 import { inConfigHome, inProject, isObject, json, once } from './shapes.js';
 import type { AgentSpec, HookCommand, InstallBase, OwnFileTarget } from './types.js';
@@ -56,16 +56,16 @@ process.stdout.write(JSON.stringify(outcome));
 }
 
 const payload = once(() =>
-  z.looseObject({
-    host: z.literal('amp'),
-    tool: z.string(),
-    input: z.looseObject({ cmd: z.string() }),
-    toolUseID: z.optional(z.string()),
-    thread: z.optional(z.string()),
-    directory: z.optional(z.string()),
+  p.looseObject({
+    host: p.literal('amp'),
+    tool: p.string(),
+    input: p.looseObject({ cmd: p.string() }),
+    toolUseID: p.optional(p.string()),
+    thread: p.optional(p.string()),
+    directory: p.optional(p.string()),
   }),
 );
-type Payload = z.infer<ReturnType<typeof payload>>;
+type Payload = p.Infer<ReturnType<typeof payload>>;
 
 const target = (scope: 'user' | 'project', path: (b: InstallBase) => string): OwnFileTarget =>
   pluginFileTarget(scope, path, { content: pluginSource, probe: pluginProbe });

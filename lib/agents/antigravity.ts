@@ -3,7 +3,7 @@
 // (agy-customizations/docs/hooks.md: rtk PR #3959 on 1.1.27, agy issue #1053 on 1.2.7); measured behaviour in
 // safe-chains src/targets/agy.rs + HARNESS-BEHAVIORS.md (1.1.2, commit 0b8d25a9), nodeterm's stdout contract (1.2.3),
 // orca PR #14701, uxnan PR #245 (1.2.7), websentry-ai/setup PR #104 (1.0.5), rtk src/hooks/init/antigravity.rs.
-import * as z from 'zod/mini';
+import * as p from './payload-shape.js';
 import { answeringShell, claudeStyleTarget, inHome, inProject, isObject, json, once } from './shapes.js';
 import type { AgentSpec, InstallBase } from './types.js';
 
@@ -16,13 +16,13 @@ import type { AgentSpec, InstallBase } from './types.js';
 const LEAVE = '{"decision":"ask"}\n';
 
 const payload = once(() =>
-  z.looseObject({
-    conversationId: z.optional(z.string()),
-    toolCall: z.looseObject({ name: z.string(), args: z.looseObject({ CommandLine: z.string() }) }),
-    workspacePaths: z.optional(z.array(z.string())),
+  p.looseObject({
+    conversationId: p.optional(p.string()),
+    toolCall: p.looseObject({ name: p.string(), args: p.looseObject({ CommandLine: p.string() }) }),
+    workspacePaths: p.optional(p.array(p.string())),
   }),
 );
-type Payload = z.infer<ReturnType<typeof payload>>;
+type Payload = p.Infer<ReturnType<typeof payload>>;
 
 /** The command line, once more decoded where it came as a JSON string literal (AgentsAssemble's agy hook saw that). */
 function commandLine(value: string): string {

@@ -2,20 +2,20 @@
 // its bundle (@augmentcode/auggie@0.36.0: the PreToolUse answer schema, `u = f.updatedInput`, hook command parsing),
 // read 2026-12-01; the real program driven offline against a fake of Augment's API, 2026-12-01
 // (docs/real-programs.md, "More tools").
-import * as z from 'zod/mini';
+import * as p from './payload-shape.js';
 import { claudeStyleAnswer, claudeStyleTarget, inHome, inProject, looseInput, numField, once, rewrittenInput } from './shapes.js';
 import type { AgentSpec, HookAnswer, InstallBase } from './types.js';
 
 const payload = once(() =>
-  z.looseObject({
-    hook_event_name: z.literal('PreToolUse'),
-    tool_name: z.string(),
+  p.looseObject({
+    hook_event_name: p.literal('PreToolUse'),
+    tool_name: p.string(),
     tool_input: looseInput(),
-    conversation_id: z.optional(z.string()),
-    workspace_roots: z.optional(z.array(z.string())),
+    conversation_id: p.optional(p.string()),
+    workspace_roots: p.optional(p.array(p.string())),
   }),
 );
-type Payload = z.infer<ReturnType<typeof payload>>;
+type Payload = p.Infer<ReturnType<typeof payload>>;
 
 const target = (scope: 'user' | 'project', path: (b: InstallBase) => string) =>
   claudeStyleTarget({

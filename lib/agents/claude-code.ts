@@ -1,22 +1,22 @@
 // Claude Code. Sources: code.claude.com/docs/en/hooks, /permissions, /settings via the mirror
 // ericbuess/claude-code-docs (commit ec68a5b2, 2026-08-22, changelog 2.1.240), read 2026-11-29; the real
 // program @anthropic-ai/claude-code@2.1.332 driven offline (docs/real-programs.md), 2026-11-29.
-import * as z from 'zod/mini';
+import * as p from './payload-shape.js';
 import { claudeApproval } from './claude-permissions.js';
 import { claudeStyleAnswer, claudeStyleTarget, inHome, inProject, looseInput, numField, once, rewrittenInput } from './shapes.js';
 import type { AgentSpec } from './types.js';
 
 const payload = once(() =>
-  z.looseObject({
-    session_id: z.string(),
-    hook_event_name: z.literal('PreToolUse'),
-    tool_name: z.string(),
+  p.looseObject({
+    session_id: p.string(),
+    hook_event_name: p.literal('PreToolUse'),
+    tool_name: p.string(),
     tool_input: looseInput(),
-    cwd: z.optional(z.string()),
-    permission_mode: z.optional(z.string()),
+    cwd: p.optional(p.string()),
+    permission_mode: p.optional(p.string()),
   }),
 );
-type Payload = z.infer<ReturnType<typeof payload>>;
+type Payload = p.Infer<ReturnType<typeof payload>>;
 
 const target = (scope: 'user' | 'project', path: ReturnType<typeof inHome>) =>
   claudeStyleTarget({ agent: 'claude-code', scope, path, arrayPath: ['hooks', 'PreToolUse'], matcher: 'Bash', timeout: 10 });

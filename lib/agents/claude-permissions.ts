@@ -140,12 +140,17 @@ export function claudeApproval(call: ShellCall, ctx: { home: string; env: NodeJS
   rules.allow.push(...flags.rules.allow);
   rules.deny.push(...flags.rules.deny);
   const whole = call.command.trim();
-  const parts = subcommands(whole) ?? [whole];
-  const any = (list: string[]) => list.some((r) => ruleMatches(r, whole) || parts.some((p) => ruleMatches(r, p)));
+  // The parts only when a rule is to be matched against them (shell-quote's parse is most of this function's time),
+  // or to tell whether there are none: a command that starts with a plain word has at least one.
+  let split: string[] | undefined;
+  const parts = (): string[] => (split ??= subcommands(whole) ?? [whole]);
+  const noParts = (): boolean => !/^[\w./-]/.test(whole) && parts().length === 0;
+  const any = (list: string[]) => list.some((r) => ruleMatches(r, whole) || parts().some((p) => ruleMatches(r, p)));
   if (any(rules.deny)) return 'deny';
   if (any(rules.ask)) return 'ask';
   const mode = flags.mode ?? call.permissionMode;
   if (mode === 'bypassPermissions') return 'allow';
-  const all = (list: string[]) => list.some((r) => ruleMatches(r, whole)) || parts.every((p) => list.some((r) => ruleMatches(r, p)));
+  const all = (list: string[]) =>
+    list.length === 0 ? noParts() : list.some((r) => ruleMatches(r, whole)) || parts().every((p) => list.some((r) => ruleMatches(r, p)));
   return all(rules.allow) ? 'allow' : 'unknown';
 }

@@ -1,19 +1,19 @@
 // Cline (CLI 3 and the VS Code extension). Sources: docs.cline.bot/customization/hooks and
 // /features/hooks/hook-reference (search excerpts), cline sdk/examples/hooks/README.md (3.83.0), read
 // 2026-11-29. Real program: cline@3.0.65 driven offline, 2026-11-29 (docs/real-programs.md, fact 8).
-import * as z from 'zod/mini';
+import * as p from './payload-shape.js';
 import { guardedShell, inHome, inProject, json, once } from './shapes.js';
 import type { AgentSpec, InstallBase, OwnFileTarget } from './types.js';
 
 // The CLI's payload: the call is both tool_call.input.commands and a JSON string in preToolUse.parameters.
 const payload = once(() =>
-  z.looseObject({
-    taskId: z.optional(z.string()),
-    workspaceRoots: z.optional(z.array(z.string())),
-    tool_call: z.looseObject({ name: z.string(), input: z.looseObject({ commands: z.array(z.string()) }) }),
+  p.looseObject({
+    taskId: p.optional(p.string()),
+    workspaceRoots: p.optional(p.array(p.string())),
+    tool_call: p.looseObject({ name: p.string(), input: p.looseObject({ commands: p.array(p.string()) }) }),
   }),
 );
-type Payload = z.infer<ReturnType<typeof payload>>;
+type Payload = p.Infer<ReturnType<typeof payload>>;
 
 const MARK = '# sparehand hook';
 const target = (scope: 'user' | 'project', path: (b: InstallBase) => string): OwnFileTarget => ({

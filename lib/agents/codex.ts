@@ -2,23 +2,23 @@
 // events/pre_tool_use.rs, schema/generated/*.json), PR #20527 (2026-05-12), developers.openai.com/codex/hooks;
 // read 2026-11-29. Real program: @openai/codex@0.171.0 driven offline, 2026-11-29 (docs/real-programs.md, facts 2 and 3).
 import { join } from 'node:path';
-import * as z from 'zod/mini';
+import * as p from './payload-shape.js';
 import { codexTrust } from './codex-trust.js';
 import { claudeStyleAnswer, claudeStyleTarget, inProject, once } from './shapes.js';
 import type { AgentSpec, InstallBase } from './types.js';
 
 const payload = once(() =>
-  z.looseObject({
-    session_id: z.string(),
-    turn_id: z.string(),
-    hook_event_name: z.literal('PreToolUse'),
-    tool_name: z.string(),
-    tool_input: z.looseObject({ command: z.string() }),
-    cwd: z.optional(z.string()),
-    permission_mode: z.optional(z.string()),
+  p.looseObject({
+    session_id: p.string(),
+    turn_id: p.string(),
+    hook_event_name: p.literal('PreToolUse'),
+    tool_name: p.string(),
+    tool_input: p.looseObject({ command: p.string() }),
+    cwd: p.optional(p.string()),
+    permission_mode: p.optional(p.string()),
   }),
 );
-type Payload = z.infer<ReturnType<typeof payload>>;
+type Payload = p.Infer<ReturnType<typeof payload>>;
 
 /** `$CODEX_HOME`, default `~/.codex`. */
 export const codexHome = (b: InstallBase): string => b.env.CODEX_HOME || join(b.home, '.codex');

@@ -2,26 +2,26 @@
 // cli-config-dir-reference.md, read 2026-11-29. Real program: @github/copilot@1.0.102 driven offline,
 // 2026-11-29 (docs/real-programs.md, fact 5).
 import { join } from 'node:path';
-import * as z from 'zod/mini';
+import * as p from './payload-shape.js';
 import { claudeStyleAnswer, flatTarget, guardedShell, inProject, isObject, json, once, rewrittenInput } from './shapes.js';
 import type { AgentSpec, InstallBase } from './types.js';
 
 // camelCase form (event `preToolUse`); toolArgs is an object in the real program, a JSON string in the docs.
 const payload = once(() =>
-  z.union([
-    z.looseObject({ toolName: z.string(), toolArgs: z.unknown(), sessionId: z.optional(z.string()), cwd: z.optional(z.string()) }),
+  p.union([
+    p.looseObject({ toolName: p.string(), toolArgs: p.unknown(), sessionId: p.optional(p.string()), cwd: p.optional(p.string()) }),
     // PascalCase form (event `PreToolUse`, also repo .claude/settings.json): Claude-like with a timestamp.
-    z.looseObject({
-      hook_event_name: z.literal('PreToolUse'),
-      timestamp: z.string(),
-      tool_name: z.string(),
-      tool_input: z.looseObject({ command: z.string() }),
-      session_id: z.optional(z.string()),
-      cwd: z.optional(z.string()),
+    p.looseObject({
+      hook_event_name: p.literal('PreToolUse'),
+      timestamp: p.string(),
+      tool_name: p.string(),
+      tool_input: p.looseObject({ command: p.string() }),
+      session_id: p.optional(p.string()),
+      cwd: p.optional(p.string()),
     }),
   ]),
 );
-type Payload = z.infer<ReturnType<typeof payload>>;
+type Payload = p.Infer<ReturnType<typeof payload>>;
 type Pascal = Extract<Payload, { timestamp: string }>;
 const isPascal = (p: Payload): p is Pascal => typeof (p as Pascal).tool_input === 'object';
 

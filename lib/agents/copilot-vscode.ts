@@ -1,20 +1,20 @@
 // VS Code agent mode (GitHub Copilot Chat), the "Local" hooks harness. Sources: microsoft/vscode-docs
 // docs/copilot/customization/hooks.md (commit 9f2e2ab6, VS Code 1.109.3, Preview) and the newer "Legacy
 // Local hooks reference" excerpt on code.visualstudio.com, read 2026-11-29. Not confirmed in the real program.
-import * as z from 'zod/mini';
+import * as p from './payload-shape.js';
 import { claudeStyleAnswer, claudeStyleTarget, inConfigHome, inHome, inProject, looseInput, once, rewrittenInput } from './shapes.js';
 import type { AgentSpec, InstallBase } from './types.js';
 
 const payload = once(() =>
-  z.looseObject({
-    sessionId: z.string(),
-    hookEventName: z.literal('PreToolUse'),
-    tool_name: z.string(),
+  p.looseObject({
+    sessionId: p.string(),
+    hookEventName: p.literal('PreToolUse'),
+    tool_name: p.string(),
     tool_input: looseInput(),
-    cwd: z.optional(z.string()),
+    cwd: p.optional(p.string()),
   }),
 );
-type Payload = z.infer<ReturnType<typeof payload>>;
+type Payload = p.Infer<ReturnType<typeof payload>>;
 
 // VS Code ignores matchers (every hook gets every tool); Claude Code honours them. A matcher naming only
 // VS Code's terminal tools keeps this entry out of Claude Code, which reads the same files.

@@ -2,20 +2,20 @@
 // (commit 37f36e93, 2026-08-21), read 2026-12-01. Not confirmed in the real program: its npm package
 // (@charmland/crush) downloads the binary from the internet in its postinstall (docs/real-programs.md, "More tools").
 import { join } from 'node:path';
-import * as z from 'zod/mini';
+import * as p from './payload-shape.js';
 import { flatTarget, inConfigHome, inHome, inProject, json, looseInput, once } from './shapes.js';
 import type { AgentSpec, InstallBase } from './types.js';
 
 const payload = once(() =>
-  z.looseObject({
-    event: z.literal('PreToolUse'),
-    tool_name: z.string(),
+  p.looseObject({
+    event: p.literal('PreToolUse'),
+    tool_name: p.string(),
     tool_input: looseInput(),
-    session_id: z.optional(z.string()),
-    cwd: z.optional(z.string()),
+    session_id: p.optional(p.string()),
+    cwd: p.optional(p.string()),
   }),
 );
-type Payload = z.infer<ReturnType<typeof payload>>;
+type Payload = p.Infer<ReturnType<typeof payload>>;
 
 /** `$CRUSH_GLOBAL_CONFIG/crush.json`, default `$XDG_CONFIG_HOME/crush/crush.json` (internal/config/load.go). */
 const globalConfig = (b: InstallBase): string =>

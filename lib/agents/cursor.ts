@@ -1,20 +1,20 @@
 // Cursor (agent in the IDE and cursor-agent). No primary source in the stored corpora: the survey of
 // 2026-11-10 and third-party adapters (rtk hooks/cursor, agent-hooks-bridge, prisma-airs-cursor-hooks),
 // read 2026-11-29. Not confirmed in the real program (no CLI on npm).
-import * as z from 'zod/mini';
+import * as p from './payload-shape.js';
 import { answeringShell, flatTarget, inHome, inProject, json, looseInput, once, rewrittenInput } from './shapes.js';
 import type { AgentSpec, InstallBase } from './types.js';
 
 const payload = once(() =>
-  z.looseObject({
-    conversation_id: z.string(),
-    hook_event_name: z.optional(z.string()),
-    tool_name: z.string(),
+  p.looseObject({
+    conversation_id: p.string(),
+    hook_event_name: p.optional(p.string()),
+    tool_name: p.string(),
     tool_input: looseInput(),
-    cwd: z.optional(z.string()),
+    cwd: p.optional(p.string()),
   }),
 );
-type Payload = z.infer<ReturnType<typeof payload>>;
+type Payload = p.Infer<ReturnType<typeof payload>>;
 
 // "Cursor requires JSON output for all code paths" (rtk's Cursor hook, third party).
 const LEAVE = '{}\n';

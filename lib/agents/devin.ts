@@ -1,20 +1,20 @@
 // Devin CLI / Devin Local (the successor of Windsurf Cascade hooks). Sources: docs.devin.ai/cli/extensibility/hooks
 // (overview, two revisions, search excerpts), read 2026-11-29; Windsurf legacy hooks via the survey of
 // 2026-11-10. Not confirmed in the real program (no CLI on npm).
-import * as z from 'zod/mini';
+import * as p from './payload-shape.js';
 import { claudeStyleAnswer, claudeStyleTarget, inConfigHome, inHome, inProject, looseInput, once, rewrittenInput } from './shapes.js';
 import type { AgentSpec, InstallBase } from './types.js';
 
 const payload = once(() =>
-  z.looseObject({
-    hook_event_name: z.literal('PreToolUse'),
-    tool_name: z.literal('exec'),
+  p.looseObject({
+    hook_event_name: p.literal('PreToolUse'),
+    tool_name: p.literal('exec'),
     tool_input: looseInput(),
-    session_id: z.optional(z.string()),
-    cwd: z.optional(z.string()),
+    session_id: p.optional(p.string()),
+    cwd: p.optional(p.string()),
   }),
 );
-type Payload = z.infer<ReturnType<typeof payload>>;
+type Payload = p.Infer<ReturnType<typeof payload>>;
 
 const target = (scope: 'user' | 'project', path: (b: InstallBase) => string, arrayPath: readonly string[]) =>
   claudeStyleTarget({ agent: 'devin', scope, path, arrayPath, matcher: 'exec', timeout: 10 });

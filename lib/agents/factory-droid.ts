@@ -1,21 +1,21 @@
 // Factory Droid. Sources: docs.factory.ai/harness/hooks and /reference/hooks-reference (search excerpts, two
 // revisions), rtk PR #2267 (third party), read 2026-11-29. Real program: droid@0.215.0 driven offline,
 // 2026-11-29 (docs/real-programs.md, fact 4).
-import * as z from 'zod/mini';
+import * as p from './payload-shape.js';
 import { claudeStyleAnswer, claudeStyleTarget, inHome, inProject, looseInput, once, rewrittenInput } from './shapes.js';
 import type { AgentSpec, InstallBase } from './types.js';
 
 const payload = once(() =>
-  z.looseObject({
-    hook_event_name: z.literal('PreToolUse'),
-    tool_name: z.literal('Execute'),
+  p.looseObject({
+    hook_event_name: p.literal('PreToolUse'),
+    tool_name: p.literal('Execute'),
     tool_input: looseInput(),
-    session_id: z.optional(z.string()),
-    cwd: z.optional(z.string()),
-    permission_mode: z.optional(z.string()),
+    session_id: p.optional(p.string()),
+    cwd: p.optional(p.string()),
+    permission_mode: p.optional(p.string()),
   }),
 );
-type Payload = z.infer<ReturnType<typeof payload>>;
+type Payload = p.Infer<ReturnType<typeof payload>>;
 
 // hooks.json with the event names at the top level: droid ignores the {"hooks":{…}} shape there.
 const target = (scope: 'user' | 'project', path: (b: InstallBase) => string) =>

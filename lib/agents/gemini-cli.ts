@@ -1,20 +1,20 @@
 // Gemini CLI. Sources: google-gemini/gemini-cli docs/hooks/{index,reference}.md, packages/core/src/hooks/*,
 // scheduler/hook-utils.ts, schemas/settings.schema.json (HEAD 5411f113, 2026-08-21, 0.56.0-nightly), read
 // 2026-11-29. Real program: @google/gemini-cli@0.61.0 driven offline, 2026-11-29 (docs/real-programs.md).
-import * as z from 'zod/mini';
+import * as p from './payload-shape.js';
 import { claudeStyleTarget, exit2, inHome, inProject, json, looseInput, once, rewrittenInput } from './shapes.js';
 import type { AgentSpec, InstallBase } from './types.js';
 
 const payload = once(() =>
-  z.looseObject({
-    hook_event_name: z.literal('BeforeTool'),
-    tool_name: z.string(),
+  p.looseObject({
+    hook_event_name: p.literal('BeforeTool'),
+    tool_name: p.string(),
     tool_input: looseInput(),
-    session_id: z.optional(z.string()),
-    cwd: z.optional(z.string()),
+    session_id: p.optional(p.string()),
+    cwd: p.optional(p.string()),
   }),
 );
-type Payload = z.infer<ReturnType<typeof payload>>;
+type Payload = p.Infer<ReturnType<typeof payload>>;
 
 const target = (scope: 'user' | 'project', path: (b: InstallBase) => string) =>
   claudeStyleTarget({

@@ -3,21 +3,21 @@
 // packages/agent-core-v2/src/features/externalHooks (commit d723cc47, 2026-08-22), read 2026-12-01. Real program:
 // @moonshot-ai/kimi-code@2.1.0 (on npm, although the survey had it as a Python program) driven offline 2026-12-01.
 import { join } from 'node:path';
-import * as z from 'zod/mini';
+import * as p from './payload-shape.js';
 import { claudeStyleAnswer, inProject, looseInput, once, tomlHooksTarget } from './shapes.js';
 import type { AgentSpec, InstallBase } from './types.js';
 
 const payload = once(() =>
-  z.looseObject({
-    hook_event_name: z.literal('PreToolUse'),
-    tool_name: z.string(),
+  p.looseObject({
+    hook_event_name: p.literal('PreToolUse'),
+    tool_name: p.string(),
     tool_input: looseInput(),
-    client_type: z.optional(z.string()),
-    session_id: z.optional(z.string()),
-    cwd: z.optional(z.string()),
+    client_type: p.optional(p.string()),
+    session_id: p.optional(p.string()),
+    cwd: p.optional(p.string()),
   }),
 );
-type Payload = z.infer<ReturnType<typeof payload>>;
+type Payload = p.Infer<ReturnType<typeof payload>>;
 
 /** `$KIMI_CODE_HOME`, default `~/.kimi-code`. */
 const kimiHome = (b: InstallBase): string => b.env.KIMI_CODE_HOME || join(b.home, '.kimi-code');

@@ -1,19 +1,19 @@
 // Kiro CLI. Sources: kiro.dev/docs/cli/hooks (2.x), kiro.dev/docs/cli/v3/hooks, kiro.dev/changelog/cli/3-4
 // (search excerpts), read 2026-11-29. Not confirmed in the real program (no CLI on npm).
-import * as z from 'zod/mini';
+import * as p from './payload-shape.js';
 import { exit2, flatTarget, inHome, inProject, isObject, looseInput, once } from './shapes.js';
 import type { AgentSpec, InstallBase } from './types.js';
 
 const payload = once(() =>
-  z.looseObject({
-    hook_event_name: z.string().check(z.regex(/^[Pp]reToolUse$/)),
-    tool_name: z.string(),
+  p.looseObject({
+    hook_event_name: p.string(/^[Pp]reToolUse$/),
+    tool_name: p.string(),
     tool_input: looseInput(),
-    cwd: z.optional(z.string()),
-    session_id: z.optional(z.string()),
+    cwd: p.optional(p.string()),
+    session_id: p.optional(p.string()),
   }),
 );
-type Payload = z.infer<ReturnType<typeof payload>>;
+type Payload = p.Infer<ReturnType<typeof payload>>;
 
 // Kiro CLI 3 standalone hook file: {"version":"v1","hooks":[{name, trigger, matcher, action, timeout, enabled}]}.
 const target = (scope: 'user' | 'project', path: (b: InstallBase) => string) =>

@@ -2,7 +2,7 @@
 // kept it, such as Kilo): it hands each shell call to `sparehand agent hook --for <host>` (plugin-file.ts) and applies
 // the answer. No import from the tool; every failure leaves the call alone, but a refusal throws. The payload names
 // the host it was written for, since several tools send the same shape.
-import * as z from 'zod/mini';
+import * as p from './payload-shape.js';
 import { pluginFileTarget, pluginPrelude } from './plugin-file.js';
 import { json, looseInput, numField, once, rewrittenInput } from './shapes.js';
 import type { AgentSpec, HookAnswer, HookCommand, InstallBase, OwnFileTarget, Scope, ShellCall, WireAnswer } from './types.js';
@@ -72,16 +72,16 @@ process.stdout.write(JSON.stringify(outcome));
 
 /** What the plugin sends: its host, the tool, the call's ids, its args (v1 output.args / v2 event.input), the folder. */
 const pluginPayload = once(() =>
-  z.looseObject({
-    host: z.optional(z.string()),
-    tool: z.string(),
+  p.looseObject({
+    host: p.optional(p.string()),
+    tool: p.string(),
     args: looseInput(),
-    sessionID: z.optional(z.string()),
-    callID: z.optional(z.string()),
-    directory: z.optional(z.string()),
+    sessionID: p.optional(p.string()),
+    callID: p.optional(p.string()),
+    directory: p.optional(p.string()),
   }),
 );
-export type PluginPayload = z.infer<ReturnType<typeof pluginPayload>>;
+export type PluginPayload = p.Infer<ReturnType<typeof pluginPayload>>;
 
 /** The plugin's payload, sent by the plugin written for `host` (`legacy`: also one written before it named its host). */
 const isPluginPayload =

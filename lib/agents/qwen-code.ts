@@ -2,21 +2,21 @@
 // @qwen-code/qwen-code@0.24.4) and its bundle's firePreToolUseHook / firePermissionRequestHook, read 2026-12-01; the
 // real program @qwen-code/qwen-code@0.24.4 driven offline 2026-12-01 (docs/real-programs.md, "More tools").
 import { join } from 'node:path';
-import * as z from 'zod/mini';
+import * as p from './payload-shape.js';
 import { claudeStyleAnswer, claudeStyleTarget, inProject, looseInput, once, rewrittenInput } from './shapes.js';
 import type { AgentSpec, InstallBase } from './types.js';
 
 const payload = once(() =>
-  z.looseObject({
-    hook_event_name: z.literal('PreToolUse'),
-    tool_name: z.string(),
+  p.looseObject({
+    hook_event_name: p.literal('PreToolUse'),
+    tool_name: p.string(),
     tool_input: looseInput(),
-    session_id: z.optional(z.string()),
-    cwd: z.optional(z.string()),
-    permission_mode: z.optional(z.string()),
+    session_id: p.optional(p.string()),
+    cwd: p.optional(p.string()),
+    permission_mode: p.optional(p.string()),
   }),
 );
-type Payload = z.infer<ReturnType<typeof payload>>;
+type Payload = p.Infer<ReturnType<typeof payload>>;
 
 /** `$QWEN_HOME`, default `~/.qwen`. */
 const qwenHome = (b: InstallBase): string => b.env.QWEN_HOME || join(b.home, '.qwen');

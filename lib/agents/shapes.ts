@@ -1,5 +1,5 @@
 // Pieces several tools share: Claude-style payloads, hook entries and answers, the guarded hook command.
-import * as z from 'zod/mini';
+import * as p from './payload-shape.js';
 import { join } from 'node:path';
 import type { HookAnswer, HookCommand, InstallBase, JsonHookTarget, Scope, TomlHookTarget, WireAnswer } from './types.js';
 
@@ -10,7 +10,7 @@ export function once<T>(make: () => T): () => T {
 }
 
 /** Tool input objects are kept whole on rewrite, so they are loose: unknown fields pass through. */
-export const looseInput = once(() => z.looseObject({ command: z.string() }));
+export const looseInput = once(() => p.looseObject({ command: p.string() }));
 
 export const json = (value: unknown): WireAnswer => ({ stdout: `${JSON.stringify(value)}\n`, stderr: '', exitCode: 0 });
 /** Exit 2 with the reason on stderr: the refusal form of tools whose JSON answers cannot refuse. */

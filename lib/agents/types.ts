@@ -1,6 +1,6 @@
 // The shape every coding tool fills in (one file per tool), and the neutral answer the hook core decides.
 // The core (lib/hook, lib/install, lib/commands) reads only these fields and never names a tool.
-import type * as z from 'zod/mini';
+import type { Shape } from './payload-shape.js';
 
 /** A tool's id (`claude-code`): the registry in index.ts is the list of them. */
 export type AgentId = string;
@@ -284,8 +284,8 @@ export interface AgentSpec<P = unknown> {
   maxTimeoutMs?: number;
   /** The tool's timeout for a shell call that names none, ms: the rewrite then sets a raised one. */
   defaultTimeoutMs?: number;
-  /** Payload schema (the hook's input), built on first use (schemas cost start-up time). Absent for note/none tools. */
-  payload?: () => z.ZodMiniType<P>;
+  /** Payload shape (the hook's input; lib/agents/payload-shape.ts, not zod: it is on the hook's path), built on first use. Absent for note/none tools. */
+  payload?: () => Shape<P>;
   /**
    * Tells this tool's payload by its shape (a cheap test on the parsed JSON). Several tools read the same settings
    * file (VS Code and Cursor read Claude Code's), so the hook asks every tool, and the most specific shape wins.

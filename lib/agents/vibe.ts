@@ -3,21 +3,21 @@
 // (2.18.4, commit ac8f1a09, 2026-07-01), read 2026-12-01. Not confirmed in the real program (documentation only: a
 // Python program, not on npm).
 import { join } from 'node:path';
-import * as z from 'zod/mini';
+import * as p from './payload-shape.js';
 import { inProject, json, looseInput, once, rewrittenInput, tomlHooksTarget } from './shapes.js';
 import type { AgentSpec, InstallBase } from './types.js';
 
 const payload = once(() =>
-  z.looseObject({
-    hook_event_name: z.string().check(z.regex(/^(pre_tool|before_tool)$/)),
-    tool_name: z.string(),
+  p.looseObject({
+    hook_event_name: p.string(/^(pre_tool|before_tool)$/),
+    tool_name: p.string(),
     tool_input: looseInput(),
-    tool_call_id: z.optional(z.string()),
-    session_id: z.optional(z.string()),
-    cwd: z.optional(z.string()),
+    tool_call_id: p.optional(p.string()),
+    session_id: p.optional(p.string()),
+    cwd: p.optional(p.string()),
   }),
 );
-type Payload = z.infer<ReturnType<typeof payload>>;
+type Payload = p.Infer<ReturnType<typeof payload>>;
 
 /** `$VIBE_HOME`, default `~/.vibe`. */
 const vibeHome = (b: InstallBase): string => b.env.VIBE_HOME || join(b.home, '.vibe');

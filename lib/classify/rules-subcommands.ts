@@ -217,10 +217,17 @@ const compile = (t: Subcommands): SubcommandTable => ({
   scriptVerb: t.scriptVerb,
   goals: t.goals === true,
 });
-const TABLES: ReadonlyMap<string, SubcommandTable> = new Map(Object.entries(SUBCOMMANDS).map(([k, v]) => [k, compile(v)]));
+// Each tool's table is made when a command first names it: making them all cost every hook process that classifies
+// (docs/performance.md), and a command names one or two.
+const TABLES = new Map<string, SubcommandTable>();
 
 /** The subcommand table of the tool `name`, if it has one. */
-export const subcommandsOf = (name: string): SubcommandTable | undefined => TABLES.get(name);
+export function subcommandsOf(name: string): SubcommandTable | undefined {
+  if (!Object.hasOwn(SUBCOMMANDS, name)) return undefined;
+  let made = TABLES.get(name);
+  if (made === undefined) TABLES.set(name, (made = compile(SUBCOMMANDS[name]!)));
+  return made;
+}
 
 const SUB_VALUE = new Set(['-C', '--config', '-Z', '--color', '--manifest-path', '--output_base', '--bazelrc']);
 

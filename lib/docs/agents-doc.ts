@@ -33,14 +33,14 @@ const pretty = (v: unknown) => JSON.stringify(v, null, 2);
  * What the hook answers for this tool's sample payload of `npm test`, as the tool reads it: sparehand installed at
  * SCRIPT, a `sparehand` on PATH (tools that call it by name), no config, no permission rules, a new session.
  */
-function hookAnswerFor(a: AgentSpec, env: NodeJS.ProcessEnv = {}): string {
+async function hookAnswerFor(a: AgentSpec, env: NodeJS.ProcessEnv = {}): Promise<string> {
   const home = mkdtempSync(join(tmpdir(), 'sparehand-doc-'));
   try {
     mkdirSync(join(home, 'bin'));
     writeFileSync(join(home, 'bin', 'sparehand'), '#!/bin/sh\n');
     chmodSync(join(home, 'bin', 'sparehand'), 0o755);
     const ctx = { home, cwd: CWD, env: { HOME: home, PATH: join(home, 'bin'), ...env }, self: { node: NODE, script: SCRIPT } };
-    const w = answerFor(ctx, a.id, JSON.stringify(a.samplePayload!('npm test', CWD)));
+    const w = await answerFor(ctx, a.id, JSON.stringify(a.samplePayload!('npm test', CWD)));
     return [w.stdout.trim() && `stdout: ${w.stdout.trim()}`, w.stderr.trim() && `stderr: ${w.stderr.trim()}`, `exit ${w.exitCode}`].filter(Boolean).join('\n');
   } finally {
     rmSync(home, { recursive: true, force: true });
@@ -48,14 +48,16 @@ function hookAnswerFor(a: AgentSpec, env: NodeJS.ProcessEnv = {}): string {
 }
 
 /** The hook's answers for `npm test` in this tool's form. */
-function answers(a: AgentSpec): string[] {
+async function answers(a: AgentSpec): Promise<string[]> {
   if (!a.samplePayload || !a.payload || !a.encode) return [];
   const out: string[] = [];
-  if (a.connection === 'rewrite') out.push('Rewrite:', '', code('text', hookAnswerFor(a)), '');
-  if (a.connection === 'redirect') out.push('Refusal:', '', code('text', hookAnswerFor(a)), '');
-  if (a.rewriteOptIn) out.push(`Rewrite (with ${agentEnvVar(a.id)}=rewrite):`, '', code('text', hookAnswerFor(a, { [agentEnvVar(a.id)]: 'rewrite' })), '');
+  if (a.connection === 'rewrite') out.push('Rewrite:', '', code('text', await hookAnswerFor(a)), '');
+  if (a.connection === 'redirect') out.push('Refusal:', '', code('text', await hookAnswerFor(a)), '');
+  if (a.rewriteOptIn)
+    out.push(`Rewrite (with ${agentEnvVar(a.id)}=rewrite):`, '', code('text', await hookAnswerFor(a, { [agentEnvVar(a.id)]: 'rewrite' })), '');
   // A tool that wants an answer even where the hook changes nothing: what it gets then (here: switched off).
-  if (a.leaveStdout) out.push('Left alone (every other call, and wherever the hook fails open):', '', code('text', hookAnswerFor(a, { SPAREHAND: 'off' })), '');
+  if (a.leaveStdout)
+    out.push('Left alone (every other call, and wherever the hook fails open):', '', code('text', await hookAnswerFor(a, { SPAREHAND: 'off' })), '');
   return out;
 }
 
@@ -67,7 +69,7 @@ function where(t: InstallTarget): string {
 }
 
 /** One tool's section. */
-function section(a: AgentSpec): string {
+async function section(a: AgentSpec): Promise<string> {
   const cmd = hookCommand(a.id, { node: NODE, script: SCRIPT });
   const lines = [`### ${a.name} (\`${a.id}\`)`, '', `**Connection:** ${a.connection}. ${a.why}`, ''];
   if (a.install.targets.length > 0 || (a.install.notes ?? []).length > 0) {
@@ -91,7 +93,7 @@ function section(a: AgentSpec): string {
   if (a.install.targets.length === 0 && (a.install.notes ?? []).length > 0) {
     lines.push('**Note** (what install adds to the file):', '', code('markdown', noteBlock(sparehandInvocation(a.sparehandName, cmd))), '');
   }
-  lines.push(...answers(a));
+  lines.push(...(await answers(a)));
   if (a.facts.failMode) lines.push(`**When the hook fails:** ${a.facts.failMode}`, '');
   if (a.install.trust) lines.push(`**Trust:** ${a.install.trust.howTo}.`, '');
   if ((a.install.afterInstall ?? []).length > 0) lines.push('**After install:**', '', ...a.install.afterInstall!.map((t) => `- ${t}`), '');
@@ -121,7 +123,7 @@ function section(a: AgentSpec): string {
 }
 
 /** The generated part of docs/agents.md: a summary table, then one section per tool. */
-export function renderAgentsDoc(agents: readonly AgentSpec[]): string {
+export async function renderAgentsDoc(agents: readonly AgentSpec[]): Promise<string> {
   const rows = agents.map((a) => {
     const user =
       a.install.targets
@@ -142,7 +144,7 @@ export function renderAgentsDoc(agents: readonly AgentSpec[]): string {
     "The tools with a sandbox of their own for shell commands (each one's **Sandbox** paragraph below says more; [Sandboxes](#sandboxes) how sparehand works inside them):",
     '',
     ...sandboxTable(agents),
-    ...agents.map(section),
+    ...(await Promise.all(agents.map(section))),
     DOC_END,
   ].join('\n');
 }

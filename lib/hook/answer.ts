@@ -1,5 +1,6 @@
-// The hook's full path, loaded only for payloads that may hold a heavy command: the caller's payload (zod),
-// decide, the caller's answer. lib/hook/main.ts is the hot path in front of it and the one place that fails open
+// The hook's full path, loaded only for payloads that may hold a heavy command: the caller's payload (its shape,
+// checked by hand: lib/agents/payload-shape.ts), decide, the caller's answer. No zod unless the config must be checked
+// (lib/config-checked.ts). lib/hook/main.ts is the hot path in front of it and the one place that fails open
 // (and logs); nothing here catches an error of its own.
 import { AGENTS, agentEnvVar, allAgents, isAgentId } from '../agents/index.js';
 import type { AgentSpec, WireAnswer } from '../agents/types.js';
@@ -33,7 +34,7 @@ export function callerOf(named: AgentSpec<unknown>, raw: Record<string, unknown>
 }
 
 /** The answer for a payload that passed the entry check (lib/hook/entry-check.ts); throws only on internal errors. */
-export function answerPayload(ctx: DecideContext, agent: string, raw: unknown): WireAnswer {
+export async function answerPayload(ctx: DecideContext, agent: string, raw: unknown): Promise<WireAnswer> {
   const named = isAgentId(agent) ? AGENTS[agent] : undefined;
   if (!named) {
     logLine(ctx, `unknown tool "${agent}": left alone`);
@@ -50,12 +51,12 @@ export function answerPayload(ctx: DecideContext, agent: string, raw: unknown): 
   }
   const call = caller.read(parsed.data);
   if (!call || !caller.shellTools.includes(call.tool)) return leaveFor(caller);
-  const answer = decide(caller, call, ctx);
+  const answer = await decide(caller, call, ctx);
   return answer.kind === 'leave' ? leaveFor(caller) : caller.encode(answer, parsed.data);
 }
 
 /** The whole answer for one payload text, as the hook process gives it (tests and docs use it); throws only on internal errors. */
-export function answerFor(ctx: DecideContext, agent: string, text: string): WireAnswer {
+export async function answerFor(ctx: DecideContext, agent: string, text: string): Promise<WireAnswer> {
   const entry = entryCheck(ctx, agent, text);
-  return entry ? answerPayload(ctx, agent, entry.raw) : leaveFor(isAgentId(agent) ? AGENTS[agent] : undefined);
+  return entry ? await answerPayload(ctx, agent, entry.raw) : leaveFor(isAgentId(agent) ? AGENTS[agent] : undefined);
 }

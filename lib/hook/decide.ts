@@ -2,7 +2,7 @@
 import { agentEnvVar } from '../agents/index.js';
 import type { AgentSpec, HookAnswer, ShellCall } from '../agents/types.js';
 import { classify, rewriteCommand } from '../classify/index.js';
-import { loadConfigOrKept } from '../config.js';
+import { loadCheckedConfigOrKept } from '../config-checked.js';
 import { platformFacts } from '../remote/worker-facts.js';
 import type { Context } from '../context.js';
 import { type Self, self, sparehandInvocation } from '../self.js';
@@ -47,12 +47,12 @@ export function effectiveConnection(spec: AgentSpec<unknown>, env: NodeJS.Proces
 export const refusalReason = (replacement: string): string =>
   `This command is heavy: sparehand runs it on a spare machine (or here when none is free). Run this instead: ${replacement}`;
 
-export function decide(spec: AgentSpec<unknown>, call: ShellCall, ctx: DecideContext): HookAnswer {
+export async function decide(spec: AgentSpec<unknown>, call: ShellCall, ctx: DecideContext): Promise<HookAnswer> {
   const leave: HookAnswer = { kind: 'leave' };
   const connection = effectiveConnection(spec, ctx.env);
   if (connection !== 'rewrite' && connection !== 'redirect') return leave;
   // A broken config file does not turn the hooks off: the last good one (or the defaults), and a line in the log.
-  const config = loadConfigOrKept(ctx, (line) => logLine(ctx, `${spec.id}: ${line}`));
+  const config = await loadCheckedConfigOrKept(ctx, (line) => logLine(ctx, `${spec.id}: ${line}`));
   // What the workers are (recorded by `worker add`, `worker check` and runs): a chain that runs what it builds stays whole.
   const depth = depthInProject(call.cwd ?? ctx.cwd);
   const c = classify(call.command, config.rules ?? {}, { ...platformFacts(ctx, config.workers ?? []), depth });

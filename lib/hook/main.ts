@@ -67,7 +67,7 @@ export async function hookMain(ctx: Context, agent: string, paths: HookPaths): P
     const entry = text === null ? undefined : entryCheck(ctx, agent, text);
     answer =
       entry && mayBeHeavy(entry.raw, ruleWords(rawRules(ctx).heavy))
-        ? (await paths.full()).answerPayload(ctx, agent, entry.raw)
+        ? await (await paths.full()).answerPayload(ctx, agent, entry.raw)
         : { stdout: paths.leave(agent), stderr: '', exitCode: 0 };
   } catch (e) {
     logLine(ctx, `${agent}: internal error, left alone: ${(e as Error)?.stack ?? String(e)}`);

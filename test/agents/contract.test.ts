@@ -36,8 +36,8 @@ function expected(id: string, name: string): { stdout: unknown; stderr: string; 
   return JSON.parse(text);
 }
 
-function run(id: string, payload: unknown, env: NodeJS.ProcessEnv = {}) {
-  const a = answerFor(ctxFor(env), id, typeof payload === 'string' ? payload : JSON.stringify(payload));
+async function run(id: string, payload: unknown, env: NodeJS.ProcessEnv = {}) {
+  const a = await answerFor(ctxFor(env), id, typeof payload === 'string' ? payload : JSON.stringify(payload));
   return { stdout: a.stdout === '' ? null : JSON.parse(a.stdout), stderr: a.stderr, exitCode: a.exitCode, raw: a.stdout };
 }
 
@@ -50,13 +50,13 @@ const leaveOf = (id: string) => (AGENTS[id]!.leaveStdout ? JSON.parse(AGENTS[id]
 describe.each(HOOKED.map((a) => [a.id]))('%s', (id) => {
   const payload = fixture(id, 'payload.json');
 
-  it('answers a heavy command in its own form, keeping every other input field', () => {
-    expect(run(id, payload)).toEqual({ ...expected(id, 'answer.json'), raw: expect.any(String) });
+  it('answers a heavy command in its own form, keeping every other input field', async () => {
+    expect(await run(id, payload)).toEqual({ ...expected(id, 'answer.json'), raw: expect.any(String) });
   });
 
-  it.runIf(hasFixture(id, 'captured.json'))('answers the payload captured from the real program', () => {
+  it.runIf(hasFixture(id, 'captured.json'))('answers the payload captured from the real program', async () => {
     const want = hasFixture(id, 'captured-answer.json') ? 'captured-answer.json' : 'answer.json';
-    expect(run(id, fixture(id, 'captured.json'))).toEqual({ ...expected(id, want), raw: expect.any(String) });
+    expect(await run(id, fixture(id, 'captured.json'))).toEqual({ ...expected(id, want), raw: expect.any(String) });
   });
 
   it("is the caller of its payload, whichever tool's hook is called (the most specific shape wins)", () => {
@@ -78,8 +78,8 @@ describe.each(HOOKED.map((a) => [a.id]))('%s', (id) => {
     ['a command already wrapped', "sparehand run --or-local -- 'npm test'"],
     ['a command wrapped by absolute path', "/usr/bin/node /opt/x/bin/sparehand.js run --or-local -- 'npm test'"],
     ['a command turned off by its prefix', 'SPAREHAND=off npm test'],
-  ])('leaves alone %s', (_what, command) => {
-    const r = run(id, withCommand(payload, command));
+  ])('leaves alone %s', async (_what, command) => {
+    const r = await run(id, withCommand(payload, command));
     expect([r.stdout, r.exitCode, r.stderr]).toEqual([leaveOf(id), 0, '']);
   });
 
@@ -87,8 +87,8 @@ describe.each(HOOKED.map((a) => [a.id]))('%s', (id) => {
     ['SPAREHAND=off', { SPAREHAND: 'off' }],
     ['inside a run (SPAREHAND_RUN=1)', { SPAREHAND_RUN: '1' }],
     [`${agentEnvVar(id)}=off`, { [agentEnvVar(id)]: 'off' }],
-  ])('leaves everything alone with %s', (_what, env) => {
-    const r = run(id, payload, env);
+  ])('leaves everything alone with %s', async (_what, env) => {
+    const r = await run(id, payload, env);
     expect([r.stdout, r.exitCode, r.stderr]).toEqual([leaveOf(id), 0, '']);
   });
 
@@ -99,37 +99,37 @@ describe.each(HOOKED.map((a) => [a.id]))('%s', (id) => {
     ['JSON null', 'null'],
     ['a truncated payload', JSON.stringify(payload).slice(0, 40)],
     ['an empty object', '{}'],
-  ])('leaves junk alone: %s', (_what, text) => {
-    const r = run(id, text);
+  ])('leaves junk alone: %s', async (_what, text) => {
+    const r = await run(id, text);
     expect([r.exitCode, r.stderr]).toEqual([0, '']);
     expect([null, leaveOf(id)]).toContainEqual(r.stdout);
   });
 
-  it('leaves a payload with a wrongly typed command alone', () => {
+  it('leaves a payload with a wrongly typed command alone', async () => {
     // (Copilot's documented toolArgs is a JSON string: there the quotes are escaped.)
-    const r = run(id, JSON.parse(JSON.stringify(payload).replace(/\\?"npm test\\?"/, '42')));
+    const r = await run(id, JSON.parse(JSON.stringify(payload).replace(/\\?"npm test\\?"/, '42')));
     expect([r.exitCode, r.stderr]).toEqual([0, '']);
     expect([null, leaveOf(id)]).toContainEqual(r.stdout);
   });
 
-  it('leaves other tools of the same program alone', () => {
+  it('leaves other tools of the same program alone', async () => {
     const text = JSON.stringify(payload);
     const other = AGENTS[id]!.shellTools.reduce((t, name) => t.replaceAll(`"${name}"`, '"Read"'), text);
-    const r = run(id, other);
+    const r = await run(id, other);
     expect([r.exitCode, r.stderr]).toEqual([0, '']);
     expect([null, leaveOf(id)]).toContainEqual(r.stdout);
   });
 });
 
 describe('redirect tools refuse once per session, then let the same command through', () => {
-  it.each(HOOKED.filter((a) => a.connection === 'redirect').map((a) => [a.id]))('%s', (id) => {
+  it.each(HOOKED.filter((a) => a.connection === 'redirect').map((a) => [a.id]))('%s', async (id) => {
     const ctx = ctxFor();
     const text = JSON.stringify(fixture(id, 'payload.json'));
-    const first = answerFor(ctx, id, text);
+    const first = await answerFor(ctx, id, text);
     expect(first.stdout + first.stderr).toContain("Run this instead: /usr/bin/node /opt/sparehand/bin/sparehand.js run --or-local -- 'npm test'");
-    expect(answerFor(ctx, id, text)).toEqual({ stdout: AGENTS[id]!.leaveStdout ?? '', stderr: '', exitCode: 0 });
+    expect(await answerFor(ctx, id, text)).toEqual({ stdout: AGENTS[id]!.leaveStdout ?? '', stderr: '', exitCode: 0 });
     // Another command in the same session is refused once too.
-    const other = answerFor(ctx, id, text.replace('npm test', 'cargo test'));
+    const other = await answerFor(ctx, id, text.replace('npm test', 'cargo test'));
     expect(other.stdout + other.stderr).toContain("run --or-local -- 'cargo test'");
   });
 });
@@ -145,39 +145,39 @@ describe('codex', () => {
     expect(validInput(fixture('codex', 'captured.json'))).toBe(true);
   });
 
-  it('the redirect answer validates against the vendor output schema', () => {
-    const r = run('codex', fixture('codex', 'payload.json'));
+  it('the redirect answer validates against the vendor output schema', async () => {
+    const r = await run('codex', fixture('codex', 'payload.json'));
     expect(validOutput(r.stdout), JSON.stringify(validOutput.errors)).toBe(true);
   });
 
-  it('SPAREHAND_AGENT_CODEX=rewrite switches to allow + updatedInput, valid against the vendor schema', () => {
-    const r = run('codex', fixture('codex', 'payload.json'), { SPAREHAND_AGENT_CODEX: 'rewrite' });
+  it('SPAREHAND_AGENT_CODEX=rewrite switches to allow + updatedInput, valid against the vendor schema', async () => {
+    const r = await run('codex', fixture('codex', 'payload.json'), { SPAREHAND_AGENT_CODEX: 'rewrite' });
     expect(r).toEqual({ ...expected('codex', 'answer-rewrite.json'), raw: expect.any(String) });
     expect(validOutput(r.stdout), JSON.stringify(validOutput.errors)).toBe(true);
   });
 });
 
 describe('copilot-cli names sparehand bare', () => {
-  it('leaves the command alone when no `sparehand` is on PATH', () => {
+  it('leaves the command alone when no `sparehand` is on PATH', async () => {
     // A PATH with nothing on it (a machine may have sparehand in /usr/bin after `npm link`).
-    const r = run('copilot-cli', fixture('copilot-cli', 'captured.json'), { PATH: tempDir('sparehand-empty-path-') });
+    const r = await run('copilot-cli', fixture('copilot-cli', 'captured.json'), { PATH: tempDir('sparehand-empty-path-') });
     expect([r.stdout, r.exitCode]).toEqual([null, 0]);
   });
 });
 
 describe('claude-code timeouts (docs/hook.md, "Timeouts")', () => {
   const payload = fixture('claude-code', 'payload.json') as { tool_input: Record<string, unknown> };
-  const input = (tool_input: Record<string, unknown>) =>
-    run('claude-code', { ...payload, tool_input: { command: 'npm test', ...tool_input } }).stdout.hookSpecificOutput.updatedInput;
+  const input = async (tool_input: Record<string, unknown>) =>
+    (await run('claude-code', { ...payload, tool_input: { command: 'npm test', ...tool_input } })).stdout.hookSpecificOutput.updatedInput;
 
-  it('a foreground call without a timeout gets the default raised (2 min + 5 min)', () => {
-    expect(input({}).timeout).toBe(420_000);
+  it('a foreground call without a timeout gets the default raised (2 min + 5 min)', async () => {
+    expect((await input({})).timeout).toBe(420_000);
   });
 
-  it('a background call keeps its own timeout, raised, and gets none where it had none', () => {
+  it('a background call keeps its own timeout, raised, and gets none where it had none', async () => {
     // Background commands are not bounded by the default (claude-code #88702): adding one could end them (#90616).
-    expect(input({ run_in_background: true })).toEqual({ command: `${INVOCATION} run --or-local -- 'npm test'`, run_in_background: true });
-    expect(input({ run_in_background: true, timeout: 60_000 }).timeout).toBe(360_000);
+    expect(await input({ run_in_background: true })).toEqual({ command: `${INVOCATION} run --or-local -- 'npm test'`, run_in_background: true });
+    expect((await input({ run_in_background: true, timeout: 60_000 })).timeout).toBe(360_000);
   });
 });
 
@@ -192,7 +192,7 @@ describe('permission parity (claude-code)', () => {
     writeFileSync(file, JSON.stringify({ permissions }));
     return { ctx, p: { ...payload, cwd: project } };
   };
-  const decision = (r: ReturnType<typeof answerFor>) =>
+  const decision = (r: Awaited<ReturnType<typeof answerFor>>) =>
     r.stdout === '' ? 'left alone' : (JSON.parse(r.stdout).hookSpecificOutput.permissionDecision ?? 'no decision');
 
   it.each([
@@ -204,16 +204,16 @@ describe('permission parity (claude-code)', () => {
     ['a deny rule', { allow: ['Bash'], deny: ['Bash(npm test)'] }, 'user', 'left alone'],
     ['a project deny rule', { deny: ['Bash(npm:*)'] }, 'project', 'left alone'],
     ['an ask rule', { allow: ['Bash(npm test)'], ask: ['Bash(npm test)'] }, 'user', 'no decision'],
-  ] as const)('%s → %s', (_what, permissions, where, want) => {
+  ] as const)('%s → %s', async (_what, permissions, where, want) => {
     const { ctx, p } = withRules(permissions as Record<string, string[]>, where);
-    expect(decision(answerFor(ctx, 'claude-code', JSON.stringify(p)))).toBe(want);
+    expect(decision(await answerFor(ctx, 'claude-code', JSON.stringify(p)))).toBe(want);
   });
 
-  it('bypassPermissions approves the rewrite; a deny rule still wins', () => {
+  it('bypassPermissions approves the rewrite; a deny rule still wins', async () => {
     const { ctx, p } = withRules({});
-    expect(decision(answerFor(ctx, 'claude-code', JSON.stringify({ ...p, permission_mode: 'bypassPermissions' })))).toBe('allow');
+    expect(decision(await answerFor(ctx, 'claude-code', JSON.stringify({ ...p, permission_mode: 'bypassPermissions' })))).toBe('allow');
     const denied = withRules({ deny: ['Bash(npm test)'] });
-    expect(decision(answerFor(denied.ctx, 'claude-code', JSON.stringify({ ...denied.p, permission_mode: 'bypassPermissions' })))).toBe('left alone');
+    expect(decision(await answerFor(denied.ctx, 'claude-code', JSON.stringify({ ...denied.p, permission_mode: 'bypassPermissions' })))).toBe('left alone');
   });
 });
 
@@ -222,11 +222,11 @@ describe('one hook, many callers', () => {
     ['copilot-vscode', 'payload.json'],
     ['cursor', 'payload.json'],
     ['devin', 'payload.json'],
-  ] as const)("the claude-code hook answers a %s payload in that tool's form", (id, name) => {
-    expect(run('claude-code', fixture(id, name))).toEqual({ ...expected(id, 'answer.json'), raw: expect.any(String) });
+  ] as const)("the claude-code hook answers a %s payload in that tool's form", async (id, name) => {
+    expect(await run('claude-code', fixture(id, name))).toEqual({ ...expected(id, 'answer.json'), raw: expect.any(String) });
   });
 
-  it('the copilot-cli hook answers a PascalCase (Claude-compatible) payload in that form, naming sparehand bare', () => {
+  it('the copilot-cli hook answers a PascalCase (Claude-compatible) payload in that form, naming sparehand bare', async () => {
     const p = {
       hook_event_name: 'PreToolUse',
       session_id: 's1',
@@ -235,7 +235,7 @@ describe('one hook, many callers', () => {
       tool_name: 'Bash',
       tool_input: { command: 'npm test', description: 'Run tests' },
     };
-    expect(run('copilot-cli', p).stdout).toEqual({
+    expect((await run('copilot-cli', p)).stdout).toEqual({
       hookSpecificOutput: {
         hookEventName: 'PreToolUse',
         updatedInput: { command: "sparehand run --or-local -- 'npm test'", description: 'Run tests' },
@@ -245,19 +245,19 @@ describe('one hook, many callers', () => {
 
   it.each(readdirSync(`${FIXTURES}unconnected/`).map((f) => [f]))(
     'every hook leaves alone a heavy command in the payload of an event sparehand does not answer (%s)',
-    (file) => {
+    async (file) => {
       const text = JSON.stringify(fixtureJson(`unconnected/${file}`)).replaceAll('echo ORIGINAL-COMMAND', 'npm test');
       // Left alone: exit 0, nothing on stderr, and on stdout nothing or a tool's "leave".
       const leaves = [null, ...HOOKED.map((a) => leaveOf(a.id))];
       for (const a of HOOKED) {
-        const r = run(a.id, text);
+        const r = await run(a.id, text);
         expect([a.id, r.exitCode, r.stderr, leaves.some((l) => JSON.stringify(l) === JSON.stringify(r.stdout))]).toEqual([a.id, 0, '', true]);
       }
     },
   );
 
-  it('an unknown --for value leaves everything alone', () => {
-    expect(answerFor(ctxFor(), 'nope', JSON.stringify(fixture('claude-code', 'payload.json')))).toEqual({
+  it('an unknown --for value leaves everything alone', async () => {
+    expect(await answerFor(ctxFor(), 'nope', JSON.stringify(fixture('claude-code', 'payload.json')))).toEqual({
       stdout: '',
       stderr: '',
       exitCode: 0,

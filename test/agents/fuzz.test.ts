@@ -47,7 +47,7 @@ const holdsHeavy = (v: unknown): boolean =>
   typeof v === 'string' ? classify(v).heavy : typeof v === 'object' && v !== null && Object.values(v).some(holdsHeavy);
 
 /** The answer must be nothing, the tool's "leave" text, or one JSON document; never a refusal. */
-function check(id: string, text: string): void {
+async function check(id: string, text: string): Promise<void> {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -55,7 +55,7 @@ function check(id: string, text: string): void {
     parsed = undefined;
   }
   if (holdsHeavy(parsed)) return checkHeavy(id, text);
-  const a = answerFor(ctx, id, text);
+  const a = await answerFor(ctx, id, text);
   expect(a.exitCode).toBe(0);
   expect(a.stderr).toBe('');
   if (a.stdout !== '' && a.stdout !== AGENTS[id]!.leaveStdout) {
@@ -65,8 +65,8 @@ function check(id: string, text: string): void {
 }
 
 /** Around a heavy payload: exit 0 (or the tool's exit-2 refusal naming the replacement), stdout one JSON document or empty. */
-function checkHeavy(id: string, text: string): void {
-  const a = answerFor(ctx, id, text);
+async function checkHeavy(id: string, text: string): Promise<void> {
+  const a = await answerFor(ctx, id, text);
   if (a.exitCode === 2) expect(a.stderr).toContain('run --or-local --');
   else expect([a.exitCode, a.stderr]).toEqual([0, '']);
   if (a.stdout !== '') expect(a.stdout.endsWith('\n') && !a.stdout.slice(0, -1).includes('\n')).toBe(true);
@@ -74,24 +74,24 @@ function checkHeavy(id: string, text: string): void {
 }
 
 describe.each(hooked.map((a) => [a.id]))('%s survives malformed payloads', (id) => {
-  it('mutated heavy payloads get nothing or one valid answer', () => {
-    fc.assert(
-      fc.property(mutate(heavy(id)), (p) => checkHeavy(id, JSON.stringify(p) ?? 'undefined')),
+  it('mutated heavy payloads get nothing or one valid answer', async () => {
+    await fc.assert(
+      fc.asyncProperty(mutate(heavy(id)), (p) => checkHeavy(id, JSON.stringify(p) ?? 'undefined')),
       { numRuns: 1000 },
     );
   });
 
-  it('mutated payloads', () => {
-    fc.assert(
-      fc.property(mutate(base(id)), (p) => check(id, JSON.stringify(p) ?? 'undefined')),
+  it('mutated payloads', async () => {
+    await fc.assert(
+      fc.asyncProperty(mutate(base(id)), (p) => check(id, JSON.stringify(p) ?? 'undefined')),
       { numRuns: 1500 },
     );
   });
 
-  it('random text and truncations', () => {
+  it('random text and truncations', async () => {
     const full = JSON.stringify(base(id));
-    fc.assert(
-      fc.property(
+    await fc.assert(
+      fc.asyncProperty(
         fc.oneof(
           fc.string({ unit: 'binary', maxLength: 300 }),
           fc.nat(full.length).map((n) => full.slice(0, n)),

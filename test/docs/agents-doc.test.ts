@@ -13,8 +13,8 @@ const read = (name: string) => readFileSync(new URL(`../../docs/${name}`, import
 const doc = read('agents.md');
 
 describe('docs/agents.md', () => {
-  it('matches the registry (regenerate with `npm run docs:agents`)', () => {
-    expect(replaceGenerated(doc, renderAgentsDoc(allAgents()))).toBe(doc);
+  it('matches the registry (regenerate with `npm run docs:agents`)', async () => {
+    expect(replaceGenerated(doc, await renderAgentsDoc(allAgents()))).toBe(doc);
   });
 
   it('has one section per tool with its sources, confirmations and connection', () => {

@@ -9,10 +9,10 @@ const home = tempDir();
 const ctx = { home, cwd: home, env: { HOME: home, PATH: '/usr/bin:/bin', SPAREHAND_NO_PROC: '1' } };
 
 describe('a mangled folder in the payload', () => {
-  it.each([{}, [], 7, null])('working_directory %j: answered as if it named none', (folder) => {
+  it.each([{}, [], 7, null])('working_directory %j: answered as if it named none', async (folder) => {
     for (const command of ['ls', 'npm test']) {
       const text = JSON.stringify({ conversation_id: 'c', generation_id: 'g', tool_name: 'Shell', tool_input: { command, working_directory: folder } });
-      const a = answerFor(ctx, 'cursor', text);
+      const a = await answerFor(ctx, 'cursor', text);
       expect([a.exitCode, a.stderr]).toEqual([0, '']);
       expect(() => JSON.parse(a.stdout)).not.toThrow();
     }
