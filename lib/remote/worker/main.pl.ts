@@ -88,7 +88,7 @@ sub root_names {
   return $named eq $real ? $real : "$real\n$named";
 }
 
-# \`go\` says \`unsent\` when nothing was sent to the copy since the claim but the changes that follow it.
+# 'go' says 'unsent' when nothing was sent to the copy since the claim but the changes that follow it.
 my $unsent;
 if ($mode ne 'tty') {
   my ($type, $how) = frame();
@@ -159,10 +159,11 @@ my $load = sub { $record //= load_tree($tree) };
 sub mtime_of { my @s = Time::HiRes::stat($_[0]); return @s ? $s[9] : undef }
 if ($watch) {
   # The markers: <folder>.tree.done, made once the last command had ended, before its changes were looked at;
-  # .since, once they were in the record (the run ended); .mark, before what the copy holds was looked at this time;
-  # .prev, the last .done while this run's command runs.
-  my %t = map { $_ => mtime_of("$tree.$_") } qw(done since prev);
-  my $ended = defined $t{since} && defined $t{done} && $t{since} > $t{done};
+  # .ended, once they were in the record (the run ended); .mark, before what the copy holds was looked at this time;
+  # .prev, the last .done while this run's command runs; .since, an older sparehand's .ended (which reads no log of
+  # the record: after a run of this one it finds no .since and walks the whole copy).
+  my %t = map { $_ => mtime_of("$tree.$_") } qw(done ended since prev);
+  my $ended = defined $t{ended} && defined $t{done} && $t{ended} > $t{done};
   if ($copy =~ /^same / && $unsent && $ended && !defined $deps_start && -s $tree && rename("$tree.done", "$tree.prev")) {
     # Nothing in the copy changed since the last run's command ended (copy_state: no ctime past .done), and since the
     # claim nothing but sparehand's own changes, whose paths are known: the record with them is what it holds. What
@@ -175,9 +176,9 @@ if ($watch) {
     # since (find: only those paths are looked at), or on a first run (no record) the whole tree walked. Since the
     # last .done when that run ended, else since the oldest marker there is (a run stopped before its record was
     # saved, whose command's changes are not in it).
-    my $ref = $ended ? 'done' : (sort { $t{$a} <=> $t{$b} } grep { defined $t{$_} } qw(since prev done))[0];
+    my $ref = $ended ? 'done' : (sort { $t{$a} <=> $t{$b} } grep { defined $t{$_} } qw(ended since prev done))[0];
     # (The marker is made before the walk: whatever changes from now on, where find has been too, has a newer ctime.)
-    my $since = -s $tree && defined $t{since} && fresh_marker("$tree.mark") ? newer_than("$tree.$ref") : undef;
+    my $since = -s $tree && (defined $t{ended} || defined $t{since}) && fresh_marker("$tree.mark") ? newer_than("$tree.$ref") : undef;
     if (defined $since) {
       if (@$since) {
         $changes = changed_entries($load->(), $since);
@@ -219,7 +220,8 @@ if ($watch) {
     $kept = save_tree($tree, $after) if $changed || $unlike || %{$changes // {}};
   }
   # The next run looks only at what changes after this; when the record could not be written, at everything.
-  if ($kept) { fresh_marker("$tree.since") } else { unlink "$tree.since" }
+  if ($kept) { fresh_marker("$tree.ended") } else { unlink "$tree.ended" }
+  unlink "$tree.since";
   unlink "$tree.prev";
 } else { put('end', 0) }
 if (length($job{newgen} // '') && open(my $g, '>', "$gen_file.$$")) { print $g "$job{newgen}\n"; close $g; rename("$gen_file.$$", $gen_file) }
