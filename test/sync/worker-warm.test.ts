@@ -4,13 +4,15 @@
 // behind that shortcut's back — between runs, between the worker's look at its copy and the command, right after
 // sparehand's own change, in a run that died — and the report must still say exactly what changed. Real perl, real
 // folders, the frames a session sends (test/helpers/local-worker.ts).
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Change } from '../../lib/sync/change.js';
 import { frame } from '../../lib/remote/frames.js';
+import { notBroughtBack, pruneNames } from '../../lib/remote/sync-rules.js';
+import { tempDir } from '../helpers/context.js';
 import { runWorker, workerFolder } from '../helpers/local-worker.js';
 
 type Folder = ReturnType<typeof workerFolder>;
@@ -27,23 +29,48 @@ const del = (path: string) => [frame('del', path)];
 
 /** One warm run: what the worker said of its copy and what it reported. */
 async function run(w: Folder, command: string, opts: Parameters<typeof runWorker>[2] = {}) {
-  const a = await runWorker(w, { command, warm: true }, opts);
+  const a = await runWorker(w, { command, warm: true, prune: pruneNames(notBroughtBack({})) }, opts);
   if (a.status === undefined) throw new Error(`no status: ${a.stderr} ${a.refused ?? ''}`);
   return { copy: a.copy, changes: a.report.changes.map(brief), raw: a.report.changes, out: a.out };
 }
 
-/** A copy with a record, run twice: the second run found it untouched. */
-async function warmCopy(): Promise<Folder> {
+/** A copy with a record, run twice: the second run found it untouched. `env`: the worker program's, for each run. */
+async function warmCopy(env?: (w: Folder) => NodeJS.ProcessEnv): Promise<Folder> {
   const w = workerFolder();
   mkdirSync(join(w.root, 'src', 'deep'), { recursive: true });
   writeFileSync(join(w.root, 'a.txt'), 'a\n');
   writeFileSync(join(w.root, 'src', 'b.txt'), 'b\n');
   writeFileSync(join(w.root, 'src', 'deep', 'c.txt'), 'c\n');
-  await run(w, 'true');
-  const second = await run(w, 'true', { unsent: true });
+  await run(w, 'true', { env: env?.(w) });
+  const second = await run(w, 'true', { unsent: true, env: env?.(w) });
   expect([second.copy, second.changes]).toEqual(['same g1', []]);
   return w;
 }
+
+/**
+ * A find first on the PATH (the login shell's too: a profile in HOME puts it there) that writes what it was asked
+ * to `asked`; `refuse`: one that refuses -regextype as a Mac's and BusyBox's do.
+ */
+function findThatTells(refuse: boolean): { asked: string; env: (w: Folder) => NodeJS.ProcessEnv } {
+  const bin = tempDir('sparehand-find-');
+  const asked = join(bin, 'asked');
+  const real = execFileSync('sh', ['-c', 'command -v find']).toString().trim();
+  const no = refuse ? `for a in "$@"; do [ "$a" = -regextype ] && { echo 'find: -regextype: unknown primary or operator' >&2; exit 1; }; done\n` : '';
+  writeFileSync(join(bin, 'find'), `#!/bin/sh\necho "$*" >> ${asked}\n${no}exec ${real} "$@"\n`, { mode: 0o755 });
+  return {
+    asked,
+    env: (w) => {
+      for (const f of ['.profile', '.bash_profile']) writeFileSync(join(w.dir, f), `PATH=${bin}:$PATH; export PATH\n`);
+      return { PATH: `${bin}:${process.env.PATH}`, HOME: w.dir };
+    },
+  };
+}
+
+/** The walks find was asked for (not the claim's, which prunes nothing). */
+const walks = (asked: string) =>
+  readFileSync(asked, 'utf8')
+    .split('\n')
+    .filter((l) => l.includes('-cnewer') && l.includes('-print0'));
 
 describe('a warm run on the worker', () => {
   it("what changes in the copy after the worker looked at it and before the command is the command's: reported", async () => {
@@ -159,5 +186,25 @@ describe('a warm run on the worker', () => {
       ['M f a.txt', md5('v3\n')],
       ['M f many/f7.txt', md5('7\n')],
     ]);
+  });
+
+  it("a find without -regextype (a Mac's, BusyBox's): the folders it never walks into go as -name tests, the report the same", async () => {
+    const find = findThatTells(true);
+    const w = await warmCopy(find.env);
+    const env = find.env(w);
+    const r = await run(w, 'mkdir -p node_modules/x .venv && echo 1 > node_modules/x/i.js && echo 2 > .venv/v && echo n > new.txt', { unsent: true, env });
+    expect([r.copy, r.changes]).toEqual(['same g1', ['C f new.txt']]);
+    expect((await run(w, 'echo 3 > node_modules/x/i.js; rm new.txt', { unsent: true, env })).changes).toEqual(['D f new.txt']);
+    expect(walks(find.asked).length).toBeGreaterThan(0);
+    for (const l of walks(find.asked)) expect(l).toMatch(/^\. \( -name \.\[sS\]\[sS\]\[hH\] -o .*-name node_modules .*\) -prune -o -cnewer /);
+  });
+
+  it('GNU find gets the folders it never walks into as one regular expression', async () => {
+    const find = findThatTells(false);
+    const w = await warmCopy(find.env);
+    const r = await run(w, 'mkdir -p node_modules/x && echo 1 > node_modules/x/i.js && echo n > new.txt', { unsent: true, env: find.env(w) });
+    expect(r.changes).toEqual(['C f new.txt']);
+    expect(walks(find.asked).length).toBeGreaterThan(0);
+    for (const l of walks(find.asked)) expect(l).toMatch(/^\. -regextype posix-extended -regex \.\*\/\(.*\|node_modules\|.*\) -prune -o -cnewer /);
   });
 });
