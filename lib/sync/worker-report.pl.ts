@@ -78,7 +78,7 @@ sub walk {
 }
 
 # The record: "<entry length byte><entry><path>\0" per path, in <folder>.tree, and what changed since it was saved
-# whole in <folder>.tree.log (appended to, so that a small change costs no load and save of it all): a first line
+# whole in <folder>.tree.log (added to, so that a small change costs no load and save of it all): a first line
 # "L <the record's identity>" (a log written for a record saved since is not applied), then entries as in the record,
 # a zero length saying the path is gone.
 sub parse_entries {
@@ -241,8 +241,8 @@ sub skipped_path {
 }
 
 # The folders never walked into (the job's prune names, simple globs) as one extended regular expression over find's
-# path, or undef when one is beyond what this converts. One -regex costs GNU find a tenth of what a -name per
-# glob does (it tests every entry's name against each: 0.4 s more on 100,000 files).
+# path, or undef when one is beyond what this converts. GNU find tests every entry's name against each -name (it
+# puts name tests first): 24 of them cost 0.25–0.45 s more on 100,000 files here, one -regex about 0.05 s.
 sub prune_regex {
   my @alts;
   for my $g (@{$many{prune}}) {
