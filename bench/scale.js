@@ -3,6 +3,8 @@
 // `sparehand run -- true` (a new copy), a warm one (nothing changed) and one after a one-file edit, each against one
 // ssh round trip over the shared connection measured in the same run. Medians; prints a table for docs/performance.md.
 //   BENCH_SIZES=20,10000 node bench/scale.js      (BENCH_RUNS: how many runs a median takes, default 11)
+// BENCH_BASE=DIR (another checkout, built) measures its sparehand too, run for run interleaved with this one's, each
+// on a project of its own: before and after in the same run, under the same load.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -11,6 +13,7 @@ import { RUNS, benchHome, median, must, sshd, time, tree } from './setup.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = join(root, 'bin', 'sparehand.js');
+const BASE = process.env.BENCH_BASE ? join(process.env.BENCH_BASE, 'bin', 'sparehand.js') : undefined;
 const { connectionFor, closeConnections } = await import(join(root, 'dist/remote/connection.js'));
 const { sshArgs } = await import(join(root, 'dist/remote/ssh-args.js'));
 const sizes = (process.env.BENCH_SIZES || '20,10000,50000,100000').split(',').map(Number);
@@ -18,8 +21,8 @@ const sizes = (process.env.BENCH_SIZES || '20,10000,50000,100000').split(',').ma
 const s = await sshd();
 const { home, worker, env } = benchHome(s, 4);
 const conn = connectionFor({ home, env }, worker);
-const run = (proj) => {
-  const r = spawnSync(process.execPath, [BIN, 'run', '--quiet', '--', 'true'], { env, cwd: proj, stdio: ['ignore', 'ignore', 'pipe'] });
+const run = (proj, bin = BIN) => {
+  const r = spawnSync(process.execPath, [bin, 'run', '--quiet', '--', 'true'], { env, cwd: proj, stdio: ['ignore', 'ignore', 'pipe'] });
   if (r.status !== 0) throw new Error(`sparehand run failed (${r.status}): ${r.stderr}`);
 };
 const rtt = () => median(Array.from({ length: RUNS }, () => time(() => must('ssh', sshArgs(worker, conn, 'true'), { env }))));
@@ -27,32 +30,53 @@ const rtt = () => median(Array.from({ length: RUNS }, () => time(() => must('ssh
 try {
   run(tree(1)); // the shared connection, once
   const rows = [];
+  const measure = (n, bins) => {
+    const projs = bins.map(() => {
+      const proj = tree(n);
+      execFileSync('git', ['add', '-A'], { cwd: proj });
+      execFileSync('git', ['-c', 'user.name=b', '-c', 'user.email=b@b', 'commit', '-qm', 'x'], { cwd: proj });
+      return proj;
+    });
+    // Each step runs every checkout's sparehand in turn (interleaved: the same load for each).
+    const each = (fn) => bins.map((bin, k) => fn(bin, projs[k], k));
+    const cold = each((bin, proj) => time(() => run(proj, bin)));
+    const warms = bins.map(() => []);
+    const edits = bins.map(() => []);
+    for (let r = 0; r < RUNS; r++) each((bin, proj, k) => warms[k].push(time(() => run(proj, bin))));
+    for (let r = 0; r < RUNS; r++)
+      each((bin, proj, k) => {
+        writeFileSync(join(proj, 'src', 'd0', 'f0.js'), `export const v0 = ${r};\n`);
+        edits[k].push(time(() => run(proj, bin)));
+      });
+    return bins.map((_, k) => ({ cold: cold[k], warm: median(warms[k]), edit: median(edits[k]) }));
+  };
+  const bins = BASE ? [BIN, BASE] : [BIN];
+  const baseRows = [];
   for (const n of sizes) {
-    const proj = tree(n);
-    execFileSync('git', ['add', '-A'], { cwd: proj });
-    execFileSync('git', ['-c', 'user.name=b', '-c', 'user.email=b@b', 'commit', '-qm', 'x'], { cwd: proj });
-    const cold = time(() => run(proj));
-    const warm = median(Array.from({ length: RUNS }, () => time(() => run(proj))));
-    let i = 0;
-    const edit = median(
-      Array.from({ length: RUNS }, () => {
-        writeFileSync(join(proj, 'src', 'd0', 'f0.js'), `export const v0 = ${i++};\n`);
-        return time(() => run(proj));
-      }),
-    );
+    const [here, base] = measure(n, bins);
     const trip = rtt();
-    rows.push({ n, cold, warm, edit, trip });
-    console.error(`${n} files: cold ${cold.toFixed(0)} ms, warm ${warm.toFixed(0)} ms, one-file edit ${edit.toFixed(0)} ms, round trip ${trip.toFixed(0)} ms`);
+    rows.push({ n, ...here, trip });
+    const line = (r) => `cold ${r.cold.toFixed(0)} ms, warm ${r.warm.toFixed(0)} ms, one-file edit ${r.edit.toFixed(0)} ms`;
+    console.error(`${n} files: ${line(here)}, round trip ${trip.toFixed(0)} ms${base ? `; BENCH_BASE: ${line(base)}` : ''}`);
+    if (base) baseRows.push({ n, ...base, trip });
   }
-  const small = rows.find((r) => r.n === Math.min(...sizes));
-  console.log('| project | cold run | warm `run -- true` | after a one-file edit | round trip |');
-  console.log('|---|---|---|---|---|');
-  for (const r of rows) {
-    const x = (v) => `${(v / r.trip).toFixed(1)}× a round trip`;
-    const vs = (v, base) => (r === small ? '' : `, ${(v / base).toFixed(2)}× the ${small.n}-file one`);
-    console.log(
-      `| ${r.n.toLocaleString('en')} files | ${(r.cold / 1000).toFixed(2)} s | ${r.warm.toFixed(0)} ms (${x(r.warm)}${vs(r.warm, small.warm)}) | ${r.edit.toFixed(0)} ms (${x(r.edit)}${vs(r.edit, small.warm)}) | ${r.trip.toFixed(0)} ms |`,
-    );
+  for (const [title, table] of BASE
+    ? [
+        ['this checkout', rows],
+        ['BENCH_BASE', baseRows],
+      ]
+    : [['', rows]]) {
+    if (title) console.log(`\n${title}:\n`);
+    const small = table.find((r) => r.n === Math.min(...sizes));
+    console.log('| project | cold run | warm `run -- true` | after a one-file edit | round trip |');
+    console.log('|---|---|---|---|---|');
+    for (const r of table) {
+      const x = (v) => `${(v / r.trip).toFixed(1)}× a round trip`;
+      const vs = (v, base) => (r === small ? '' : `, ${(v / base).toFixed(2)}× the ${small.n}-file one`);
+      console.log(
+        `| ${r.n.toLocaleString('en')} files | ${(r.cold / 1000).toFixed(2)} s | ${r.warm.toFixed(0)} ms (${x(r.warm)}${vs(r.warm, small.warm)}) | ${r.edit.toFixed(0)} ms (${x(r.edit)}${vs(r.edit, small.warm)}) | ${r.trip.toFixed(0)} ms |`,
+      );
+    }
   }
 } finally {
   await closeConnections({ home, env });

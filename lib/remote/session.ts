@@ -85,8 +85,12 @@ export interface Session {
   claimed: Promise<Claimed>;
   /** The worker's `copy` frame; undefined when it sent none (not asked, no slot, the session ended). */
   copy: Promise<CopyState | undefined>;
-  /** The project is on the worker: sparehand's own changes to the copy, then the command runs (pipe mode). */
-  go(changes: readonly OwnChange[]): void;
+  /**
+   * The project is on the worker: sparehand's own changes to the copy, then the command runs (pipe mode).
+   * `unsent`: nothing was sent to the copy since the claim but these changes (the worker then knows what it holds
+   * without walking it: lib/remote/worker/main.pl.ts).
+   */
+  go(changes: readonly OwnChange[], unsent?: boolean): void;
   /**
    * Runs the command (after `go`) and reads the report, until it is whole or the session ended. `deadline`: when
    * the run must end (Date.now() time); `startBy`: when the command must have started there.
@@ -289,8 +293,8 @@ export function openSession(
     ended,
     ready,
     roots: () => roots,
-    go: (changes) => {
-      const parts = [frame('go')];
+    go: (changes, unsent) => {
+      const parts = [frame('go', unsent ? 'unsent' : '')];
       for (const c of changes) {
         if (c.op === 'del') parts.push(frame('del', c.path));
         else {

@@ -213,7 +213,8 @@ async function runInSlot(ctx: Context, opts: InSlot, run: Prepared, claimed: Cla
 
   // sparehand's own changes to the copy: what was deleted or changed here in outputs since the last run there.
   const own = run.watch ? ownChanges(root, at.ancestor) : { changes: [], after: at.ancestor };
-  session.go([...own.changes, ...(sent.puts ?? filePuts(root, sent.blind ?? []))]);
+  // (Nothing sent but these when the send was skipped: the worker's copy is then as its last run left it.)
+  session.go([...own.changes, ...(sent.puts ?? filePuts(root, sent.blind ?? []))], sent.skipped === true);
 
   // Run there; what the command changed comes back at the end of the same session.
   const note = toolchainNote(ctx, worker, run.programs);

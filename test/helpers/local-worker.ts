@@ -18,6 +18,8 @@ export interface WorkerAnswer {
   status?: number;
   refused?: string;
   anc?: string;
+  /** What the worker said of its copy (job.warm): `same GEN` or `changed GEN`. */
+  copy?: string;
   report: ReportReader;
   stderr: string;
   exit: number | null;
@@ -32,11 +34,23 @@ export function workerFolder(): { dir: string; key: string; root: string } {
   return { dir, key, root };
 }
 
-/** Runs the program for one job; `own`: frames after `go` (sparehand's own changes); `wrap`: a command to run perl under (runuser …). */
+/**
+ * Runs the program for one job; `own`: frames after `go` (sparehand's own changes); `wrap`: a command to run perl under
+ * (runuser …); `unsent`: `go` says nothing was sent but `own`; `beforeGo` (with job.warm): run once the worker said
+ * what its copy is (the `copy` frame), before `go`: what happens on the worker between the two.
+ */
 export function runWorker(
   w: { dir: string; key: string },
   job: Partial<Job> & { command: string },
-  opts: { own?: Buffer[]; wrap?: string[]; perlArgs?: string[]; env?: NodeJS.ProcessEnv; input?: (f: Frame, write: (b: Buffer) => void) => void } = {},
+  opts: {
+    own?: Buffer[];
+    wrap?: string[];
+    perlArgs?: string[];
+    env?: NodeJS.ProcessEnv;
+    input?: (f: Frame, write: (b: Buffer) => void) => void;
+    unsent?: boolean;
+    beforeGo?: () => void;
+  } = {},
 ): Promise<WorkerAnswer> {
   const full: Job = {
     mode: 'pipe',
@@ -64,7 +78,8 @@ export function runWorker(
   });
   const write = (b: Buffer) => child.stdin.writable && child.stdin.write(b);
   child.stdin.on('error', () => undefined);
-  write(Buffer.concat([programPreamble(), jobFrame(full), frame('go'), ...(opts.own ?? []), frame('start')]));
+  const go = Buffer.concat([frame('go', opts.unsent ? 'unsent' : ''), ...(opts.own ?? []), frame('start')]);
+  write(Buffer.concat([programPreamble(), jobFrame(full), ...(opts.beforeGo ? [] : [go])]));
   const reader = new FrameReader();
   const staging = tempDir('sparehand-staging-');
   const report = new ReportReader({ dir: () => staging });
@@ -78,7 +93,11 @@ export function runWorker(
       else if (f.type === 'ran') answer.status = Number(f.payload.toString().split(' ')[0]);
       else if (f.type === 'refused') answer.refused = f.payload.toString();
       else if (f.type === 'anc') answer.anc = f.payload.toString();
-      else report.take(f);
+      else if (f.type === 'copy') {
+        answer.copy = f.payload.toString();
+        opts.beforeGo?.();
+        if (opts.beforeGo) write(go);
+      } else report.take(f);
       opts.input?.(f, write);
       if (f.type === 'end' || f.type === 'refused') {
         if (!opts.input) write(frame('bye'));

@@ -4,7 +4,7 @@
 // runs them all again without).
 import '../helpers/watch-on-first.js';
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readLog } from '../../lib/run/run-log.js';
@@ -171,6 +171,23 @@ describe('a warm run', () => {
     const r = await run(proj, 'cat a.txt b.txt');
     expect(r.stdout).toBe('a\nmade after the kill\n');
     expect(skipped()).toBe(false);
+  });
+
+  it('a process an earlier command left behind writes into the copy as the next run puts a file there: brought back, or the run after sends', async () => {
+    const proj = await warmProject({ 'a.txt': 'a\n', 'b.txt': 'b\n' });
+    // In a session of its own (the command's end does not stop it), it writes late.txt the moment b.txt holds the
+    // edit sparehand puts there: after the worker said its copy is untouched, before the command.
+    const poll = `perl -e 'for (1 .. 40000) { select(undef, undef, undef, 0.0005); open(my $h, "<", "b.txt") or next; next unless (<$h> // "") eq "edited\\n"; open(my $o, ">", "late.txt"); print $o "late\\n"; exit }'`;
+    // (The command waits a moment: a process still in its group when it ends is stopped.)
+    expect((await run(proj, `setsid ${poll} </dev/null >/dev/null 2>&1 & sleep 0.5`)).exitCode).toBe(0);
+    writeFileSync(join(proj, 'b.txt'), 'edited\n');
+    expect((await run(proj, 'cat b.txt')).stdout).toBe('edited\n');
+    expect(sent()).toBe('own');
+    const copy = copyPath(shared.wh, shared.sshd.remoteDir, proj);
+    expect(await until(() => existsSync(join(copy, 'late.txt')))).toBe(true);
+    // What the next command sees is what this machine holds.
+    const here = existsSync(join(proj, 'late.txt')) ? readFileSync(join(proj, 'late.txt'), 'utf8') : 'none\n';
+    expect((await run(proj, 'cat late.txt 2>/dev/null || echo none')).stdout).toBe(here);
   });
 
   it('sends again after a run without the sync back', async () => {

@@ -20,20 +20,31 @@ my $key = $job{key};
 my $root = "$dir/$key/$folder";
 $root_dir = $root;
 claim() unless $mode eq 'tty';
-put('copy', copy_state($root, $folder)) if $job{warm} && $mode ne 'tty';
+my $copy = $job{warm} && $mode ne 'tty' ? copy_state($root, $folder) : '';
+put('copy', $copy) if length $copy;
 login_env() unless $mode eq 'hold';
 
 sub safe_rel { my ($p) = @_; return length($p) && $p !~ m{^/} && !grep { $_ eq '' || $_ eq '.' || $_ eq '..' } split m{/}, $p, -1 }
 sub parents_of { my @parts = split m{/}, $_[0]; pop @parts; my $d = ''; for (@parts) { $d .= length($d) ? "/$_" : $_; if (-l $d || (-e _ && !-d _)) { unlink $d } mkdir $d unless -d $d } }
 
 # sparehand's own changes to the copy, before anything runs: what was deleted or changed here in paths rsync does
-# not send (the ancestor: lib/sync/ancestor.ts).
+# not send (the ancestor: lib/sync/ancestor.ts), and on a warm run the few files changed here. With $note, what each
+# left is noted the moment it is made (own_entries): a change after that is not taken for sparehand's own.
+my ($own_stat, $own_delta, $own_maxc) = ({}, {}, 0);
+sub note_own {
+  my ($s, $e, $c) = own_entries(@_);
+  @$own_stat{keys %$s} = values %$s;
+  @$own_delta{keys %$e} = values %$e;
+  $own_maxc = $c if $c > $own_maxc;
+}
 sub own_changes {
+  my ($note) = @_;
   while (my ($type, $payload) = frame()) {
     return 1 if $type eq 'start';
     if ($type eq 'del') {
       next unless safe_rel($payload);
       if (-d $payload && !-l $payload) { rmdir $payload } else { unlink $payload }
+      note_own($payload) if $note;
     } elsif ($type eq 'put') {
       my ($head, $p) = split /\n/, $payload, 2;
       my ($m, $mtime, $size) = split / /, $head;
@@ -41,11 +52,13 @@ sub own_changes {
       my $tmp = "$root/../$folder.put.$$";
       open(my $fh, '>:raw', $tmp) or $ok = 0;
       my $left = $size // 0;
+      my $md5 = Digest::MD5->new;
       while ($left > 0) {
         my ($t, $data) = frame();
         return 0 unless defined $t;
         $data = "\0" x $data if $t eq 'hole';
         print $fh $data if $ok;
+        $md5->add($data) if $note;
         $left -= length $data;
       }
       if ($ok) {
@@ -55,6 +68,8 @@ sub own_changes {
         chmod(oct($m) & 0777, $tmp);
         if (defined &Time::HiRes::utime) { Time::HiRes::utime($mtime, $mtime, $tmp) } else { utime($mtime, $mtime, $tmp) }
         rename($tmp, $p) or unlink $tmp;
+        # (What was written, as written: not read back, where a process may already have changed it.)
+        note_own($p, [$md5->hexdigest, $size, $mtime]) if $note;
       } else { unlink $tmp }
     }
   }
@@ -73,12 +88,15 @@ sub root_names {
   return $named eq $real ? $real : "$real\n$named";
 }
 
+# 'go' says 'unsent' when nothing was sent to the copy since the claim but the changes that follow it.
+my $unsent;
 if ($mode ne 'tty') {
-  my ($type) = frame();
+  my ($type, $how) = frame();
   exit 0 unless defined $type && $type eq 'go';
+  $unsent = $how eq 'unsent';
   chdir $root or refuse("cannot enter $root on the worker");
   put('root', root_names());
-  own_changes() or exit 0;
+  own_changes($copy =~ /^same / && $unsent) or exit 0;
 }
 
 if ($mode eq 'hold') {
@@ -134,25 +152,43 @@ put('anc', length($job{gen} // '') && $gen eq $job{gen} ? 'same' : 'lost');
 # This machine's platform (OS, architecture, C library), which the client compares with its own (lib/platform/).
 put('plat', platform_line());
 my $watch = $job{watch};
-my ($before, $maxc, $unlike, $quick, $dirty);
+my ($before, $maxc, $unlike, $quick, $changes);
 # The record of the last run, read only when something changed (100,000 entries take a tenth of a second).
 my $record;
 my $load = sub { $record //= load_tree($tree) };
+sub mtime_of { my @s = Time::HiRes::stat($_[0]); return @s ? $s[9] : undef }
 if ($watch) {
-  # What the copy holds before the command: the record of the last run brought up to date with what changed since
-  # (find: only those paths are looked at), or on a first run (no record) the whole tree walked.
-  my $since = -s $tree ? newer_than("$tree.since") : undef;
-  if (defined $since && fresh_marker("$tree.mark")) {
-    # (The marker is made before those paths are looked at: whatever changes from now on has a newer ctime.)
-    if (@$since) {
-      my $delta = changed_entries($load->(), $since);
-      apply_delta($record, $delta);
-      $dirty = scalar(%$delta);
-    }
-    $quick = 1;
+  # The markers: <folder>.tree.done, made once the last command had ended, before its changes were looked at;
+  # .ended, once they were in the record (the run ended); .mark, before what the copy holds was looked at this time;
+  # .prev, the last .done while this run's command runs; .since, an older sparehand's .ended (which reads no log of
+  # the record: after a run of this one it finds no .since and walks the whole copy).
+  my %t = map { $_ => mtime_of("$tree.$_") } qw(done ended since prev);
+  my $ended = defined $t{ended} && defined $t{done} && $t{ended} > $t{done};
+  if ($copy =~ /^same / && $unsent && $ended && !defined $deps_start && -s $tree && rename("$tree.done", "$tree.prev")) {
+    # Nothing in the copy changed since the last run's command ended (copy_state: no ctime past .done), and since the
+    # claim nothing but sparehand's own changes, whose paths are known: the record with them is what it holds. What
+    # changes in it from .done on, at those paths too (a process an earlier command left), is the command's: the
+    # walk after it starts from .prev. (A run that stops from here on leaves no .done: the next one walks.)
+    tick_past("$tree.tick", $own_maxc) if %$own_stat;
+    $quick = 2;
   } else {
-    ($before, $maxc, $unlike) = walk($load->());
-    tick_past("$tree.tick", $maxc);
+    # What the copy holds before the command: the record of the last run brought up to date with what changed
+    # since (find: only those paths are looked at), or on a first run (no record) the whole tree walked. Since the
+    # last .done when that run ended, else since the oldest marker there is (a run stopped before its record was
+    # saved, whose command's changes are not in it).
+    my $ref = $ended ? 'done' : (sort { $t{$a} <=> $t{$b} } grep { defined $t{$_} } qw(ended since prev done))[0];
+    # (The marker is made before the walk: whatever changes from now on, where find has been too, has a newer ctime.)
+    my $since = -s $tree && (defined $t{ended} || defined $t{since}) && fresh_marker("$tree.mark") ? newer_than("$tree.$ref") : undef;
+    if (defined $since) {
+      if (@$since) {
+        $changes = changed_entries($load->(), $since);
+        apply_delta($record, $changes);
+      }
+      $quick = 1;
+    } else {
+      ($before, $maxc, $unlike) = walk($load->());
+      tick_past("$tree.tick", $maxc);
+    }
   }
 }
 put('phase', 'run');
@@ -165,20 +201,28 @@ put('ran', "$status $deps");
 fresh_marker("$tree.done") if $watch;
 my $sent = [];
 if ($watch) {
-  my $newer = $quick ? newer_than("$tree.mark") : undef;
+  my $kept = 1;
+  my $newer = $quick ? newer_than($quick == 2 ? "$tree.prev" : "$tree.mark") : undef;
+  $changes = $own_delta if $quick && $quick == 2;
   if (defined $newer) {
-    my $delta = @$newer ? changed_entries($load->(), $newer) : {};
+    # (After sparehand's own changes alone, nothing of the record is read.)
+    my $cands = $quick == 2 ? not_own($newer, $own_stat) : $newer;
+    apply_delta($load->(), $own_delta) if @$cands && $quick == 2;
+    my $delta = @$cands ? changed_entries($load->(), $cands) : {};
     $sent = report($record // {}, $delta, [keys %$delta]);
     apply_delta($record, $delta) if %$delta;
-    save_tree($tree, $record) if $dirty || %$delta;
+    $kept = record_changes($tree, { %{$changes // {}}, %$delta }, $record);
   } else {
+    apply_delta($load->(), $changes) if $quick && $quick == 2;
     $before //= $load->();
     my ($after, undef, $changed) = walk($before);
     $sent = report($before, $after);
-    save_tree($tree, $after) if $changed || $unlike || $dirty;
+    $kept = save_tree($tree, $after) if $changed || $unlike || %{$changes // {}};
   }
-  # The next run looks only at what changes after this.
-  fresh_marker("$tree.since");
+  # The next run looks only at what changes after this; when the record could not be written, at everything.
+  if ($kept) { fresh_marker("$tree.ended") } else { unlink "$tree.ended" }
+  unlink "$tree.since";
+  unlink "$tree.prev";
 } else { put('end', 0) }
 if (length($job{newgen} // '') && open(my $g, '>', "$gen_file.$$")) { print $g "$job{newgen}\n"; close $g; rename("$gen_file.$$", $gen_file) }
 if ($mode eq 'tty') { close $OUT; exit $status }
