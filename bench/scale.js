@@ -81,4 +81,6 @@ try {
 } finally {
   await closeConnections({ home, env });
   s.proc.kill();
+  // The watchers the runs started (lib/watch/) would stay an hour.
+  spawnSync('pkill', ['-f', '^sparehand-watch /.*sparehand-bench-proj-']);
 }

@@ -285,21 +285,9 @@ sub newer_than {
   (my $cache = $ref) =~ s/[.][a-z]+$/.find/;
   if (defined $re && find_ere($cache)) { @prune = ('-regextype', 'posix-extended', '-regex', $re) }
   else { for my $g (@{$many{prune}}) { push @prune, '-o' if @prune; push @prune, '-name', $g } @prune = ('(', @prune, ')') if @prune }
-  my @args = ('find', '.', (@prune ? (@prune, '-prune', '-o') : ()), '-cnewer', $ref, '-print0');
-  my $pid = open(my $fh, '-|');
-  return undef unless defined $pid;
-  # (Names as the bytes they are: in a UTF-8 locale find matches each name against the rules as characters, slower.)
-  if (!$pid) { open(STDERR, '>', '/dev/null'); $ENV{LC_ALL} = 'C'; exec { 'find' } @args; exit 127 }
-  local $/ = "\0";
-  my @out;
-  while (my $p = <$fh>) {
-    chomp $p;
-    next if $p eq '';
-    push @out, $p eq '.' ? '' : substr($p, 2);
-  }
-  close $fh;
-  # 1: some folder could not be read (its entries stay as recorded); anything more: find did not run.
-  return (($? >> 8) <= 1 && !($? & 127)) ? \@out : undef;
+  # 1 from a find: some folder could not be read (its entries stay as recorded); anything more: it did not run.
+  my $out = find_split_all(\@prune, ['-cnewer', $ref, '-print0']) // return undef;
+  return [map { $_ eq '.' ? '' : substr($_, 2) } @$out];
 }
 
 # What the paths find listed hold now, against the record: path => new entry, or undef for one gone.

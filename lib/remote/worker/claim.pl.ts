@@ -48,12 +48,11 @@ sub copy_state {
   my $gen = '';
   if (open(my $g, '<', "$root/../$folder.gen")) { $gen = <$g> // ''; chomp $gen; close $g }
   return "changed $gen" unless length($gen) && -d $root && -f "$root/../$folder.tree.done";
-  my $pid = open(my $fh, '-|');
-  return "changed $gen" unless defined $pid;
-  if (!$pid) { open(STDERR, '>', '/dev/null'); chdir $root or exit 2; exec { 'find' } 'find', '.', '-cnewer', "../$folder.tree.done", '-print'; exit 127 }
-  my $got = sysread($fh, my $buf, 1);
-  if ($got) { kill 'TERM', $pid; close $fh; return "changed $gen" }
-  close $fh;
-  return $? == 0 ? "same $gen" : "changed $gen";
+  my $back = Cwd::getcwd();
+  return "changed $gen" unless defined $back && chdir $root;
+  # find_split_any (find.pl.ts): the walk split over the worker's processors, stopped at the first change.
+  my $any = find_split_any(['-cnewer', "../$folder.tree.done", '-print']);
+  chdir $back;
+  return defined $any && !$any ? "same $gen" : "changed $gen";
 }
 `;

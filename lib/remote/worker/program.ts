@@ -6,13 +6,14 @@ import { REPORT_PL } from '../../sync/worker-report.pl.js';
 import { CLAIM_PL } from './claim.pl.js';
 import { DEPS_PL } from './deps.pl.js';
 import { ENV_PL } from './env.pl.js';
+import { FIND_PL } from './find.pl.js';
 import { GROUP_PL } from './group.pl.js';
 import { IO_PL } from './io.pl.js';
 import { MAIN_PL } from './main.pl.js';
 import { PLATFORM_PL } from './platform.pl.js';
 
 /** The whole worker program (Perl), in the order its parts need each other. */
-export const PROGRAM = [IO_PL, CLAIM_PL, ENV_PL, GROUP_PL, DEPS_PL, REPORT_PL, PLATFORM_PL, MAIN_PL].join('\n');
+export const PROGRAM = [IO_PL, FIND_PL, CLAIM_PL, ENV_PL, GROUP_PL, DEPS_PL, REPORT_PL, PLATFORM_PL, MAIN_PL].join('\n');
 
 /**
  * Reads `LENGTH\n` and the program from its input (or from FILE, which it deletes: the terminal session's job,
