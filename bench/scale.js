@@ -21,14 +21,22 @@ const sizes = (process.env.BENCH_SIZES || '20,10000,50000,100000').split(',').ma
 const s = await sshd();
 const { home, worker, env } = benchHome(s, 4);
 const conn = connectionFor({ home, env }, worker);
+// A HOME per build: two builds in one HOME would drop each other's compiled-code cache and kept config check on
+// every run (each is stamped with its build), and both would be measured without them.
+const baseHome = BASE ? benchHome(s, 4) : undefined;
 const run = (proj, bin = BIN) => {
-  const r = spawnSync(process.execPath, [bin, 'run', '--quiet', '--', 'true'], { env, cwd: proj, stdio: ['ignore', 'ignore', 'pipe'] });
+  const r = spawnSync(process.execPath, [bin, 'run', '--quiet', '--', 'true'], {
+    env: bin === BIN ? env : baseHome?.env,
+    cwd: proj,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   if (r.status !== 0) throw new Error(`sparehand run failed (${r.status}): ${r.stderr}`);
 };
 const rtt = () => median(Array.from({ length: RUNS }, () => time(() => must('ssh', sshArgs(worker, conn, 'true'), { env }))));
 
 try {
   run(tree(1)); // the shared connection, once
+  if (BASE) run(tree(1), BASE);
   const rows = [];
   const measure = (n, bins) => {
     const projs = bins.map(() => {
@@ -80,6 +88,7 @@ try {
   }
 } finally {
   await closeConnections({ home, env });
+  if (baseHome) await closeConnections(baseHome);
   s.proc.kill();
   // The watchers the runs started (lib/watch/) would stay an hour.
   spawnSync('pkill', ['-f', '^sparehand-watch /.*sparehand-bench-proj-']);
