@@ -169,6 +169,7 @@ export function renderEnvironmentDoc(agents: readonly AgentSpec[]): string {
     ),
     '| `SPAREHAND_RUN=1` | set by `sparehand run` for the command it runs (locally and on workers); a hook that sees it leaves everything alone |',
     '| `SPAREHAND_WORKER=NAME` | `sparehand run` uses this worker |',
+    '| `SPAREHAND_WATCH=off` | `sparehand run` starts no watcher of the project and asks none: a warm run looks at every file to know what changed (docs/performance.md "The watcher"). `on`: a watcher for a project of any size (unset: from 2,000 paths) |',
     `| \`${PLATFORM_VAR}=OS-ARCH[-LIBC]\` | what sparehand believes this machine to be (\`darwin-arm64\`, \`linux-x86_64-glibc\`) instead of what it detects: which of a worker's binaries run here (docs/run.md "Mac laptop, Linux worker"); for tests |`,
     '| `SPAREHAND_CONFIG` | the config file (default `${XDG_CONFIG_HOME:-~/.config}/sparehand/config.json`) |',
     "| `XDG_CONFIG_HOME`, `XDG_CACHE_HOME`, `XDG_STATE_HOME`, `HOME` | where sparehand's files live; all read at call time |",
