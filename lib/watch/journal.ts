@@ -137,12 +137,18 @@ export async function changesSince(root: string, mark: WatchMark | undefined): P
   }
 }
 
-/** The records before the barrier; undefined when one says the watcher lost track, or (from the start) it was not yet ready. */
+/**
+ * The records before the barrier; undefined when one says the watcher lost track, names a path that is not UTF-8,
+ * or (from the start) the watcher was not yet ready.
+ */
 function parse(data: Buffer, mark: WatchMark, fromStart: boolean, skip: string): Changes | undefined {
   const changed = new Set<string>();
   const moved = new Set<string>();
   let ready = !fromStart;
-  for (const rec of data.toString('utf8').split('\0')) {
+  // A name that is not UTF-8 cannot be looked at again by the name Node would give it: no answer.
+  const text = data.toString('utf8');
+  if (text.includes('\uFFFD')) return undefined;
+  for (const rec of text.split('\0')) {
     const type = rec[0];
     const path = rec.slice(1);
     if (type === 'c') changed.add(path);

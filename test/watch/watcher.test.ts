@@ -87,6 +87,13 @@ describe.runIf(canWatch(env))('the watcher', () => {
     expect(await changesSince(root, second)).toBeDefined();
   });
 
+  it('cannot say when a changed name is not UTF-8 (Node would look at another name)', async () => {
+    const root = project();
+    const mark = await watching(root);
+    writeFileSync(Buffer.from(`${join(root, 'src')}/caf\xe9.js`, 'latin1'), 'x');
+    expect(await changesSince(root, mark)).toBeUndefined();
+  });
+
   it("starts none inside a coding tool's sandbox (where it would end with the command)", async () => {
     const root = project();
     // Claude Code's sandbox marker (lib/agents/claude-code.ts): bubblewrap with a pid namespace of its own.
