@@ -15,9 +15,13 @@ import { stopWatchers, watchersOf } from '../watch/helpers.js';
 import { canWatch } from '../../lib/watch/journal.js';
 
 export const shared = sharedWorker();
-const projects: string[] = [];
+/** Every project a run was made in: their watchers are stopped when the file ends. */
+const projects = new Set<string>();
 afterAll(() => stopWatchers(projects));
-const run = (proj: string, cmd: string) => sparehand(['run', '--', cmd], { env: shared.wh.env, cwd: proj });
+const run = (proj: string, cmd: string) => {
+  projects.add(proj);
+  return sparehand(['run', '--', cmd], { env: shared.wh.env, cwd: proj });
+};
 const sent = () => readLog({ home: shared.wh.home, env: shared.wh.env }).at(-1)?.sent;
 /** Whether the last run logged that it sent nothing. */
 const skipped = () => sent() === 'skipped';
@@ -26,7 +30,6 @@ const git = (proj: string, ...args: string[]) => execFileSync('git', ['-c', 'use
 /** A committed project, run twice so that its fingerprint is kept. */
 async function warmProject(files: Record<string, string>): Promise<string> {
   const proj = gitProject(files);
-  projects.push(proj);
   git(proj, 'add', '-A');
   git(proj, 'commit', '-qm', 'start');
   for (let i = 0; i < 2; i++) expect((await run(proj, 'true')).exitCode).toBe(0);
