@@ -49,20 +49,6 @@ export async function updatedFingerprint(
   if (skipHash(skipDirs(ignored)) !== since.skip) return undefined;
   const made = madeFrom(root, config, scope, ignored, { head, index, context });
   if (made.base !== kept.base) return undefined;
-  if (touched.size === 0) {
-    let paths: Map<string, string> | undefined;
-    return {
-      ...made,
-      get paths() {
-        paths ??= kept.paths();
-        return paths;
-      },
-      hash: kept.hash,
-      looked: 'watched',
-      watch: since.mark,
-      written: kept.body,
-    };
-  }
   const paths = new WarmPaths(kept.text, kept.paths);
   const set = (key: string, line: string) => {
     if (paths.get(key) !== line) paths.set(key, line);
@@ -97,21 +83,30 @@ export async function updatedFingerprint(
   }
   for (const p of gone) removeUnder(paths, p);
   const common = { ...made, looked: 'watched' as const, watch: since.mark };
-  if (paths.built) return { ...common, paths: paths.map(), hash: paths.delta.size > 0 ? hashOf(made.base, paths.map()) : kept.hash };
-  // The hash of the kept one and what changed: the same project gives the same one on this path, if not the walk's.
+  // What differs from the kept one in the end (a path changed and put back, or deleted and made again, does not):
+  // none, and the hash is the kept one's, however the paths were looked at.
   const changed = [...paths.delta].filter(([k, v]) => paths.kept(k) !== v);
-  const hash =
-    changed.length === 0
-      ? kept.hash
-      : createHash('sha256')
-          .update(`${kept.hash}\0`)
-          .update(
-            changed
-              .sort(([a], [b]) => (a < b ? -1 : 1))
-              .map(([k, v]) => `${k}\0${v ?? '-'}\0`)
-              .join(''),
-          )
-          .digest('hex');
+  if (changed.length === 0) {
+    return {
+      ...common,
+      get paths() {
+        return paths.map();
+      },
+      hash: kept.hash,
+      written: () => paths.written(),
+    };
+  }
+  if (paths.built) return { ...common, paths: paths.map(), hash: hashOf(made.base, paths.map()) };
+  // The hash of the kept one and what changed: the same project gives the same one on this path, if not the walk's.
+  const hash = createHash('sha256')
+    .update(`${kept.hash}\0`)
+    .update(
+      changed
+        .sort(([a], [b]) => (a < b ? -1 : 1))
+        .map(([k, v]) => `${k}\0${v ?? '-'}\0`)
+        .join(''),
+    )
+    .digest('hex');
   return {
     ...common,
     get paths() {

@@ -84,7 +84,8 @@ export async function fingerprint(
       const quick = await updatedFingerprint(root, env, config, scope, kept, since);
       if (quick) return quick;
     }
-    const mark = since && !kept?.watch ? since : watchable ? await changesSince(root, undefined) : undefined;
+    // A barrier already passed is the walk's mark; one from another watcher (the kept mark's is gone) is asked for.
+    const mark = since ?? (watchable && kept?.watch ? await changesSince(root, undefined) : undefined);
     const [ignored, head] = await Promise.all([gitIgnored(root, env, root), gitHead(root, env)]);
     const git = { head, index: indexHash(root), context: gitContext(root, env) };
     const made = madeFrom(root, config, scope, ignored, git);

@@ -19,8 +19,7 @@ export interface Warm {
   base: string;
   /** The paths and their stat then (read only when the fingerprint now differs: warm-send.ts quickCheckBlind). */
   paths: () => Map<string, string>;
-  /** The same as written (kept again as it is when nothing changed), and looked up in (warm-paths.ts). */
-  body: () => string;
+  /** The paths as written, looked up in without building them (warm-paths.ts), and kept again as they are when nothing changed. */
   text: KeptText;
   /** What git ignored then and what shaped it, and the watcher's point then (fingerprint-update.ts). */
   ignored?: string;
@@ -50,14 +49,12 @@ export function takeWarm(root: string, copy: string): Warm | undefined {
       for (let i = 0; i + 1 < parts.length; i += 2) m.set(parts[i] as string, parts[i + 1] as string);
       return m;
     };
-    const body = () => text.slice(nl + 1);
     return {
       gen: w.gen,
       hash: w.hash,
       base: w.base,
       paths,
-      body,
-      text: new KeptText(body),
+      text: new KeptText(() => text.slice(nl + 1)),
       ...(sure ? { ignored: w.ignored as string, git: git as GitState } : {}),
       ...(sure && marked ? { watch: watch as WatchMark } : {}),
     };

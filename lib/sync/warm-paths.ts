@@ -6,6 +6,13 @@
 /** A stat line as warm-send.ts statLine writes it. */
 const STAT = /^[dlfs]:\d+:\d+:[-\d.e+]+:[-\d.e+]+:\d+$/;
 
+/** Where `key`'s entry starts in `text`, and where its stat line does. */
+function entryAt(text: string, key: string): { start: number; value: number } | undefined {
+  if (text.startsWith(`${key}\0`)) return { start: 0, value: key.length + 1 };
+  const at = text.indexOf(`\0${key}\0`);
+  return at < 0 ? undefined : { start: at + 1, value: at + key.length + 2 };
+}
+
 /** The kept text: "path\0stat\0" per path. */
 export class KeptText {
   private readonly seen = new Map<string, string | undefined | null>();
@@ -17,27 +24,29 @@ export class KeptText {
     return this.seen.get(key);
   }
 
+  /** The whole text. */
+  all(): string {
+    return this.body();
+  }
+
   private find(key: string): string | undefined | null {
     if (STAT.test(key)) return null;
     const text = this.body();
-    const at = text.startsWith(`${key}\0`) ? 0 : text.indexOf(`\0${key}\0`);
-    if (at < 0) return undefined;
-    const from = at === 0 ? key.length + 1 : at + key.length + 2;
-    const end = text.indexOf('\0', from);
-    const line = text.slice(from, end < 0 ? undefined : end);
+    const at = entryAt(text, key);
+    if (at === undefined) return undefined;
+    const end = text.indexOf('\0', at.value);
+    const line = text.slice(at.value, end < 0 ? undefined : end);
     return STAT.test(line) ? line : null;
   }
 
-  /** The text without the entries of `keys` (each found by line()). */
+  /** The text without the entries of `keys` (each found as line() finds it). */
   without(keys: Iterable<string>): string {
     const text = this.body();
     const cuts: [number, number][] = [];
     for (const key of keys) {
-      const at = text.startsWith(`${key}\0`) ? 0 : text.indexOf(`\0${key}\0`);
-      if (at < 0) continue;
-      const start = at === 0 ? 0 : at + 1;
-      const end = text.indexOf('\0', start + key.length + 1);
-      cuts.push([start, end + 1]);
+      const at = entryAt(text, key);
+      if (at === undefined) continue;
+      cuts.push([at.start, text.indexOf('\0', at.value) + 1]);
     }
     cuts.sort((a, b) => a[0] - b[0]);
     const parts: string[] = [];
@@ -118,6 +127,7 @@ export class WarmPaths {
 
   /** The kept text with the changes made: what warm-kept.ts writes. */
   written(): string {
+    if (!this.whole && this.delta.size === 0) return this.text.all();
     if (this.whole || [...this.delta.keys()].some((k) => STAT.test(k))) return textOf(this.map());
     const lines = [this.text.without(this.delta.keys())];
     for (const [k, v] of this.delta) if (v !== undefined) lines.push(`${k}\0${v}\0`);

@@ -54,8 +54,8 @@ export const skipHash = (skip: readonly string[]): string =>
 export const canWatch = (env: NodeJS.ProcessEnv): boolean =>
   env.SPAREHAND_WATCH !== 'off' && process.platform === 'linux' && (process.arch === 'x64' || process.arch === 'arm64');
 
-/** The journal's bytes from `from` on (undefined: no journal). */
-function readFrom(root: string, from: number): Buffer | undefined {
+/** The journal's bytes from `from` on, at most `max` (undefined: no journal). */
+function readFrom(root: string, from: number, max = Number.POSITIVE_INFINITY): Buffer | undefined {
   let fd: number;
   try {
     fd = openSync(JOURNAL(root), 'r');
@@ -65,8 +65,8 @@ function readFrom(root: string, from: number): Buffer | undefined {
   try {
     const chunks: Buffer[] = [];
     let at = from;
-    for (;;) {
-      const b = Buffer.allocUnsafe(1 << 20);
+    while (at - from < max) {
+      const b = Buffer.allocUnsafe(Math.min(1 << 20, max - (at - from)));
       const n = readSync(fd, b, 0, b.length, at);
       if (n <= 0) break;
       chunks.push(b.subarray(0, n));
@@ -79,7 +79,7 @@ function readFrom(root: string, from: number): Buffer | undefined {
 }
 
 function header(root: string): Header | undefined {
-  const head = readFrom(root, 0)?.subarray(0, 512);
+  const head = readFrom(root, 0, 512);
   const nl = head?.indexOf(10) ?? -1;
   if (!head || nl < 0) return undefined;
   const m = /^sparehand-watch 1 (\S+) (\d+) (\S+)$/.exec(head.subarray(0, nl).toString('utf8'));
