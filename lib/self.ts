@@ -1,8 +1,7 @@
 // How sparehand names itself in hook commands and rewrites: this node binary and this installation's script.
 import { realpathSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { quote } from 'shell-quote';
-import { packageUrl } from './package-files.js';
+import { packagePath } from './package-files.js';
 
 export interface Self {
   node: string;
@@ -11,7 +10,7 @@ export interface Self {
 
 /** Absolute node + absolute bin/sparehand.js. */
 export function self(): Self {
-  const script = fileURLToPath(packageUrl('bin/sparehand.js'));
+  const script = packagePath('bin/sparehand.js');
   let real = script;
   try {
     // The system's realpath(3): one call, where realpathSync's own walk stats each folder of the path (~0.3 ms of

@@ -45,6 +45,22 @@ function alive(pid) {
   }
 }
 
+/** In the answer bundle, lib/config-checked.ts's `import('./config.js')` requires dist/config-check.bundle.cjs instead. */
+function configApart() {
+  return {
+    name: 'config-apart',
+    setup(build) {
+      build.onResolve({ filter: /^\.\/config\.js$/ }, (args) =>
+        args.kind === 'dynamic-import' && args.importer.endsWith(join('lib', 'config-checked.ts'))
+          ? { path: 'config-check', namespace: 'config-apart' }
+          : undefined,
+      );
+      build.onLoad({ filter: /.*/, namespace: 'config-apart' }, () => ({ contents: "module.exports = require('./config-check.bundle.cjs');", loader: 'js' }));
+      build.onResolve({ filter: /^\.\/config-check\.bundle\.cjs$/ }, (args) => ({ path: args.path, external: true }));
+    },
+  };
+}
+
 /** The whole build into `out`. */
 async function build(out) {
   execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', join(root, 'tsconfig.json'), '--outDir', out], {
@@ -84,11 +100,15 @@ async function build(out) {
     entryPoints: [join(root, 'lib/hook/entry.ts')],
     outfile: join(out, 'hook.bundle.cjs'),
   });
+  // zod and the config schema in a bundle of their own, beside it: the full path needs them only to check a config
+  // not checked before (lib/config-checked.ts), and otherwise they cost every heavy call their load.
   await esbuild.build({
     ...common,
     entryPoints: [join(root, 'lib/hook/answer.ts')],
     outfile: join(out, 'hook-answer.bundle.cjs'),
+    plugins: [configApart()],
   });
+  await esbuild.build({ ...common, entryPoints: [join(root, 'lib/config.ts')], outfile: join(out, 'config-check.bundle.cjs') });
   // The CLI: one bundle (ES module packages prefer their "module" build: jsonc-parser's UMD one requires files
   // at run time), loaded through a small loader that keeps V8's code cache.
   await esbuild.build({ ...common, entryPoints: [join(root, 'lib/cli.ts')], outfile: join(out, 'cli.bundle.cjs'), mainFields: ['module', 'main'] });

@@ -1,10 +1,10 @@
 // Entry of the bundled hook (dist/hook.bundle.cjs): no commander, no CLI, just the hot path. CommonJS, because an ES
 // module entry alone costs a quarter of a bare Node start (docs/performance.md). The full path is the bundle that
 // scripts/build.js writes beside this one, loaded with V8's code cache.
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { requireWithCodeCache } from '../code-cache.js';
 import { processContext } from '../context.js';
+import { packagePath } from '../package-files.js';
 import { cacheDir } from '../paths.js';
 import { type HookPaths, hookMain } from './main.js';
 
@@ -16,8 +16,7 @@ const i = args.indexOf('--for');
 const agent = i >= 0 ? (args[i + 1] ?? '') : (args.find((a) => a.startsWith('--for='))?.slice(6) ?? '');
 const ctx = processContext();
 const paths: HookPaths = {
-  full: () =>
-    requireWithCodeCache(join(dirname(fileURLToPath(import.meta.url)), 'hook-answer.bundle.cjs'), join(cacheDir(ctx), 'v8')) as ReturnType<HookPaths['full']>,
+  full: () => requireWithCodeCache(packagePath('dist/hook-answer.bundle.cjs'), join(cacheDir(ctx), 'v8')) as ReturnType<HookPaths['full']>,
   leave: (id) => (Object.hasOwn(__SPAREHAND_LEAVE__, id) ? __SPAREHAND_LEAVE__[id]! : ''),
 };
 hookMain(ctx, agent, paths).then(

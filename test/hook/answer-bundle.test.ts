@@ -2,7 +2,7 @@
 // hand, and the config is taken from the last check of the same text (lib/config-checked.ts). A config not checked
 // before by this build (new, edited, broken, or checked by another schema) is still checked, with zod, as before.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
@@ -37,6 +37,12 @@ async function answer(home: string, command: string): Promise<{ command: string 
 }
 
 describe('the answer bundle loads no zod to answer', () => {
+  it('does not even hold it: zod and the schema are a bundle of their own, beside it, required only to check', () => {
+    // Held but not run still costs every heavy call its share of the bundle's load (docs/performance.md).
+    expect(readFileSync(BUNDLE, 'utf8')).not.toContain(ZOD_MARK);
+    expect(readFileSync(join(dirname(BUNDLE), 'config-check.bundle.cjs'), 'utf8')).toContain(ZOD_MARK);
+  });
+
   it('with no config file', async () => {
     const { home } = homeWith();
     const a = await answer(home, 'npm test');
