@@ -61,6 +61,52 @@ function configApart() {
   };
 }
 
+/**
+ * In the answer bundle, each tool's spec without what only the CLI reads (install targets, facts for the docs, the
+ * program's files, sample payloads): the hook's full path would otherwise build all twenty tools' install and docs
+ * facts on every heavy call. lib/hook/ reads specs as `HookSpec` (lib/agents/types.ts: CLI_ONLY_FIELDS), which leaves these out, so
+ * the type check holds the hook to not reading them; test/hook/answer-bundle.test.ts holds the bundle to answering
+ * as the source does.
+ */
+function hookSlice(unread) {
+  const ts = require('typescript');
+  const strip = (context) => (file) => {
+    const visit = (node) => {
+      if (
+        ts.isVariableDeclaration(node) &&
+        node.type &&
+        /\bAgentSpec\b/.test(node.type.getText(file)) &&
+        node.initializer &&
+        ts.isObjectLiteralExpression(node.initializer)
+      ) {
+        const kept = node.initializer.properties.filter((p) => !(p.name && ts.isIdentifier(p.name) && unread.has(p.name.text)));
+        return ts.factory.updateVariableDeclaration(
+          node,
+          node.name,
+          node.exclamationToken,
+          node.type,
+          ts.factory.updateObjectLiteralExpression(node.initializer, kept),
+        );
+      }
+      return ts.visitEachChild(node, visit, context);
+    };
+    return ts.visitNode(file, visit);
+  };
+  return {
+    name: 'hook-slice',
+    setup(build) {
+      build.onLoad({ filter: /[\\/]lib[\\/]agents[\\/][^\\/]+\.ts$/ }, (args) => {
+        const { outputText } = ts.transpileModule(readFileSync(args.path, 'utf8'), {
+          fileName: args.path,
+          compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+          transformers: { before: [strip] },
+        });
+        return { contents: outputText, loader: 'js' };
+      });
+    },
+  };
+}
+
 /** The whole build into `out`. */
 async function build(out) {
   execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', join(root, 'tsconfig.json'), '--outDir', out], {
@@ -70,6 +116,7 @@ async function build(out) {
   // What "leave alone" prints per tool, from the registry just compiled: the hot path needs it without
   // loading the registry (and zod).
   const { allAgents } = await import(pathToFileURL(join(out, 'agents/index.js')).href);
+  const { CLI_ONLY_FIELDS } = await import(pathToFileURL(join(out, 'agents/types.js')).href);
   const leave = Object.fromEntries(allAgents().map((a) => [a.id, a.leaveStdout ?? '']));
   // Which config schema this build checks with (lib/config-schema-id.ts): a check kept by another is not taken.
   const configSchema = createHash('sha256')
@@ -106,7 +153,7 @@ async function build(out) {
     ...common,
     entryPoints: [join(root, 'lib/hook/answer.ts')],
     outfile: join(out, 'hook-answer.bundle.cjs'),
-    plugins: [configApart()],
+    plugins: [configApart(), hookSlice(new Set(CLI_ONLY_FIELDS))],
   });
   await esbuild.build({ ...common, entryPoints: [join(root, 'lib/config.ts')], outfile: join(out, 'config-check.bundle.cjs') });
   // The CLI: one bundle (ES module packages prefer their "module" build: jsonc-parser's UMD one requires files

@@ -216,6 +216,14 @@ export interface SandboxSettings {
 }
 
 /**
+ * What only the CLI reads of a spec (install, `agent` commands, the docs). The hook's full path is built without these
+ * (scripts/build.js), and reads specs as `HookSpec`, so that the type check holds it to that.
+ */
+export const CLI_ONLY_FIELDS = ['why', 'facts', 'program', 'samplePayload', 'install'] as const;
+
+/** A spec as the hook's full path has it. */
+export type HookSpec<P = unknown> = Omit<AgentSpec<P>, (typeof CLI_ONLY_FIELDS)[number]>;
+/**
  * The tool's own sandbox for the commands it runs, as data (no code: the hook never reads it). lib/sandbox tells from
  * inside a command whether it is in it, names it in the one line a run prints, reads and widens its settings.
  */

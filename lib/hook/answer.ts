@@ -3,14 +3,14 @@
 // (lib/config-checked.ts). lib/hook/main.ts is the hot path in front of it and the one place that fails open
 // (and logs); nothing here catches an error of its own.
 import { AGENTS, agentEnvVar, allAgents, isAgentId } from '../agents/index.js';
-import type { AgentSpec, WireAnswer } from '../agents/types.js';
+import type { HookSpec, WireAnswer } from '../agents/types.js';
 import { decide, type DecideContext } from './decide.js';
 import { entryCheck } from './entry-check.js';
 import { logLine } from './io.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-export const leaveFor = (spec: AgentSpec<unknown> | undefined): WireAnswer => ({
+export const leaveFor = (spec: HookSpec | undefined): WireAnswer => ({
   stdout: spec?.leaveStdout ?? '',
   stderr: '',
   exitCode: 0,
@@ -21,8 +21,8 @@ export const leaveFor = (spec: AgentSpec<unknown> | undefined): WireAnswer => ({
  * `fallback`, comes last), the named one first among equals. Several tools read the same settings file
  * (docs/real-programs.md "One hook, many callers"), so the hook installed for one may be called by another.
  */
-export function callerOf(named: AgentSpec<unknown>, raw: Record<string, unknown>): AgentSpec<unknown> | undefined {
-  const fits = (a: AgentSpec<unknown>): boolean => {
+export function callerOf(named: HookSpec, raw: Record<string, unknown>): HookSpec | undefined {
+  const fits = (a: HookSpec): boolean => {
     try {
       return a.recognise?.(raw) === true;
     } catch {

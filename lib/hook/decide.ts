@@ -1,6 +1,6 @@
 // The agent-neutral decision: leave, rewrite or refuse one shell call. Never names a tool; reads the spec.
 import { agentEnvVar } from '../agents/index.js';
-import type { AgentSpec, HookAnswer, ShellCall } from '../agents/types.js';
+import type { HookAnswer, HookSpec, ShellCall } from '../agents/types.js';
 import { classify, rewriteCommand } from '../classify/index.js';
 import { loadCheckedConfigOrKept } from '../config-checked.js';
 import { platformFacts } from '../remote/worker-facts.js';
@@ -33,13 +33,13 @@ export function runTimeoutSeconds(toolTimeoutMs: number | undefined): number | u
 }
 
 /** How the rewrite names sparehand for this tool, or null when it cannot (bare name not on PATH). */
-export function invocationFor(spec: AgentSpec<unknown>, ctx: DecideContext): string | null {
+export function invocationFor(spec: HookSpec, ctx: DecideContext): string | null {
   if (spec.sparehandName === 'bare' && which('sparehand', ctx.env.PATH) === undefined) return null;
   return sparehandInvocation(spec.sparehandName, ctx.self ?? self());
 }
 
 /** The connection in effect: the tool's own, or rewrite where the user opted in (SPAREHAND_AGENT_<ID>=rewrite). */
-export function effectiveConnection(spec: AgentSpec<unknown>, env: NodeJS.ProcessEnv): AgentSpec['connection'] {
+export function effectiveConnection(spec: HookSpec, env: NodeJS.ProcessEnv): HookSpec['connection'] {
   if (spec.rewriteOptIn && env[agentEnvVar(spec.id)] === 'rewrite') return 'rewrite';
   return spec.connection;
 }
@@ -47,7 +47,7 @@ export function effectiveConnection(spec: AgentSpec<unknown>, env: NodeJS.Proces
 export const refusalReason = (replacement: string): string =>
   `This command is heavy: sparehand runs it on a spare machine (or here when none is free). Run this instead: ${replacement}`;
 
-export async function decide(spec: AgentSpec<unknown>, call: ShellCall, ctx: DecideContext): Promise<HookAnswer> {
+export async function decide(spec: HookSpec, call: ShellCall, ctx: DecideContext): Promise<HookAnswer> {
   const leave: HookAnswer = { kind: 'leave' };
   const connection = effectiveConnection(spec, ctx.env);
   if (connection !== 'rewrite' && connection !== 'redirect') return leave;

@@ -2,7 +2,6 @@
 // module entry alone costs a quarter of a bare Node start (docs/performance.md). The full path is the bundle that
 // scripts/build.js writes beside this one, loaded with V8's code cache.
 import { join } from 'node:path';
-import { requireWithCodeCache } from '../code-cache.js';
 import { processContext } from '../context.js';
 import { packagePath } from '../package-files.js';
 import { cacheDir } from '../paths.js';
@@ -16,7 +15,11 @@ const i = args.indexOf('--for');
 const agent = i >= 0 ? (args[i + 1] ?? '') : (args.find((a) => a.startsWith('--for='))?.slice(6) ?? '');
 const ctx = processContext();
 const paths: HookPaths = {
-  full: () => requireWithCodeCache(packagePath('dist/hook-answer.bundle.cjs'), join(cacheDir(ctx), 'v8')) as ReturnType<HookPaths['full']>,
+  // The loader itself only when needed: node:vm and the rest it loads would cost the light path too.
+  full: async () =>
+    (await import('../code-cache.js')).requireWithCodeCache(packagePath('dist/hook-answer.bundle.cjs'), join(cacheDir(ctx), 'v8')) as Awaited<
+      ReturnType<HookPaths['full']>
+    >,
   leave: (id) => (Object.hasOwn(__SPAREHAND_LEAVE__, id) ? __SPAREHAND_LEAVE__[id]! : ''),
 };
 hookMain(ctx, agent, paths).then(

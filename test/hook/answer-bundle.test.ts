@@ -94,6 +94,14 @@ describe('the answer bundle loads no zod to answer', () => {
 });
 
 describe('the answer bundle answers as the source does, with no zod', () => {
+  it("holds none of what only the CLI reads of each tool's spec (its install, its facts for the docs)", () => {
+    const bundle = readFileSync(BUNDLE, 'utf8');
+    for (const a of allAgents()) {
+      expect(bundle, a.id).not.toContain(JSON.stringify(a.why));
+      for (const s of a.facts.sources) expect(bundle, a.id).not.toContain(s.url);
+    }
+  });
+
   it("every tool's payload, heavy and light, with and without a config", async () => {
     const calls = allAgents()
       .filter((a) => a.payload !== undefined)
