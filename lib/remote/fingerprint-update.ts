@@ -12,8 +12,7 @@ import { OWN_FOLDER } from '../sync/own-folder.js';
 import type { Warm } from '../sync/warm-kept.js';
 import { WarmPaths } from '../sync/warm-paths.js';
 import { type Changes, skipHash } from '../watch/journal.js';
-import { gitIgnored } from './sync.js';
-import { type Fingerprint, gitContext, gitHead, hashOf, indexHash, madeFrom, skipDirs, statLine, walk } from './warm-send.js';
+import { type Fingerprint, type GitAsk, gitAsk, gitContext, hashOf, indexHash, madeFrom, skipDirs, statLine, walk } from './warm-send.js';
 
 const inGit = (p: string) => p === '.git' || p.startsWith('.git/');
 const ours = (p: string) => p === OWN_FOLDER || p.startsWith(`${OWN_FOLDER}/`);
@@ -26,6 +25,8 @@ export async function updatedFingerprint(
   scope: { keep: readonly string[]; inputs: readonly string[] },
   kept: Warm,
   since: Changes,
+  /** git, asked at most once (warm-send.ts gitAsk): the caller's walk takes the same answer if this one gives none. */
+  ask: GitAsk = gitAsk(root, env),
 ): Promise<Fingerprint | undefined> {
   if (kept.ignored === undefined || kept.git === undefined) return undefined;
   const all = [...since.changed, ...since.moved];
@@ -44,7 +45,7 @@ export async function updatedFingerprint(
     git.some((p) => p === '.git' || p.startsWith('.git/info') || p === '.git/config') ||
     context !== kept.git.context ||
     index !== kept.git.index;
-  const [ignored, head] = await Promise.all([relist ? gitIgnored(root, env, root) : kept.ignored, git.length > 0 ? gitHead(root, env) : kept.git.head]);
+  const [ignored, head] = await Promise.all([relist ? ask.ignored() : kept.ignored, git.length > 0 ? ask.head() : kept.git.head]);
   // A folder no longer (or newly) ignored as a whole is watched as it was not: the caller walks and starts anew.
   if (skipHash(skipDirs(ignored)) !== since.skip) return undefined;
   const made = madeFrom(root, config, scope, ignored, { head, index, context });

@@ -80,13 +80,16 @@ export async function fingerprint(
     const watchable = canWatch(env) && !elsewhere && lstatSync(join(root, '.git')).isDirectory();
     // The barrier comes first: whatever changes after it is in the journal, whatever before is in what is read next.
     const since = watchable ? await changesSince(root, kept?.watch) : undefined;
+    // git asked at most once a run: the shortcut that asked and then could not answer leaves it to the walk, both
+    // after the same barrier.
+    const ask = gitAsk(root, env);
     if (since && kept?.watch) {
-      const quick = await updatedFingerprint(root, env, config, scope, kept, since);
+      const quick = await updatedFingerprint(root, env, config, scope, kept, since, ask);
       if (quick) return quick;
     }
     // A barrier already passed is the walk's mark; one from another watcher (the kept mark's is gone) is asked for.
     const mark = since ?? (watchable && kept?.watch ? await changesSince(root, undefined) : undefined);
-    const [ignored, head] = await Promise.all([gitIgnored(root, env, root), gitHead(root, env)]);
+    const [ignored, head] = await Promise.all([ask.ignored(), ask.head()]);
     const git = { head, index: indexHash(root), context: gitContext(root, env) };
     const made = madeFrom(root, config, scope, ignored, git);
     const paths = walk(root, made.out);
@@ -111,6 +114,18 @@ export function madeFrom(
   const rules = JSON.stringify([git.head, lstatSync(root).mode, upFilterArgs(config, '', hidden), keep, inputs, config.sync ?? {}]);
   const out = outOfScope(config, ignored, keep, inputs);
   return { ignored, rules, base: baseOf(ignored, rules), hidden, out, git };
+}
+
+/** git's list of what it ignores and its HEAD, each asked for once (then the same answer). */
+export interface GitAsk {
+  ignored: () => Promise<string>;
+  head: () => Promise<string>;
+}
+
+export function gitAsk(root: string, env: NodeJS.ProcessEnv): GitAsk {
+  let ignored: Promise<string> | undefined;
+  let head: Promise<string> | undefined;
+  return { ignored: () => (ignored ??= gitIgnored(root, env, root)), head: () => (head ??= gitHead(root, env)) };
 }
 
 export async function gitHead(root: string, env: NodeJS.ProcessEnv): Promise<string> {

@@ -4,7 +4,7 @@
 // modes changed, a file where a folder was, changes in an ignored folder — each followed by both, compared whole.
 // A real watcher (perl, inotify), a real git.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Config } from '../../lib/config.js';
@@ -209,6 +209,25 @@ describe.runIf(canWatch(env))('the watched fingerprint', () => {
     expect(whole.paths.has('secret.txt')).toBe(false);
     // Either it sees the change or it says it cannot (and the run looks at everything): never the stale list.
     if (updated) expect(sorted(updated.paths)).toEqual(sorted(whole.paths));
+  });
+
+  it('asks git once when the shortcut asked and then cannot answer (a folder newly ignored as a whole)', async () => {
+    const root = project();
+    mkdirSync(join(root, 'gen'));
+    writeFileSync(join(root, 'gen', 'made.js'), 'made\n');
+    const kept = await watched(root);
+    // git through a wrapper that writes down each call.
+    const bin = tempDir('sparehand-git-calls-');
+    const calls = join(bin, 'calls');
+    const real = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+    writeFileSync(join(bin, 'git'), `#!/bin/sh\necho "$*" >> '${calls}'\nexec '${real}' "$@"\n`, { mode: 0o755 });
+    writeFileSync(join(root, '.gitignore'), 'dist/\n*.log\ngen/\n');
+    const now = (await fingerprint(root, { ...env, PATH: `${bin}:${env.PATH}` }, config, scope, kept)) as Fingerprint;
+    expect(now.looked).toBe('walked');
+    expect([now.paths.has('gen/made.js'), kept.paths().has('gen/made.js')]).toEqual([false, true]);
+    const asked = readFileSync(calls, 'utf8').trim().split('\n');
+    expect(asked.filter((c) => c.includes('ls-files')).length, asked.join('; ')).toBe(1);
+    expect(asked.filter((c) => c.includes('rev-parse')).length, asked.join('; ')).toBeLessThanOrEqual(1);
   });
 
   for (const seed of [1, 2, 3]) {
