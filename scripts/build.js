@@ -64,9 +64,9 @@ function configApart() {
 /**
  * In the answer bundle, each tool's spec without what only the CLI reads (install targets, facts for the docs, the
  * program's files, sample payloads): the hook's full path would otherwise build all twenty tools' install and docs
- * facts on every heavy call. lib/hook/ reads specs as `HookSpec` (lib/agents/types.ts: CLI_ONLY_FIELDS), which leaves these out, so
- * the type check holds the hook to not reading them; test/hook/answer-bundle.test.ts holds the bundle to answering
- * as the source does.
+ * facts on every heavy call. lib/hook/ reads specs as `HookSpec` (lib/agents/types.ts: CLI_ONLY_FIELDS), which
+ * leaves these out, so the type check holds the hook to not reading them; test/hook/answer-bundle.test.ts holds the
+ * bundle to answering as the source does.
  */
 function hookSlice(unread) {
   const ts = require('typescript');
@@ -147,8 +147,9 @@ async function build(out) {
     entryPoints: [join(root, 'lib/hook/entry.ts')],
     outfile: join(out, 'hook.bundle.cjs'),
   });
-  // zod and the config schema in a bundle of their own, beside it: the full path needs them only to check a config
-  // not checked before (lib/config-checked.ts), and otherwise they cost every heavy call their load.
+  // Without what only the CLI reads of each tool (hookSlice), and with zod and the config schema in a bundle of their
+  // own, beside it: the full path needs them only to check a config not checked before (lib/config-checked.ts), and
+  // otherwise they cost every heavy call their load.
   await esbuild.build({
     ...common,
     entryPoints: [join(root, 'lib/hook/answer.ts')],
