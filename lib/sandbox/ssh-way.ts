@@ -1,10 +1,9 @@
 // How ssh reaches a worker from inside a sandbox whose only way out is the proxy it gives its commands: as its
 // ProxyCommand, sparehand's own tunnel (dist/ssh-proxy.cjs) through that proxy. Elsewhere, ssh as the user set it up.
 import { outputOfSync } from '../process.js';
-import { fileURLToPath } from 'node:url';
 import { quote } from 'shell-quote';
 import type { SshWorker } from '../config.js';
-import { packageUrl } from '../package-files.js';
+import { packagePath } from '../package-files.js';
 import { sandboxHere } from './here.js';
 
 type Env = { env: NodeJS.ProcessEnv };
@@ -68,5 +67,5 @@ export function proxyCommandFor(c: Env, worker: SshWorker, configFile?: string):
   if (here?.by !== 'marker' || here.network !== 'proxy') return undefined;
   const variable = proxyVariable(c.env);
   if (variable === undefined || resolvedHost(worker, c.env, configFile).proxied) return undefined;
-  return `${quote([process.execPath, fileURLToPath(packageUrl('dist/ssh-proxy.cjs')), variable])} %h %p`;
+  return `${quote([process.execPath, packagePath('dist/ssh-proxy.cjs'), variable])} %h %p`;
 }
