@@ -163,11 +163,15 @@ export const inConfigHome =
   (b: InstallBase): string =>
     join(b.env.XDG_CONFIG_HOME || join(b.home, '.config'), ...parts);
 
-/** A table `{…, command}` in a TOML array of tables (`[[hooks]]`) whose `command` is sparehand's hook for `agent`. */
+/**
+ * A table `{…, command}` in a TOML array of tables (`[[hooks]]`, or another path: `[[hooks.PreToolUse]]`) whose `command`
+ * is sparehand's hook for `agent`.
+ */
 export function tomlHooksTarget(o: {
   agent: string;
   scope: Scope;
   path: (base: InstallBase) => string;
+  arrayPath?: readonly string[];
   entry: (hook: HookCommand) => Record<string, string | number | boolean>;
 }): TomlHookTarget {
   const commandOf = (entry: unknown): string | undefined => (isObject(entry) && typeof entry.command === 'string' ? entry.command : undefined);
@@ -175,7 +179,7 @@ export function tomlHooksTarget(o: {
     kind: 'toml',
     scope: o.scope,
     path: o.path,
-    arrayKey: 'hooks',
+    arrayPath: o.arrayPath ?? ['hooks'],
     entry: o.entry,
     isOurs: (entry) => isSparehandCommand(commandOf(entry), o.agent),
     commandOf,

@@ -116,15 +116,16 @@ export interface OwnFileTarget {
 }
 
 /**
- * A hook entry as one table of a top-level array of tables in a TOML file (`[[hooks]]`). Install appends sparehand's
- * table (or replaces it where it is), uninstall removes exactly its text; the user's tables, keys and comments stay.
+ * A hook entry as one table of an array of tables in a TOML file (`[[hooks]]`, `[[hooks.PreToolUse]]`). Install appends
+ * sparehand's table (or replaces it where it is), uninstall removes exactly its text; the user's tables, keys and
+ * comments stay.
  */
 export interface TomlHookTarget {
   kind: 'toml';
   scope: Scope;
   path: (base: InstallBase) => string;
-  /** The array's key: `hooks` for `[[hooks]]`. */
-  arrayKey: string;
+  /** The array's keys: `['hooks']` for `[[hooks]]`, `['hooks', 'PreToolUse']` for `[[hooks.PreToolUse]]`. */
+  arrayPath: readonly string[];
   /** sparehand's table (strings, numbers and booleans only). */
   entry: (hook: HookCommand) => Record<string, string | number | boolean>;
   /** Recognises sparehand's table (any version of it) among the user's. */

@@ -10,7 +10,7 @@ import { answerFor } from '../hook/answer.js';
 import { hookCommand } from '../install/hook-command.js';
 import { noteBlock } from '../install/note-block.js';
 import { PLATFORM_VAR } from '../platform/here.js';
-import { renderTable } from '../install/toml-target.js';
+import { renderTable, tomlPath } from '../install/toml-target.js';
 import { sparehandInvocation } from '../self.js';
 import { sandboxSection, sandboxTable } from './sandbox-doc.js';
 
@@ -64,7 +64,7 @@ async function answers(a: AgentSpec): Promise<string[]> {
 /** What a target holds in its file. */
 function where(t: InstallTarget): string {
   if (t.kind === 'json') return `hook entry under \`${t.arrayPath.join('.')}\`${t.comments ? '; the file may hold comments, kept' : ''}`;
-  if (t.kind === 'toml') return `hook table \`[[${t.arrayKey}]]\`; the file's other tables and comments are kept`;
+  if (t.kind === 'toml') return `hook table \`[[${tomlPath(t.arrayPath)}]]\`; the file's other tables and comments are kept`;
   return "a whole file of sparehand's";
 }
 
@@ -83,7 +83,7 @@ async function section(a: AgentSpec): Promise<string> {
   const entry = a.install.targets[0];
   if (entry?.kind === 'json') lines.push("**Entry** (as installed; the paths are this installation's):", '', code('json', pretty(entry.entry(cmd))), '');
   if (entry?.kind === 'toml')
-    lines.push("**Entry** (as installed; the paths are this installation's):", '', code('toml', renderTable(entry.arrayKey, entry.entry(cmd))), '');
+    lines.push("**Entry** (as installed; the paths are this installation's):", '', code('toml', renderTable(entry.arrayPath, entry.entry(cmd))), '');
   if (entry?.kind === 'file')
     lines.push(`**Entry:** sparehand's own file, calling \`${cmd.shell}\`${entry.mode ? ` (mode ${entry.mode.toString(8)})` : ''}.`, '');
   if (a.samplePayload) {

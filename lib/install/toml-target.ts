@@ -1,27 +1,34 @@
-// Adds, replaces and removes sparehand's table in a TOML file's array of tables (`[[hooks]]`), editing the text so
-// the user's tables, comments and layout stay; every result is parsed again before it is used.
+// Adds, replaces and removes sparehand's table in a TOML file's array of tables (`[[hooks]]`, `[[hooks.PreToolUse]]`),
+// editing the text so the user's tables, comments and layout stay; every result is parsed again before it is used.
 import { parse } from 'smol-toml';
 import type { HookCommand, TomlHookTarget } from '../agents/types.js';
 import { SparehandError } from '../errors.js';
-import { parseToml, tableEnd, tomlKey } from './toml-trust.js';
+import { parseToml, tableEnd, tomlAt, tomlKey } from './toml-trust.js';
 
-/** One `[[key]]` table of the file: its lines [start, end), trailing blank lines left out, and what it holds. */
+/** One `[[path]]` table of the file: its lines [start, end), trailing blank lines left out, and what it holds. */
 interface Block {
   start: number;
   end: number;
   value: unknown;
 }
 
-/** The `[[key]]` tables of `lines`, each parsed on its own (a table that does not parse alone is nobody's entry). */
-function blocks(lines: readonly string[], key: string): Block[] {
-  const header = new RegExp(`^\\s*\\[\\[\\s*(?:${key.replace(/[-]/g, '\\-')}|"${key}")\\s*\\]\\]\\s*(#.*)?$`);
+/** The keys of an array's path as a TOML header writes them: `hooks.PreToolUse`. */
+export const tomlPath = (path: readonly string[]): string => path.map(tomlKey).join('.');
+
+const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&');
+
+/** The `[[path]]` tables of `lines`, each parsed on its own (a table that does not parse alone is nobody's entry). */
+function blocks(lines: readonly string[], path: readonly string[]): Block[] {
+  // Each key bare or in basic quotes, with blanks around the dots: `[[hooks.PreToolUse]]`, `[[ "hooks" . PreToolUse ]]`.
+  const keys = path.map((k) => `(?:${escapeRe(k)}|"${escapeRe(k)}")`).join('\\s*\\.\\s*');
+  const header = new RegExp(`^\\s*\\[\\[\\s*${keys}\\s*\\]\\]\\s*(#.*)?$`);
   const out: Block[] = [];
   for (let start = 0; start < lines.length; start++) {
     if (!header.test(lines[start]!)) continue;
     const end = tableEnd(lines, start);
     let value: unknown;
     try {
-      value = (parse(lines.slice(start, end).join('\n')) as Record<string, unknown[]>)[key]?.[0];
+      value = (tomlAt(parse(lines.slice(start, end).join('\n')) as Record<string, unknown>, path) as unknown[] | undefined)?.[0];
     } catch {
       value = undefined;
     }
@@ -31,17 +38,25 @@ function blocks(lines: readonly string[], key: string): Block[] {
 }
 
 /** The table as TOML text (strings in basic quotes: JSON's escapes are TOML's). */
-export function renderTable(key: string, entry: Record<string, string | number | boolean>): string {
+export function renderTable(path: readonly string[], entry: Record<string, string | number | boolean>): string {
   const value = (v: string | number | boolean) => (typeof v === 'string' ? JSON.stringify(v) : String(v));
-  return [`[[${key}]]`, ...Object.entries(entry).map(([k, v]) => `${tomlKey(k)} = ${value(v)}`)].join('\n');
+  return [`[[${tomlPath(path)}]]`, ...Object.entries(entry).map(([k, v]) => `${tomlKey(k)} = ${value(v)}`)].join('\n');
 }
 
 /** The parsed file, refused (named) when it does not parse or its key is not an array of tables. */
 function checked(target: TomlHookTarget, path: string, text: string): Record<string, unknown> {
   const root = parseToml(path, text);
-  const list = root[target.arrayKey];
+  for (let depth = 1; depth < target.arrayPath.length; depth++) {
+    const v = tomlAt(root, target.arrayPath.slice(0, depth));
+    if (v !== undefined && (typeof v !== 'object' || v === null || Array.isArray(v))) {
+      throw new SparehandError('PARSE', `${path}: ${target.arrayPath.slice(0, depth).join('.')} is not a table; it was left untouched`, {
+        hint: 'fix the file and run the command again',
+      });
+    }
+  }
+  const list = tomlAt(root, target.arrayPath);
   if (list !== undefined && (!Array.isArray(list) || list.some((e) => typeof e !== 'object' || e === null || Array.isArray(e)))) {
-    throw new SparehandError('PARSE', `${path}: ${target.arrayKey} is not an array of tables; it was left untouched`, {
+    throw new SparehandError('PARSE', `${path}: ${target.arrayPath.join('.')} is not an array of tables; it was left untouched`, {
       hint: 'fix the file and run the command again',
     });
   }
@@ -49,7 +64,7 @@ function checked(target: TomlHookTarget, path: string, text: string): Record<str
 }
 
 /** sparehand's tables in the file, in order. */
-const ours = (target: TomlHookTarget, lines: readonly string[]) => blocks(lines, target.arrayKey).filter((b) => target.isOurs(b.value));
+const ours = (target: TomlHookTarget, lines: readonly string[]) => blocks(lines, target.arrayPath).filter((b) => target.isOurs(b.value));
 
 /** `lines` without the table `b`, and without the blank line that separated it (install put one before it). */
 function without(lines: string[], b: Block): string[] {
@@ -64,7 +79,7 @@ function without(lines: string[], b: Block): string[] {
 export function installToml(target: TomlHookTarget, path: string, text: string | undefined, hook: HookCommand): string {
   const src = text ?? '';
   checked(target, path, src);
-  const table = renderTable(target.arrayKey, target.entry(hook));
+  const table = renderTable(target.arrayPath, target.entry(hook));
   let lines = src.split('\n');
   const mine = ours(target, lines);
   for (const b of mine.slice(1).reverse()) lines = without(lines, b);
@@ -78,11 +93,13 @@ export function installToml(target: TomlHookTarget, path: string, text: string |
   }
   let list: unknown[] | undefined;
   try {
-    list = checked(target, path, out)[target.arrayKey] as unknown[] | undefined;
+    list = tomlAt(checked(target, path, out), target.arrayPath) as unknown[] | undefined;
   } catch (e) {
     // The user's own `hooks = [...]` (inline) cannot be followed by a `[[hooks]]` table.
-    throw new SparehandError('PARSE', `${path}: ${target.arrayKey} is not written as [[${target.arrayKey}]] tables; it was left untouched`, {
-      hint: `write ${target.arrayKey} as [[${target.arrayKey}]] tables (or move the file away) and run the command again`,
+    const key = target.arrayPath.join('.');
+    const header = tomlPath(target.arrayPath);
+    throw new SparehandError('PARSE', `${path}: ${key} is not written as [[${header}]] tables; it was left untouched`, {
+      hint: `write ${key} as [[${header}]] tables (or move the file away) and run the command again`,
       cause: e,
     });
   }

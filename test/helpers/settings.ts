@@ -4,6 +4,7 @@ import { parse as parseJsonc } from 'jsonc-parser';
 import { parse as parseToml } from 'smol-toml';
 import { allAgents } from '../../lib/agents/index.js';
 import type { AgentSpec, JsonHookTarget, Scope, TomlHookTarget } from '../../lib/agents/types.js';
+import { tomlPath } from '../../lib/install/toml-target.js';
 
 export type SettingsTarget = JsonHookTarget | TomlHookTarget;
 
@@ -20,7 +21,7 @@ export const userHook = (t: SettingsTarget): Record<string, unknown> =>
 
 /** The user's settings as they might be before install: their own key and hook, and a comment where allowed. */
 export function userSettings(t: SettingsTarget): string {
-  if (t.kind === 'toml') return `# my own settings\nuserSetting = "keep me"\n\n[[${t.arrayKey}]]\ncommand = "echo user-hook"\n`;
+  if (t.kind === 'toml') return `# my own settings\nuserSetting = "keep me"\n\n[[${tomlPath(t.arrayPath)}]]\ncommand = "echo user-hook"\n`;
   let hooks: unknown = [userHook(t)];
   for (const k of [...t.arrayPath].reverse()) hooks = { [k]: hooks };
   const text = JSON.stringify({ ...t.seed, userSetting: 'keep me', ...(hooks as object) }, null, 4);
@@ -40,6 +41,6 @@ export const keepsComments = (t: SettingsTarget): boolean => t.kind === 'toml' |
 export function readSettings(t: SettingsTarget, text: string): { root: Record<string, unknown>; list: unknown[] } {
   const root = (t.kind === 'toml' ? parseToml(text) : parseJsonc(text)) as Record<string, unknown>;
   let list: unknown = root;
-  for (const k of t.kind === 'toml' ? [t.arrayKey] : t.arrayPath) list = (list as Record<string, unknown>)[k];
+  for (const k of t.arrayPath) list = (list as Record<string, unknown>)[k];
   return { root, list: list as unknown[] };
 }

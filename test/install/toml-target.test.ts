@@ -53,3 +53,38 @@ describe('TOML hook table', () => {
     expect(() => uninstallToml(target, '/h/config.toml', 'hooks = [')).toThrow(/cannot parse/);
   });
 });
+
+describe('TOML hook table under a nested array (`[[hooks.PreToolUse]]`)', () => {
+  const nested = tomlHooksTarget({
+    agent: 'acme',
+    scope: 'user',
+    path: () => '/h/config.toml',
+    arrayPath: ['hooks', 'PreToolUse'],
+    entry: (h) => ({ match: 'shell_run', command: h.shell, timeout: 30 }),
+  });
+  const NESTED = `[[hooks.PreToolUse]]\nmatch = "shell_run"\ncommand = ${JSON.stringify(hook.shell)}\ntimeout = 30`;
+
+  it("is appended beside the user's tables of the same and other events, and removed byte for byte", () => {
+    const user = '[hooks]\n\n[[hooks.SessionStart]]\ncommand = "notify"\n\n[[hooks.PreToolUse]]\nmatch = "edit"\ncommand = "lint"\n';
+    const out = installToml(nested, '/h/config.toml', user, hook);
+    expect(out).toBe(`${user}\n${NESTED}\n`);
+    expect((parse(out) as { hooks: { PreToolUse: { command: string }[] } }).hooks.PreToolUse.map((h) => h.command)).toEqual(['lint', hook.shell]);
+    expect(installToml(nested, '/h/config.toml', out, hook)).toBe(out);
+    expect(installedTomlCommands(nested, '/h/config.toml', out)).toEqual([hook.shell]);
+    expect(uninstallToml(nested, '/h/config.toml', out)).toBe(user);
+  });
+
+  it('is found and replaced where it is, and a new file is just the table', () => {
+    expect(installToml(nested, '/h/config.toml', undefined, hook)).toBe(`${NESTED}\n`);
+    const out = installToml(nested, '/h/config.toml', `${NESTED}\n\n[[hooks.Stop]]\ncommand = "x"\n`, moved);
+    expect((parse(out) as { hooks: { PreToolUse: { command: string }[] } }).hooks.PreToolUse.map((h) => h.command)).toEqual([moved.shell]);
+    expect(installToml(nested, '/h/config.toml', `[[hooks.PreToolUse]]\n${NESTED.split('\n').slice(1).join('\n')}\n`, hook)).toBe(`${NESTED}\n`);
+  });
+
+  it('refuses a file whose `hooks` is not a table, or whose PreToolUse is not written as tables', () => {
+    expect(() => installToml(nested, '/h/config.toml', 'hooks = "no"\n', hook)).toThrow(/hooks is not a table/);
+    expect(() => installToml(nested, '/h/config.toml', '[hooks]\nPreToolUse = []\n', hook)).toThrow(
+      /hooks.PreToolUse is not written as \[\[hooks.PreToolUse\]\] tables/,
+    );
+  });
+});
