@@ -10,8 +10,9 @@ export const MAX_PAYLOAD = 1024 * 1024;
 const MAX_LOG = 256 * 1024;
 
 /**
- * The payload on stdin: read until it holds one whole JSON document (a tool may keep its end of the pipe open) or
- * ends; null when it is over the cap, does not come within `ms`, or stdin is a terminal (no tool is writing).
+ * The payload on stdin: exactly one JSON document, read until it is whole (a tool may keep its end of the pipe open, and
+ * what follows the document is not waited for) or stdin ends; null when it is over the cap, does not come within `ms`
+ * (nothing written and the pipe kept open included), or stdin is a terminal (no tool is writing).
  */
 export function readPayload(ctx: Pick<Context, 'stdin' | 'fds'>, ms = 5000): Promise<string | null> {
   if (!ctx.fds) return readStream(ctx.stdin, ms, '');
@@ -20,11 +21,18 @@ export function readPayload(ctx: Pick<Context, 'stdin' | 'fds'>, ms = 5000): Pro
   // A terminal (a character device; so is /dev/null, which holds nothing either). node:tty's isatty costs more to
   // load than this whole read.
   if (st.isCharacterDevice()) return Promise.resolve(null);
-  const own = st.isFIFO() ? nonBlocking(fd) : undefined;
-  if (own !== undefined) return readFd(own, ms);
-  // A socket (Node starts hooks with socket pairs) or a file: the first read waits for the payload, which a tool
-  // writes as it starts the hook, and most often holds all of it. The rest, if any, comes through a stream, which
-  // can be given up on (it costs more to set up than the rest of the hook, so only then).
+  if (st.isFIFO()) {
+    const own = nonBlocking(fd);
+    if (own !== undefined) return readFd(own, ms, () => closeSync(own));
+  }
+  if (st.isSocket()) {
+    // Node starts hooks with socket pairs: a blocking read there waits for as long as the tool writes nothing.
+    const socket = nonBlockingSocket(fd);
+    if (socket !== undefined) return readFd(fd, ms, socket.close);
+  }
+  if (!st.isFile()) return readStream(ctx.stdin, ms, '');
+  // A file: the first read holds all of it, most often. The rest, if any, comes through a stream (it costs more to set
+  // up than the rest of the hook, so only then).
   const buf = Buffer.allocUnsafe(65536);
   let n: number;
   try {
@@ -33,13 +41,14 @@ export function readPayload(ctx: Pick<Context, 'stdin' | 'fds'>, ms = 5000): Pro
     return readStream(ctx.stdin, ms, '');
   }
   const text = buf.toString('utf8', 0, n);
-  return n === 0 || whole(text) ? Promise.resolve(text) : readStream(ctx.stdin, ms, text);
+  const first = firstDocument(text);
+  return n === 0 || first !== undefined ? Promise.resolve(first ?? text) : readStream(ctx.stdin, ms, text);
 }
 
 /**
  * A non-blocking descriptor of our own for what `fd` reads (Linux: a new open of /proc/self/fd/N), so that a writer
  * that stalls can be given up on: a blocking read, even on libuv's thread pool, holds up the process's exit until
- * it returns. Undefined elsewhere (a socket, another system): the caller reads a stream instead.
+ * it returns. Undefined elsewhere (a socket, another system): the caller reads another way.
  */
 function nonBlocking(fd: number): number | undefined {
   if (process.platform !== 'linux') return undefined;
@@ -50,30 +59,71 @@ function nonBlocking(fd: number): number | undefined {
   }
 }
 
-/** Whether `text` is already one whole JSON value (an object or a list: what a payload is). */
-function whole(text: string): boolean {
-  const last = text.trimEnd().at(-1);
-  if (last !== '}' && last !== ']') return false;
+interface PipeBinding {
+  Pipe: new (type: number) => { open(fd: number): number; close(): void };
+  constants: { SOCKET: number };
+}
+
+/**
+ * A socket `fd` made non-blocking by libuv (its pipe handle, as process.stdin would open it, without loading the net
+ * and stream modules that cost more than the rest of the hook), so that reading it can be given up on; `close` lets
+ * go of the handle (libuv never closes a descriptor of stdio). Undefined where Node does not offer the handle.
+ */
+function nonBlockingSocket(fd: number): { close: () => void } | undefined {
+  const quiet = process.noDeprecation;
   try {
-    JSON.parse(text);
-    return true;
+    // process.binding is deprecated in the documentation only: it says so on stderr under --pending-deprecation.
+    process.noDeprecation = true;
+    const { Pipe, constants: c } = (process as unknown as { binding(name: string): PipeBinding }).binding('pipe_wrap');
+    const pipe = new Pipe(c.SOCKET);
+    if (pipe.open(fd) !== 0) {
+      pipe.close();
+      return undefined;
+    }
+    return { close: () => pipe.close() };
   } catch {
-    return false;
+    return undefined;
+  } finally {
+    process.noDeprecation = quiet;
   }
+}
+
+/**
+ * The first JSON document of `text` (an object or a list: what a payload is) once it is whole, or what does not start
+ * as one (it is junk however long it grows); undefined while the document is still coming. What follows is left out.
+ */
+export function firstDocument(text: string): string | undefined {
+  let i = 0;
+  while (i < text.length && /\s|\uFEFF/.test(text[i]!)) i++;
+  if (i === text.length) return undefined;
+  if (text[i] !== '{' && text[i] !== '[') return text;
+  let depth = 0;
+  let inString = false;
+  for (; i < text.length; i++) {
+    const ch = text[i];
+    if (inString) {
+      if (ch === '\\') i++;
+      else if (ch === '"') inString = false;
+    } else if (ch === '"') inString = true;
+    else if (ch === '{' || ch === '[') depth++;
+    else if ((ch === '}' || ch === ']') && --depth === 0) return text.slice(0, i + 1);
+  }
+  return undefined;
 }
 
 /**
  * Reads a non-blocking descriptor (no stream: creating process.stdin costs more than the rest of the hook). What is
  * already there is read at once; while nothing is, it looks again every few milliseconds until `ms` have passed.
+ * `done` lets go of the descriptor.
  */
-function readFd(fd: number, ms: number): Promise<string | null> {
+function readFd(fd: number, ms: number, done: () => void): Promise<string | null> {
   const deadline = Date.now() + ms;
   const chunks: Buffer[] = [];
   let size = 0;
   const buf = Buffer.allocUnsafe(65536);
   return new Promise((resolve) => {
     const finish = (v: string | null) => {
-      closeSync(fd);
+      done();
       resolve(v);
     };
     const step = (): void => {
@@ -87,12 +137,15 @@ function readFd(fd: number, ms: number): Promise<string | null> {
           setTimeout(step, 5);
           return;
         }
-        if (n === 0) return finish(Buffer.concat(chunks).toString('utf8'));
+        if (n === 0) {
+          const text = Buffer.concat(chunks).toString('utf8');
+          return finish(firstDocument(text) ?? text);
+        }
         size += n;
         if (size > MAX_PAYLOAD) return finish(null);
         chunks.push(Buffer.from(buf.subarray(0, n)));
-        const text = Buffer.concat(chunks).toString('utf8');
-        if (whole(text)) return finish(text);
+        const first = firstDocument(Buffer.concat(chunks).toString('utf8'));
+        if (first !== undefined) return finish(first);
       }
     };
     step();
@@ -124,10 +177,13 @@ function readStream(stdin: Readable, ms: number, start: string): Promise<string 
       size += b.length;
       if (size > MAX_PAYLOAD) return finish(null);
       chunks.push(b);
-      const text = Buffer.concat(chunks).toString('utf8');
-      if (whole(text)) finish(text);
+      const first = firstDocument(Buffer.concat(chunks).toString('utf8'));
+      if (first !== undefined) finish(first);
     });
-    stdin.on('end', () => finish(Buffer.concat(chunks).toString('utf8')));
+    stdin.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      finish(firstDocument(text) ?? text);
+    });
     stdin.on('error', () => finish(null));
   });
 }

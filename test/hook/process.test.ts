@@ -88,8 +88,31 @@ describe('sparehand agent hook reads stdin as the tools write it', () => {
     expect(r.ms).toBeLessThan(9000);
   });
 
+  it('reads exactly one JSON document: what follows it (another document, or the start of one) is not waited for', async () => {
+    const r = await keptOpen(`${payload}\n{"hook_event_name":"PostToolUse","tool_input":{"command":"ls"`);
+    expect([r.exitCode, JSON.parse(r.stdout).hookSpecificOutput.updatedInput.command]).toEqual([
+      0,
+      expect.stringContaining("run --or-local --timeout 399s -- 'npm test'"),
+    ]);
+    expect(r.ms).toBeLessThan(3000);
+  });
+
+  it('gives up after 5 s when nothing at all is written and the pipe stays open (a socket, as Node starts hooks)', async () => {
+    const r = await keptOpen('');
+    expect([r.exitCode, r.stdout, r.stderr, r.signal]).toEqual([0, '', '', undefined]);
+    expect(r.ms).toBeGreaterThan(4500);
+    expect(r.ms).toBeLessThan(9000);
+  });
+
+  it('leaves at once what does not start as a JSON document, though the pipe stays open', async () => {
+    const r = await keptOpen('npm test\n');
+    expect([r.exitCode, r.stdout, r.stderr]).toEqual([0, '', '']);
+    expect(r.ms).toBeLessThan(3000);
+  });
+
   it.each([
     ['a whole payload is answered at once', payload, 'rewritten', 0, 3000],
+    ['a payload and then more is answered at once', `${payload}\n{"next":`, 'rewritten', 0, 3000],
     ['a payload cut short is given up on after 5 s', payload.slice(0, 60), 'left alone', 4500, 8000],
   ])('through a shell pipe (a FIFO) that stays open: %s', async (_what, text, want, least, most) => {
     const { execa } = await import('execa');
