@@ -3,7 +3,7 @@
 // (@charmland/crush) downloads the binary from the internet in its postinstall (docs/real-programs.md, "More tools").
 import { join } from 'node:path';
 import * as p from './payload-shape.js';
-import { flatTarget, inConfigHome, inHome, inProject, json, looseInput, once } from './shapes.js';
+import { flatTarget, inConfigHome, inHome, inProject, isObject, json, looseInput, once } from './shapes.js';
 import type { AgentSpec, InstallBase } from './types.js';
 
 const payload = once(() =>
@@ -66,7 +66,9 @@ export const crush: AgentSpec<Payload> = {
   shellTools: ['bash'],
   sparehandName: 'absolute',
   payload,
-  recognise: (raw) => raw.event === 'PreToolUse' && typeof raw.tool_name === 'string',
+  // Every payload of Crush's has `cwd` and, for a tool event, `tool_input` (internal/hooks/input.go): other tools that
+  // name the event `event` send neither the one nor the other.
+  recognise: (raw) => raw.event === 'PreToolUse' && typeof raw.tool_name === 'string' && typeof raw.cwd === 'string' && isObject(raw.tool_input),
   read: (p) => ({ tool: p.tool_name, command: p.tool_input.command, cwd: p.cwd, sessionId: p.session_id }),
   encode: (answer) =>
     answer.kind === 'refuse'
