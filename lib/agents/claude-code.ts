@@ -18,8 +18,12 @@ const payload = once(() =>
 );
 type Payload = p.Infer<ReturnType<typeof payload>>;
 
-const target = (scope: 'user' | 'project', path: ReturnType<typeof inHome>) =>
-  claudeStyleTarget({ agent: 'claude-code', scope, path, arrayPath: ['hooks', 'PreToolUse'], matcher: 'Bash', timeout: 10 });
+// onFailure: "block" (Claude Code 2.1.295, github.com/anthropics/claude-code release v2.1.295, 2026-10-08) blocks the
+// command when the hook cannot start, times out or exits oddly: never written; `agent test` warns where the user set it.
+const target = (scope: 'user' | 'project', path: ReturnType<typeof inHome>) => ({
+  ...claudeStyleTarget({ agent: 'claude-code', scope, path, arrayPath: ['hooks', 'PreToolUse'], matcher: 'Bash', timeout: 10 }),
+  failClosed: { key: 'onFailure', value: 'block', source: 'Claude Code 2.1.295 and later' },
+});
 
 export const claudeCode: AgentSpec<Payload> = {
   id: 'claude-code',

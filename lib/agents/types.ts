@@ -96,6 +96,20 @@ export interface JsonHookTarget {
    * handler in it. A handler the user adds to sparehand's group stays through install and uninstall.
    */
   handlers?: { key: string; isOurs: (handler: unknown) => boolean };
+  /**
+   * A setting of sparehand's handler with which the tool blocks the call whenever the hook cannot start, times out or
+   * exits oddly (Claude Code's `onFailure: "block"`). sparehand never writes it: `agent test` and `doctor` warn when the
+   * user's file sets it, since the hook fails open by itself and the setting turns a broken sparehand into refusals.
+   */
+  failClosed?: FailClosedSetting;
+}
+
+/** A key of a hook handler, and the value of it that makes the tool fail closed, with where that was read. */
+export interface FailClosedSetting {
+  key: string;
+  value: string;
+  /** Where the setting is documented (the tool's version or page). */
+  source: string;
 }
 
 /** A whole file that belongs to sparehand (a plugin, an executable hook). */
@@ -315,6 +329,13 @@ export interface AgentSpec<P = unknown> {
   leaveStdout?: string;
   /** A payload in the tool's own form for one shell call (`agent test` feeds it to the installed hook). */
   samplePayload?: (command: string, cwd: string) => unknown;
+  /**
+   * The files this tool reads the hooks sparehand installs for it from (the user's, and with `base.project` the
+   * project's): the same paths as its install targets. For a tool that also runs the hooks of another tool's settings
+   * (TRAE runs Claude Code's): a call of it that reaches the hook installed for that other tool is left to its own hook
+   * when one is in these files, so that the call is answered once, by the entry meant for it.
+   */
+  hookFiles?: (base: InstallBase) => readonly string[];
   /**
    * The tool's own files in a project beyond those its install writes (settings, hooks, instructions it reads):
    * a run never changes them. Paths relative to the project root; a folder ends in `/`.

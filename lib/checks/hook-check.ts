@@ -8,6 +8,7 @@ import type { AgentSpec, InstallBase, Scope } from '../agents/types.js';
 import { type Outcome, decodeWire } from './decode-answer.js';
 import { which } from '../which.js';
 import { installedCommandsIn, notesAt, targetsAt } from '../install/engine.js';
+import { installedHandlers } from '../install/json-target.js';
 import { hasNote } from '../install/note-block.js';
 import { type ProcResult, capture } from '../process.js';
 import { projectRoot } from '../project-root.js';
@@ -34,6 +35,8 @@ export interface CheckResult {
   trials: Trial[];
   problem?: string;
   fix?: string;
+  /** What is not broken but should not be so: a setting of the user's that makes the tool fail closed. */
+  warnings?: string[];
 }
 
 /** Absolute paths a hook command names in quotes (its node and script), to catch a moved installation. */
@@ -118,6 +121,9 @@ async function runChecks(
   if (!runner || res.hook === undefined) {
     return { ...res, problem: `no sparehand hook in ${res.file ?? 'any file'}`, fix: reinstall };
   }
+  // Said whatever else is found: a broken hook is just when such a setting turns into refused commands.
+  const warnings = await failClosedWarnings(agent, base, scope);
+  if (warnings.length > 0) res.warnings = warnings;
   const stale = [...new Set(quotedPaths(res.hook))].filter((p) => !existsSync(p));
   if (stale.length > 0) {
     return { ...res, status: 'broken', problem: `the hook names ${stale.join(', ')}, which no longer exists`, fix: reinstall };
@@ -150,6 +156,33 @@ async function runChecks(
     };
   }
   return trusted(agent, base, scope, { ...res, status: 'working' });
+}
+
+/**
+ * The user's settings on sparehand's handlers that make the tool block a call whenever the hook cannot start, times
+ * out or exits oddly (`onFailure: "block"`): sparehand never writes one, and its hook fails open by itself.
+ */
+async function failClosedWarnings(agent: AgentSpec, base: InstallBase, scope: Scope): Promise<string[]> {
+  const out: string[] = [];
+  for (const target of targetsAt(agent, scope)) {
+    if (target.kind !== 'json' || !target.failClosed) continue;
+    const { key, value, source } = target.failClosed;
+    const path = target.path(base);
+    const text = await readIfExists(path);
+    if (text === undefined) continue;
+    let handlers: Record<string, unknown>[];
+    try {
+      handlers = installedHandlers(target, path, text);
+    } catch {
+      continue; // a file that does not parse holds no handler of ours
+    }
+    if (handlers.some((h) => h[key] === value)) {
+      out.push(
+        `${path}: ${key}: ${JSON.stringify(value)} on sparehand's hook makes ${agent.name} block the command whenever the hook cannot start or times out (${source}); sparehand's hook leaves commands alone when it fails, so remove the setting`,
+      );
+    }
+  }
+  return out;
 }
 
 /** A working hook of a tool that runs only hooks it trusts (by hash): untrusted when the tool would skip it, in silence. */

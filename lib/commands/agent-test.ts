@@ -50,6 +50,7 @@ export function register(agent: Command, ctx: Context, setExit: (n: number) => v
           ctx.stdout.write(`${r.agent} (${r.scope}): ${r.status === 'not-installed' ? 'not installed' : r.status}${r.file ? ` — ${r.file}` : ''}\n`);
           for (const t of r.trials) ctx.stdout.write(`  ${t.command}: ${describeOutcome(t.outcome)}\n`);
           if (r.problem && r.status !== 'not-installed') ctx.stdout.write(`  problem: ${r.problem}\n`);
+          for (const w of r.warnings ?? []) ctx.stdout.write(`  warning: ${w}\n`);
           if (r.fix && r.status !== 'working' && (named || r.status !== 'not-installed')) ctx.stdout.write(`  fix: ${r.fix}\n`);
         }
       }

@@ -31,6 +31,8 @@ export interface DoctorCheck {
   name: string;
   ok: boolean;
   detail: string;
+  /** Not a failure, but to be looked at (printed `warn`): a setting of the user's that makes a tool fail closed. */
+  warning?: true;
 }
 
 /**
@@ -48,6 +50,7 @@ export async function installedHookChecks(ctx: Context): Promise<DoctorCheck[]> 
           ? { name, ok: true, detail: `${r.file}: working` }
           : { name, ok: false, detail: `${r.file}: ${r.problem ?? r.status}${r.fix ? `; fix: ${r.fix}` : ''}` },
       );
+      for (const w of r.warnings ?? []) checks.push({ name, ok: true, warning: true, detail: w });
     }
   }
   return checks;
@@ -166,7 +169,7 @@ export function register(program_: Command, ctx: Context, setExit: (n: number) =
       const r = await doctor(ctx);
       if (o.json) ctx.stdout.write(`${JSON.stringify(r, null, 2)}\n`);
       else {
-        for (const c of r.checks) ctx.stdout.write(`${c.ok ? 'ok ' : 'BAD'} ${c.name}: ${c.detail}\n`);
+        for (const c of r.checks) ctx.stdout.write(`${c.ok ? (c.warning ? 'warn' : 'ok ') : 'BAD'} ${c.name}: ${c.detail}\n`);
         for (const w of r.workers) ctx.stdout.write(`${w.ok ? 'ok ' : 'BAD'} worker ${formatReport(w)}\n`);
         for (const t of r.toolchains) ctx.stdout.write(`${toolchainLine(t)}\n`);
       }

@@ -2,6 +2,7 @@
 // text in place with jsonc-parser so the user's comments, key order and layout survive.
 import { type FormattingOptions, type ParseError, applyEdits, findNodeAtLocation, format, modify, parse, parseTree, printParseErrorCode } from 'jsonc-parser';
 import { isDeepStrictEqual } from 'node:util';
+import { isObject } from '../agents/shapes.js';
 import type { HookCommand, JsonHookTarget } from '../agents/types.js';
 import { SparehandError } from '../errors.js';
 
@@ -191,6 +192,17 @@ export function ourHandler(target: JsonHookTarget, group: unknown): number {
         list.findIndex((h) => target.handlers!.isOurs(h)),
       )
     : 0;
+}
+
+/** sparehand's handlers in the file (its entries themselves where an entry is not a group), as the file has them. */
+export function installedHandlers(target: JsonHookTarget, path: string, text: string): Json[] {
+  const root = parseSettings(path, text, target.comments);
+  const list = at(root, target.arrayPath) as unknown[];
+  return ourIndices(target, root).flatMap((i) => {
+    const entry = list[i];
+    const handlers = target.handlers && isObject(entry) ? entry[target.handlers.key] : [entry];
+    return Array.isArray(handlers) ? handlers.filter((h): h is Json => isObject(h) && (!target.handlers || target.handlers.isOurs(h))) : [];
+  });
 }
 
 /** The installed entries' commands, read back from the file (for `agent test` and `agent status`). */
