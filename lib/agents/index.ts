@@ -19,6 +19,7 @@ import { kimiCode } from './kimi-code.js';
 import { kiro } from './kiro.js';
 import { opencode } from './opencode.js';
 import { qwenCode } from './qwen-code.js';
+import { trae } from './trae.js';
 import { vibe } from './vibe.js';
 import type { AgentSpec } from './types.js';
 
@@ -43,6 +44,7 @@ export const AGENTS = {
   amp,
   'kimi-code': kimiCode,
   vibe,
+  trae,
   'copilot-agent': copilotAgent,
   // Each spec is typed by its own payload; the core only passes a payload back to the spec that parsed it.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -86,6 +86,8 @@ export function claudeStyleTarget(o: {
   matcher: string;
   timeout: number;
   comments?: boolean;
+  /** What a new file starts as (`{ version: 1 }`). */
+  seed?: Record<string, unknown>;
   extra?: Record<string, unknown>;
   guarded?: boolean;
   /** The installed command, where it is more than the bare hook command (default: `hook.shell`, or guarded). */
@@ -102,6 +104,7 @@ export function claudeStyleTarget(o: {
     scope: o.scope,
     path: o.path,
     comments: o.comments ?? false,
+    ...(o.seed ? { seed: o.seed } : {}),
     arrayPath: o.arrayPath,
     entry: (hook) => ({
       matcher: o.matcher,

@@ -7,6 +7,7 @@ import type { HookSpec, WireAnswer } from '../agents/types.js';
 import { decide, type DecideContext } from './decide.js';
 import { entryCheck } from './entry-check.js';
 import { logLine } from './io.js';
+import { ownHookInstalled } from './own-hook.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -51,6 +52,10 @@ export async function answerPayload(ctx: DecideContext, agent: string, raw: unkn
   }
   const call = caller.read(parsed.data);
   if (!call || !caller.shellTools.includes(call.tool)) return leaveFor(caller);
+  if (caller !== named && ownHookInstalled(ctx, caller, call.cwd)) {
+    logLine(ctx, `${named.id}: a call of ${caller.id}'s, left to the hook installed for ${caller.id}`);
+    return leaveFor(caller);
+  }
   const answer = await decide(caller, call, ctx);
   return answer.kind === 'leave' ? leaveFor(caller) : caller.encode(answer, parsed.data);
 }

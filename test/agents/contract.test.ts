@@ -61,7 +61,12 @@ describe.each(HOOKED.map((a) => [a.id]))('%s', (id) => {
 
   it("is the caller of its payload, whichever tool's hook is called (the most specific shape wins)", () => {
     const raw = payload as Record<string, unknown>;
-    expect(HOOKED.map((named) => callerOf(named, raw)?.id)).toEqual(HOOKED.map(() => id));
+    // A shape that tools share field for field (Claude Code's, which Qoder copies) cannot tell them apart: the hook
+    // installed for one of them takes it as its own, any other hook as the first of them in the registry.
+    const sharing = HOOKED.filter((a) => a.fallback === true && a.recognise?.(raw));
+    const want = (named: (typeof HOOKED)[number]) => (!AGENTS[id]!.fallback ? id : sharing.includes(named) ? named.id : sharing[0]!.id);
+    expect(callerOf(AGENTS[id]!, raw)?.id).toBe(id);
+    expect(HOOKED.map((named) => callerOf(named, raw)?.id)).toEqual(HOOKED.map(want));
     // Only a shape other tools copy may fit too; no tool file needs to know another tool's fields.
     expect(
       allAgents()
@@ -315,3 +320,13 @@ describe("every written hook file names only known events and fits the tool's ow
 
 const at = (v: unknown, path: readonly string[]): unknown =>
   path.reduce<unknown>((o, k) => (typeof o === 'object' && o !== null ? (o as Record<string, unknown>)[k] : undefined), v);
+
+describe("a tool's hookFiles are the files its install writes (the hook reads them to answer each call once)", () => {
+  const withFiles = allAgents().filter((a) => a.hookFiles !== undefined);
+  it('some tool has them', () => expect(withFiles.length).toBeGreaterThan(0));
+  it.each(withFiles.map((a) => [a.id]))('%s', (id) => {
+    const a = AGENTS[id]!;
+    const base = { home: '/home/dev', env: {}, project: '/home/dev/app' };
+    expect([...a.hookFiles!(base)].sort()).toEqual(a.install.targets.map((t) => t.path(base)).sort());
+  });
+});

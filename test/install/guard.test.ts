@@ -18,7 +18,8 @@ const guarded = allAgents().flatMap((a) =>
 
 describe('guarded hook commands', () => {
   it('exist for the tools that block on a failing hook', () => {
-    expect(guarded.map(([id]) => id).sort()).toEqual(['copilot-cli', 'gemini-cli']);
+    // TRAE's failure mode for command hooks is not documented: its two user-level files are guarded.
+    expect(guarded.map(([id]) => id).sort()).toEqual(['copilot-cli', 'gemini-cli', 'trae', 'trae']);
   });
 
   it.each(guarded)('%s', async (_id, a, t) => {
