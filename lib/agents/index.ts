@@ -18,6 +18,7 @@ import { kilo } from './kilo.js';
 import { kimiCode } from './kimi-code.js';
 import { kiro } from './kiro.js';
 import { opencode } from './opencode.js';
+import { qoder } from './qoder.js';
 import { qwenCode } from './qwen-code.js';
 import { trae } from './trae.js';
 import { vibe } from './vibe.js';
@@ -44,6 +45,7 @@ export const AGENTS = {
   amp,
   'kimi-code': kimiCode,
   vibe,
+  qoder,
   trae,
   'copilot-agent': copilotAgent,
   // Each spec is typed by its own payload; the core only passes a payload back to the spec that parsed it.
