@@ -14,6 +14,7 @@ import { cursor } from './cursor.js';
 import { devin } from './devin.js';
 import { factoryDroid } from './factory-droid.js';
 import { geminiCli } from './gemini-cli.js';
+import { goose } from './goose.js';
 import { kilo } from './kilo.js';
 import { kimiCode } from './kimi-code.js';
 import { kiro } from './kiro.js';
@@ -47,6 +48,7 @@ export const AGENTS = {
   vibe,
   qoder,
   trae,
+  goose,
   'copilot-agent': copilotAgent,
   // Each spec is typed by its own payload; the core only passes a payload back to the spec that parsed it.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -32,8 +32,11 @@ function setOnHandler(t: JsonHookTarget, path: string, onUsers = false): void {
 }
 
 describe('settings that make a tool fail closed', () => {
-  it('are known for Claude Code', () => {
-    expect(failClosed.map(([id, t]) => [id, t.failClosed!.key, t.failClosed!.value])).toEqual([['claude-code', 'onFailure', 'block']]);
+  it('are known for Claude Code and goose', () => {
+    expect(failClosed.map(([id, t]) => [id, t.failClosed!.key, t.failClosed!.value])).toEqual([
+      ['claude-code', 'onFailure', 'block'],
+      ['goose', 'on_failure', 'block'],
+    ]);
   });
 
   it.each(failClosed)('%s: sparehand never writes it', async (id, t) => {
