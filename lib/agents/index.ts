@@ -23,6 +23,7 @@ import { qoder } from './qoder.js';
 import { qwenCode } from './qwen-code.js';
 import { trae } from './trae.js';
 import { vibe } from './vibe.js';
+import { whale } from './whale.js';
 import type { AgentSpec } from './types.js';
 
 export const AGENTS = {
@@ -49,6 +50,7 @@ export const AGENTS = {
   qoder,
   trae,
   goose,
+  whale,
   'copilot-agent': copilotAgent,
   // Each spec is typed by its own payload; the core only passes a payload back to the spec that parsed it.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
