@@ -34,12 +34,31 @@ export function statusFile(cache, tool) {
   return join(cache, tool, 'e2e-status.json');
 }
 
+/**
+ * The environment of one tool's npm install: npm's own config and cache as the caller's, but a HOME of its own inside
+ * the tool's prefix, so that what a package's install script writes there stays there (Qoder CLI's postinstall adds a
+ * PATH block to ~/.bashrc and ~/.profile and makes ~/.qoder).
+ */
+export function installEnv(dir, env = process.env) {
+  const home = env.HOME || homedir();
+  return {
+    ...env,
+    npm_config_userconfig: env.npm_config_userconfig || join(home, '.npmrc'),
+    npm_config_cache: env.npm_config_cache || join(home, '.npm'),
+    HOME: join(dir, 'install-home'),
+    npm_config_update_notifier: 'false',
+    npm_config_fund: 'false',
+    npm_config_audit: 'false',
+  };
+}
+
 // Runs npm with the machine's node; resolves with its exit code and the tail of its output.
 function npm(args, cwd) {
+  mkdirSync(join(cwd, 'install-home'), { recursive: true });
   return new Promise((resolve) => {
     const child = spawn('npm', args, {
       cwd,
-      env: { ...process.env, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' },
+      env: installEnv(cwd),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';

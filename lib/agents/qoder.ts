@@ -1,7 +1,8 @@
 // Qoder CLI. Sources: docs.qoder.com/en/cli/hooks (search excerpts of three revisions), read 2026-12-03; the bundle of
 // @qoder-ai/qodercli 1.1.52 (npm, read 2026-12-03: firePreToolUseEvent, the PreToolUse output class, the call that
 // rebuilds the tool from updatedInput before the permission check, the Bash tool's schema, the hook runner's
-// environment). Not confirmed in the real program: it talks only to Qoder's own service (docs/real-programs.md).
+// environment); the real program @qoder-ai/qodercli@1.1.52 driven offline with its own --fake-responses, 2026-12-03
+// (docs/real-programs.md: its model service is Qoder's own, which no fake model stands in for).
 import { isAbsolute, join } from 'node:path';
 import * as p from './payload-shape.js';
 import { claudeStyleAnswer, claudeStyleTarget, inProject, looseInput, numField, once, rewrittenInput, strField } from './shapes.js';
@@ -43,7 +44,14 @@ export const qoder: AgentSpec<Payload> = {
       { title: 'Qoder CLI hooks', url: 'https://docs.qoder.com/en/cli/hooks', read: '2026-12-03' },
       { title: 'Qoder CLI 1.1.52 (npm @qoder-ai/qodercli, bundle/qodercli.js)', url: 'https://www.npmjs.com/package/@qoder-ai/qodercli', read: '2026-12-03' },
     ],
-    confirmed: [],
+    confirmed: [
+      {
+        package: '@qoder-ai/qodercli',
+        version: '1.1.52',
+        date: '2026-12-03',
+        how: "qodercli -p --yolo with its own --fake-responses in place of a model (its model service is Qoder's own) and security.auth.useExternal; updatedInput honoured, the rewritten npm test ran on a real sshd worker; through sparehand agent install by test/e2e/agents/qoder.test.ts",
+      },
+    ],
     documented: 'docs.qoder.com (2026-12-03); @qoder-ai/qodercli 1.1.52 bundle',
     failMode:
       'Exit 2 blocks, with stderr as the reason; any other exit status, a hook that cannot start and a timeout (600 s by default) are non-blocking errors and the call goes on (docs; the bundle logs them as "Non-blocking hook error(s)").',
@@ -53,7 +61,8 @@ export const qoder: AgentSpec<Payload> = {
       "Its payload is Claude Code's shape field for field (session_id, transcript_path, cwd, hook_event_name, permission_mode, tool_use_id, tool_name, tool_input): the hook tells the two apart by which of sparehand's entries was called.",
       'The hook runs with QODER_PROJECT_DIR and CLAUDE_PROJECT_DIR set to the project root (bundle of 1.1.52).',
       "The Bash tool's input is {command, description, dir_path, run_in_background, timeout (ms, at most 600000; 120000 when unset)} (bundle of 1.1.52).",
-      "`qodercli` reaches only Qoder's own service (api2-v2.qoder.sh, a login or a personal access token): it was not driven here (docs/real-programs.md).",
+      "Its model is Qoder's own service (api2-v2.qoder.sh, after a login or a personal access token exchanged there), which no fake model stands in for: the real program was driven with its hidden --fake-responses and security.auth.useExternal instead (docs/real-programs.md).",
+      'A --yolo run says permission_mode "yolo" in the payload (captured from 1.1.52), not bypassPermissions.',
     ],
     // Only the event sparehand writes is listed: its docs (above) name more, not checked here.
     hookEvents: ['PreToolUse'],

@@ -2,7 +2,7 @@
 import { execa } from 'execa';
 import { copyFileSync, mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/context.js';
 
@@ -18,6 +18,19 @@ describe('scripts/e2e-setup.js and the agents suite', () => {
     // It ran main() (which refuses the unknown tool) instead of exiting 0 having done nothing.
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain('unknown tool no-such-tool');
+  });
+
+  it("installs with npm's own config and cache, but a HOME of its own, so that install scripts leave the user's alone", async () => {
+    const script = pathToFileURL(join(REPO, 'scripts', 'e2e-setup.js')).href;
+    const { installEnv } = (await import(script)) as { installEnv: (dir: string, env: NodeJS.ProcessEnv) => NodeJS.ProcessEnv };
+    const env = installEnv('/cache/qoder', { HOME: '/home/dev', PATH: '/usr/bin' });
+    expect([env.HOME, env.npm_config_userconfig, env.npm_config_cache, env.PATH]).toEqual([
+      '/cache/qoder/install-home',
+      '/home/dev/.npmrc',
+      '/home/dev/.npm',
+      '/usr/bin',
+    ]);
+    expect(installEnv('/c/x', { HOME: '/h', npm_config_cache: '/elsewhere' }).npm_config_cache).toBe('/elsewhere');
   });
 
   it('a run of the agents suite with no CLI set up fails instead of skipping every test', async () => {

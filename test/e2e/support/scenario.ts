@@ -28,6 +28,8 @@ export interface ScenarioOptions {
   model?: FakeModelOptions;
   /** The folder the throwaway HOME and project are made in (default: the system temp folder). */
   under?: string;
+  /** Processes besides the tool's own known to stay (sparehand's shared ssh connection to a worker): ended by pid. */
+  knownDaemons?: RegExp[];
 }
 
 export interface Scenario {
@@ -73,7 +75,8 @@ export async function runScenario(driver: ToolDriver, skip: Skip, opts: Scenario
     }
     opts.afterInstall?.(box);
     const [file, args] = (opts.command ?? driver.command)(box, toolBin, install.output);
-    const run = await runTool(box, file, args, env, { knownDaemons: driver.knownDaemons, timeoutMs: opts.timeoutMs });
+    const knownDaemons = [...(driver.knownDaemons ?? []), ...(opts.knownDaemons ?? [])];
+    const run = await runTool(box, file, args, env, { knownDaemons, timeoutMs: opts.timeoutMs });
     const why = `${install.how}${install.output ? `:\n${install.output.trim()}` : ''}\n${explain(box, run)}`;
     if (process.env.SPAREHAND_E2E_VERBOSE) console.log(`--- ${driver.id}\n${why}`);
     return { box, install, run, why };

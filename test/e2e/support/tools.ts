@@ -374,4 +374,42 @@ export const kimiCode: ToolDriver = {
   },
 };
 
-export const DRIVERS = { claudeCode, codex, geminiCli, opencode, copilotCli, factoryDroid, cline, qwenCode, auggie, kilo, continueCli, kimiCode };
+/**
+ * Qoder CLI cannot reach the fake model: its model service is Qoder's own (an HTTPS host, a Qoder login or personal
+ * access token exchanged with that service; docs/real-programs.md). Its hidden `--fake-responses <file>` plays the
+ * model's part instead, one streamed answer per line, and `security.auth.useExternal` lets it start without a login:
+ * the first answer asks for `npm test` through its Bash tool, the second ends the turn. Everything else is the real
+ * program: its tool pipeline, its PreToolUse hook, its Bash tool. What it ran is read from its stream-json transcript.
+ */
+export const qoder: ToolDriver = {
+  id: 'qoder',
+  async configure(box) {
+    writeJson(join(box.home, '.qoder', 'settings.json'), {
+      security: { auth: { useExternal: true } },
+      // Its security scans fetch a scanner from Qoder's CDN at start.
+      securityScan: { l1StaticCheck: false, l2LightweightScan: false, l3DeepScan: false },
+    });
+    const answer = (parts: unknown[]) => ({
+      method: 'generateContentStream',
+      response: [{ candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP' }] }],
+    });
+    const script = [
+      answer([{ functionCall: { name: 'Bash', args: { command: 'npm test', description: 'Run the project tests' } } }]),
+      answer([{ text: 'The tests ran.' }]),
+    ];
+    writeText(join(box.root, 'qoder-responses.ndjson'), `${script.map((l) => JSON.stringify(l)).join('\n')}\n`);
+  },
+  env(box, toolBin) {
+    return baseEnv(box, toolBin, {
+      // No DNS over HTTP (Aliyun's httpdns resolvers), and Qoder's account service on a port where nothing listens.
+      QODER_HTTPDNS: '0',
+      QODER_CENTER_ENDPOINT: 'http://127.0.0.1:9',
+    });
+  },
+  command(box, toolBin) {
+    const responses = join(box.root, 'qoder-responses.ndjson');
+    return [join(toolBin, 'qodercli'), ['-p', PROMPT, '--fake-responses', responses, '--yolo', '--output-format', 'stream-json']];
+  },
+};
+
+export const DRIVERS = { claudeCode, codex, geminiCli, opencode, copilotCli, factoryDroid, cline, qwenCode, auggie, kilo, continueCli, kimiCode, qoder };
