@@ -34,6 +34,11 @@ export const claudeCode: AgentSpec<Payload> = {
     sources: [
       { title: 'Claude Code hooks reference', url: 'https://code.claude.com/docs/en/hooks', read: '2026-11-29' },
       { title: 'Claude Code permissions', url: 'https://code.claude.com/docs/en/permissions', read: '2026-11-29' },
+      {
+        title: 'Claude Code v2.1.295 release notes (onFailure: "block")',
+        url: 'https://github.com/anthropics/claude-code/releases/tag/v2.1.295',
+        read: '2026-12-03',
+      },
     ],
     confirmed: [
       {
@@ -55,6 +60,7 @@ export const claudeCode: AgentSpec<Payload> = {
       'Permission rules are checked against the rewritten command: sparehand marks the rewrite approved only when the original matches an allow rule (settings files or --allowedTools) or the mode is bypassPermissions, and leaves the command alone when a deny rule matches (docs/real-programs.md, fact 1).',
       'updatedInput replaces the whole tool input: every field is echoed back (CC-docs).',
       'Its settings file is also read by VS Code (Local harness, matchers ignored), Cursor and Devin: the hook answers each in its own form (docs/real-programs.md, one hook, many callers).',
+      'Since 2.1.295 a hook entry may say onFailure: "block", which blocks the command when the hook cannot start, times out or exits oddly (release notes): sparehand never writes it, and agent test and doctor warn where the user set it.',
     ],
     // The hook events of the vendored settings schema (SchemaStore, 2026-08-03). Not PreSkillShellCommand: it came in
     // 2.1.332, and a settings file naming it opens a dialog at start-up in 2.1.331 and older.
