@@ -43,8 +43,16 @@ export const trae: AgentSpec<Payload> = {
   why: "Its PreToolUse hook can change a tool's parameters: the Claude-style updatedInput for the RunCommand tool (docs; rtk's adapter sends it).",
   facts: {
     sources: [
-      { title: 'TRAE IDE Hook 配置详解', url: 'https://docs.trae.cn/ide_hook-configuration-reference', read: '2026-12-03' },
-      { title: 'TRAE IDE 通过 Hook 实现自动化', url: 'https://docs.trae.cn/ide_automate-actions-with-hooks', read: '2026-12-03' },
+      {
+        title: 'TRAE IDE Hook 配置详解 (docs.trae.cn, as mirrored)',
+        url: 'https://www.w3cschool.cn/traedocs/trae-ide-hook-configuration-reference.html',
+        read: '2026-12-03',
+      },
+      {
+        title: 'TRAE IDE 通过 Hook 实现自动化 (docs.trae.cn, as mirrored)',
+        url: 'https://www.w3cschool.cn/traedocs/trae-ide-automate-actions-with-hooks.html',
+        read: '2026-12-03',
+      },
       { title: "rtk's TRAE adapter (src/hooks/init/trae.rs, hook_cmd.rs)", url: 'https://github.com/rtk-ai/rtk', read: '2026-12-03' },
     ],
     confirmed: [],
