@@ -202,6 +202,8 @@ export function openSession(
         return;
       case 'refused':
         result.refused = f.payload.toString();
+        // Before a slot was given, the refusal is the claim's answer.
+        claimed({ refused: result.refused });
         return;
       case 'depfail': {
         const [hash = '', said = ''] = f.payload.toString().split('\n');
@@ -403,7 +405,11 @@ export async function execTerminal(
   opts: { argv: (jobFile: string) => string[]; env: NodeJS.ProcessEnv; deadline?: number | undefined; signals: SignalSource; root: string },
 ): Promise<ExecResult | undefined> {
   const jobFile = await hold.ready;
-  if (jobFile === undefined) return undefined;
+  if (jobFile === undefined) {
+    // The holding session ended first: a refusal it sent (nothing ran) is said as one.
+    const r = await hold.results(-1);
+    return r.refused !== undefined && r.phase === undefined ? r : undefined;
+  }
   const [program, ...args] = opts.argv(jobFile) as [string, ...string[]];
   // The terminal's output (stdout and stderr both, as the worker's terminal gives them) with the copy's folder
   // shown as the root here; the terminal stays ssh's for input.

@@ -231,10 +231,13 @@ async function runInSlot(ctx: Context, opts: InSlot, run: Prepared, claimed: Cla
         })
       : await session.run({ deadline: opts.clock.deadline, startBy: opts.clock.startBy, signals });
     const execEnd = performance.now();
-    if (result === undefined) {
-      say(ctx, `the connection to ${worker.name} was lost before the command started; nothing ran there`);
-      return 255;
-    }
+    // Nothing ran there (the session ended before the command started): with --or-local it runs here.
+    const lostBefore = `the connection to ${worker.name} was lost before the command started; nothing ran there`;
+    const nothingRan = (why: string): Promise<number> => {
+      if (opts.orLocal) return runHere(ctx, command, why, hereOptions(opts, { prefix: opts.prefix, signals }));
+      throw new SparehandError('WORKER', why, { hint: `try \`sparehand worker check ${worker.name}\`; or run with --or-local to run here when no worker can` });
+    };
+    if (result === undefined) return await nothingRan(lostBefore);
     const runEnd = result.seenAt ?? execEnd;
     if (result.stoppedBy === 'late') {
       session.close();
@@ -259,12 +262,21 @@ async function runInSlot(ctx: Context, opts: InSlot, run: Prepared, claimed: Cla
       return 124;
     }
     if (result.stoppedBy !== undefined) return exitStatus(null, result.stoppedBy);
+    // A refusal once the command had started is not one (the command may have run): never run again here.
+    if (result.refused !== undefined && result.phase === 'run') {
+      say(
+        ctx,
+        `${worker.name} said it could not run the command after it had started it (${printable(result.refused)}); its fate is unknown and nothing was brought back`,
+      );
+      return 255;
+    }
     if (result.refused !== undefined) {
       rememberFailure(ctx, worker, run.key, run.deps, result);
       if (opts.orLocal) return runHere(ctx, command, `${worker.name}: ${result.refused}`, hereOptions(opts, { prefix: opts.prefix, signals }));
       throw new SparehandError('WORKER', `${worker.name}: ${result.refused}`, { hint: 'or run with --or-local to run here when the worker cannot' });
     }
     if (result.status === undefined) {
+      if (!result.broken && result.phase !== 'run') return await nothingRan(lostBefore);
       say(
         ctx,
         result.broken

@@ -16,6 +16,7 @@ unless (eval { require Time::HiRes; require Digest::MD5; require Cwd; 1 }) {
   refuse("the worker's perl lacks Time::HiRes or Digest::MD5, which sparehand needs to find what the command changed (install perl's standard modules there: the package perl)");
 }
 $shell = on_path('bash') ? 'bash' : 'sh';
+$dir = $job{dir} = absolute_folder($dir);
 my $key = $job{key};
 my $root = "$dir/$key/$folder";
 $root_dir = $root;
