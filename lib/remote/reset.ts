@@ -19,10 +19,12 @@ import { workerDir } from './workers.js';
 export async function resetProject(ctx: Context, worker: Worker, root: string): Promise<string> {
   const key = projectKey(root, clientId(ctx, root));
   const there = `${remotePath(workerDir(worker)).replace(/\/+$/, '')}/${key}`;
+  // Named as the config names the folder (`~/.cache/sparehand/work/…`), not as a path relative to the login folder.
+  const shown = `${workerDir(worker).replace(/\/+$/, '')}/${key}`;
   await connect(ctx, worker);
   const r = await captureRemote(sshEnv(ctx), worker, connectionFor(ctx, worker), quote(['rm', '-rf', '--', there]));
   if (r.code !== 0) {
-    throw new SparehandError('WORKER', `cannot remove ${there} on worker "${worker.name}": ${r.stderr.trim().split('\n')[0] ?? `exit ${r.code}`}`, {
+    throw new SparehandError('WORKER', `cannot remove ${shown} on worker "${worker.name}": ${r.stderr.trim().split('\n')[0] ?? `exit ${r.code}`}`, {
       hint: 'a run of this project may be using it there: try again when it has ended',
     });
   }
@@ -36,5 +38,5 @@ export async function resetProject(ctx: Context, worker: Worker, root: string): 
     /* no ancestors here */
   }
   for (const n of names) if (n.startsWith(mine) && /^\d+\.json$/.test(n.slice(mine.length))) rmSync(join(sync, n), { force: true });
-  return there;
+  return shown;
 }

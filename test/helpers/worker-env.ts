@@ -61,7 +61,17 @@ export function sharedWorker(): { readonly sshd: Sshd; readonly wh: WorkerHome }
   beforeAll(async () => {
     if (containerWorker()) {
       const c = startContainer();
-      state.sshd = { port: 0, dir: c.remoteDir, knownHostsLine: '', identity: '', remoteDir: c.remoteDir, stop: c.stop };
+      state.sshd = {
+        port: 0,
+        dir: c.remoteDir,
+        knownHostsLine: '',
+        identity: '',
+        user: 'root',
+        destination: '',
+        home: c.remoteDir,
+        remoteDir: c.remoteDir,
+        stop: c.stop,
+      };
       state.wh = workerHome([], { workers: [{ name: 'w0', exec: c.exec, dir: c.remoteDir }] });
       return;
     }

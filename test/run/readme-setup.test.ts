@@ -33,9 +33,12 @@ async function readmeHome(s: Sshd, dir?: string): Promise<{ home: string; env: N
   const h = homeWith();
   trustHostKey(h.home, s);
   const env = { ...h.env, SPAREHAND_WATCH: 'on', npm_config_update_notifier: 'false' };
-  const add = await sparehand(['worker', 'add', 'box', s.destination, '--port', String(s.port), '--identity', s.identity, ...(dir === undefined ? [] : ['--dir', dir])], {
-    env,
-  });
+  const add = await sparehand(
+    ['worker', 'add', 'box', s.destination, '--port', String(s.port), '--identity', s.identity, ...(dir === undefined ? [] : ['--dir', dir])],
+    {
+      env,
+    },
+  );
   expect(add.exitCode, add.stderr).toBe(0);
   return { home: h.home, env };
 }
@@ -71,7 +74,12 @@ async function run(env: NodeJS.ProcessEnv, cwd: string, command: string, tty: bo
     const r = await sparehand(['run', '--', command], { env, cwd });
     return { exitCode: r.exitCode ?? -1, stdout: r.stdout, stderr: r.stderr };
   }
-  const r = await execa('script', ['-qec', cliLine(['run', '--', command]), '/dev/null'], { cwd, env: { ...env, TERM: 'xterm' }, extendEnv: false, reject: false });
+  const r = await execa('script', ['-qec', cliLine(['run', '--', command]), '/dev/null'], {
+    cwd,
+    env: { ...env, TERM: 'xterm' },
+    extendEnv: false,
+    reject: false,
+  });
   // In a terminal both streams are the terminal's: sparehand's own lines are told apart by their prefix (the progress
   // line rewrites itself with a carriage return and an erase-line code: a line of its own).
   const lines = r.stdout
@@ -131,7 +139,7 @@ function edit(root: string, next: () => number, round: number): string {
   const file = pick(files.length ? files : ['a.txt']);
   switch (kind) {
     case 'new': {
-      const p = pick(['n', 'src/n', 'src/deep/n', 'fresh/dir/n']) + round + '.txt';
+      const p = `${pick(['n', 'src/n', 'src/deep/n', 'fresh/dir/n']) + round}.txt`;
       write(root, p, `new ${round}\n`);
       return `new ${p}`;
     }

@@ -116,7 +116,8 @@ describe('a command on the worker that needs a service on this machine', () => {
     const blocker = await echoServer('127.0.0.1');
     try {
       const proj = gitProject({ 'a.txt': 'a\n' });
-      const wh = home({ services: [5, `127.0.0.2:${blocker.port}`] });
+      const free = await freePort();
+      const wh = home({ services: [free, `127.0.0.2:${blocker.port}`] });
       const r = await sparehand(['run', '--', 'echo ran'], { env: wh.env, cwd: proj });
       expect(r.exitCode).toBe(125);
       expect(r.stdout).toBe('');
@@ -125,8 +126,8 @@ describe('a command on the worker that needs a service on this machine', () => {
       expect(l.exitCode).toBe(0);
       expect(l.stdout).toBe('ran\n');
       expect(l.stderr).toContain(`port ${blocker.port} is in use on w0`);
-      // Port 5 (nothing listens on it here) was forwarded before the taken one failed; it went with the run.
-      expect(await accepts(5)).toBe(false);
+      // The free port (nothing listens on it here) was forwarded before the taken one failed; it went with the run.
+      expect(await accepts(free)).toBe(false);
     } finally {
       blocker.server.close();
     }
@@ -144,6 +145,18 @@ describe('a command on the worker that needs a service on this machine', () => {
     } finally {
       await strict.stop();
     }
+  });
+});
+
+describe('services on a worker whose user is not root', () => {
+  it('a port below 1024 is named as one only root may listen on there, not as a forwarding setting', async () => {
+    const proj = gitProject({ 'a.txt': 'a\n' });
+    const wh = home({ services: [5] });
+    const r = await sparehand(['run', '--', 'echo ran'], { env: wh.env, cwd: proj });
+    expect(r.exitCode).toBe(125);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('sparehand: port 5 cannot be forwarded to w0: below 1024, only root may listen there\n');
+    expect(r.stderr).not.toContain('AllowTcpForwarding');
   });
 });
 
