@@ -87,6 +87,31 @@ export function asWorker(argv: readonly string[], opts: { cwd?: string; user?: s
   return execFileSync(program as string, args, { cwd: opts.cwd, encoding: 'utf8' });
 }
 
+let terminals: boolean | undefined;
+
+/**
+ * Whether a test sshd can give a session a terminal (`ssh -tt`): it makes the new terminal its user's, of the group
+ * tty, which only root may do unless the system's terminals are made in that group already (devpts' `gid=5`).
+ * As an ordinary user on a system whose terminals are not, the tests' terminal runs are skipped with a line.
+ */
+export function terminalsWork(): boolean {
+  if (terminals === undefined) {
+    let ttyGroup = '';
+    let made = '';
+    try {
+      ttyGroup = execFileSync('getent', ['group', 'tty'], { encoding: 'utf8' }).split(':')[2] ?? '';
+      made = execFileSync('script', ['-qec', 'stat -c %g "$(tty)"', '/dev/null'], { encoding: 'utf8' }).trim();
+    } catch {
+      /* no script, no tty group: as below */
+    }
+    terminals = isRoot() || (ttyGroup !== '' && made === ttyGroup);
+  }
+  return terminals;
+}
+
+/** Why the terminal runs are skipped here (see terminalsWork). */
+export const NO_TERMINALS = "as an ordinary user here, a test sshd cannot give a session a terminal (it must make it the tty group's: only root may)";
+
 /**
  * Starts sshd on a free port; the user key may be shared between several sshds; `path` sets sessions' PATH; `home`
  * is the worker user's HOME and login folder (its ~/.profile, ~/.bashrc, caches; a new empty one by default), and
