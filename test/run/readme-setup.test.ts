@@ -321,4 +321,23 @@ describe('a worker added as README says: every edit made here reaches the worker
       await closeConnections({ home: h.home, env: h.env });
     }
   });
+
+  it('no --dir, no terminal: each of twelve edit-run rounds shows the edit (the warm run sends it in its own session)', async () => {
+    const h = await readmeHome(sshd);
+    const root = project();
+    try {
+      for (let i = 0; i < 12; i++) {
+        writeFileSync(join(root, 'a.txt'), `round ${i}\n`);
+        if (i % 3 === 2) write(root, `src/new-${i}.txt`, `new ${i}\n`);
+        const r = await run(h.env, root, 'cat a.txt; ls src | grep -c new-', false);
+        expect(r.stdout, `round ${i}: ${r.stderr}`).toBe(`round ${i}\n${Math.floor((i + 1) / 3)}\n`);
+      }
+      // The fast path was taken: nothing but these files went up, in the run's own session.
+      const log = await sparehand(['log', '--json', '-n', '1'], { env: h.env, cwd: root });
+      expect(JSON.parse(log.stdout).runs[0].sent).toBe('own');
+    } finally {
+      killWatcher(root);
+      await closeConnections({ home: h.home, env: h.env });
+    }
+  });
 });
