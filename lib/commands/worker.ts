@@ -14,6 +14,7 @@ import { rsyncLabel, rsyncNotes } from '../remote/rsync-flavour.js';
 import { lookForWorkerRsync } from '../remote/rsync-found.js';
 import { workerStatus } from '../remote/status.js';
 import { resetProject } from '../remote/reset.js';
+import { notAProject } from '../run/sendable.js';
 import { gitRoot } from '../project-root.js';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
@@ -206,7 +207,23 @@ export function register(program: Command, ctx: Context, setExit: (n: number) =>
       const dir = resolve(ctx.cwd, o.project ?? '.');
       if (!existsSync(dir)) throw new SparehandError('USAGE', `no folder ${dir}`, { hint: 'give --project the folder of a project' });
       const root = gitRoot(dir) ?? dir;
-      for (const w of await podsToo(ctx, workers)) say(ctx, `${w.name}: removed ${await resetProject(ctx, w, root)} (the copies of ${root})`);
+      const shown = printable(root);
+      // No run sends `/` or the home folder (run/sendable.ts): no worker has copies of it.
+      const none = notAProject(root, ctx.home);
+      if (none) {
+        say(ctx, `nothing to reset: ${shown}: ${none}, and no run sends it to a worker; run this in a project, or give --project DIR`);
+        return;
+      }
+      for (const w of await podsToo(ctx, workers)) {
+        const r = await resetProject(ctx, w, root);
+        const forgot = r.forgot > 0 ? `; forgot this machine's ${r.forgot} record${r.forgot === 1 ? '' : 's'} of them` : '';
+        say(
+          ctx,
+          r.removed
+            ? `${w.name}: removed ${printable(r.there)} (the copies of ${shown})${forgot}`
+            : `${w.name}: no copies of ${shown} there (no ${printable(r.there)}), nothing removed${forgot}`,
+        );
+      }
     });
   worker
     .command('fetch')
