@@ -5,6 +5,7 @@
 // report that session left on the worker.
 import type { ChildProcess } from 'node:child_process';
 import { constants } from 'node:os';
+import type { Transform } from 'node:stream';
 import type { Context } from '../context.js';
 import { SparehandError } from '../errors.js';
 import { exitStatus, start } from '../process.js';
@@ -118,7 +119,7 @@ export interface Session {
 export function openSession(
   ctx: Context,
   /** `onOutput`: sees what the command prints (both streams), as it comes; `root`: the project's root here. */
-  opts: { argv: string[]; env: NodeJS.ProcessEnv; job: Job; staging: Staging; root: string; onOutput?: (chunk: Buffer) => void },
+  opts: { argv: string[]; env: NodeJS.ProcessEnv; job: Job; staging: Staging; root: string; onOutput?: (chunk: Buffer) => void; sshLines?: Transform },
 ): Session {
   const [program, ...args] = opts.argv as [string, ...string[]];
   const child = start(program, args, { env: opts.env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
@@ -134,7 +135,8 @@ export function openSession(
     if (heldErr) for (const b of heldErr) ctx.stderr.write(b);
     heldErr = undefined;
   };
-  child.stderr?.on('data', (d: Buffer) => {
+  // `sshLines`: ssh's own lines taken out, said as sparehand's sentences (ssh-lines.ts).
+  (opts.sshLines && child.stderr ? child.stderr.pipe(opts.sshLines) : child.stderr)?.on('data', (d: Buffer) => {
     opts.onOutput?.(d);
     if (heldErr) heldErr.push(d);
     else void programErr.write(d);
