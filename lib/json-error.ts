@@ -68,8 +68,8 @@ export function jsonSyntaxError(text: string): JsonSyntaxError | undefined {
   const value = (what = 'a value') => {
     skip();
     const c = text[i];
-    if (c === '{') return object();
-    if (c === '[') return array();
+    if (c === '{') return list('}', member, "a property's value");
+    if (c === '[') return list(']', value, 'a value in a list');
     if (c === '"') return string();
     if (c === '-' || (c !== undefined && c >= '0' && c <= '9')) return number();
     for (const word of ['true', 'false', 'null']) {
@@ -80,40 +80,29 @@ export function jsonSyntaxError(text: string): JsonSyntaxError | undefined {
     }
     found(what);
   };
-  /** After a `,`: the closing bracket there is a trailing comma (at the comma). */
-  const trailing = (comma: number, close: string) => {
-    skip();
-    if (text[i] === close) fail(`a trailing comma before '${close}' (JSON allows none: remove the comma)`, comma);
-  };
-  const object = () => {
+  /** `{…}` or `[…]`: `item`s until `close`, a comma between two, none after the last (the commonest typo). */
+  const list = (close: string, item: () => void, after: string) => {
     i++;
     skip();
-    if (text[i] === '}') return void i++;
+    if (text[i] === close) return void i++;
     for (;;) {
+      item();
       skip();
-      if (text[i] !== '"') found('a property name in double quotes');
-      string();
+      if (text[i] === close) return void i++;
+      if (text[i] !== ',') found(`',' or '${close}' after ${after}`);
+      const comma = i++;
       skip();
-      if (text[i] !== ':') found("':' after the property name");
-      i++;
-      value();
-      skip();
-      if (text[i] === '}') return void i++;
-      if (text[i] !== ',') found("',' or '}' after a property's value");
-      trailing(i++, '}');
+      if (text[i] === close) fail(`a trailing comma before '${close}' (JSON allows none: remove the comma)`, comma);
     }
   };
-  const array = () => {
-    i++;
+  const member = () => {
     skip();
-    if (text[i] === ']') return void i++;
-    for (;;) {
-      value();
-      skip();
-      if (text[i] === ']') return void i++;
-      if (text[i] !== ',') found("',' or ']' after a value in a list");
-      trailing(i++, ']');
-    }
+    if (text[i] !== '"') found('a property name in double quotes');
+    string();
+    skip();
+    if (text[i] !== ':') found("':' after the property name");
+    i++;
+    value();
   };
   try {
     value();
