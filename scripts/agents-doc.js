@@ -15,7 +15,7 @@ let stale = false;
 for (const [name, render] of [
   ['docs/agents.md', async (doc) => replaceGenerated(doc, await renderAgentsDoc(allAgents()))],
   ['docs/environment.md', async (doc) => replaceGenerated(doc, await renderEnvironmentDoc(allAgents()))],
-  ['docs/hook.md', async (doc) => renderClassifyExamples(doc, (line) => classifyLineOutput(line, bin))],
+  ['docs/hook.md', (doc) => renderClassifyExamples(doc, (line) => classifyLineOutput(line, bin))],
 ]) {
   const file = join(root, name);
   const doc = readFileSync(file, 'utf8');

@@ -1,9 +1,9 @@
 // docs/hook.md's "real `sparehand classify` output": the commands are written by hand, what follows each is what the
 // built CLI prints for it, written by scripts/agents-doc.js (the doc kept a copy that drifted from the classifier).
-import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { capture } from '../process.js';
 
 export const EXAMPLES_BEGIN =
   '<!-- classify-examples:begin (what `sparehand classify` prints for each command, written by scripts/agents-doc.js; edit the commands only) -->';
@@ -31,10 +31,11 @@ export function classifyExamples(doc: string): { line: string; shown: string }[]
 }
 
 /** The doc with the examples block written again: each command, and `output(line)` under it. */
-export function renderClassifyExamples(doc: string, output: (line: string) => string): string {
+export async function renderClassifyExamples(doc: string, output: (line: string) => Promise<string>): Promise<string> {
   const at = block(doc);
   if (!at) return doc;
-  const examples = classifyExamples(doc).map((e) => `$ ${e.line}\n${output(e.line).trim()}`);
+  const examples: string[] = [];
+  for (const e of classifyExamples(doc)) examples.push(`$ ${e.line}\n${(await output(e.line)).trim()}`);
   return `${doc.slice(0, at.start)}${EXAMPLES_BEGIN}\n\`\`\`\n${examples.join('\n\n')}\n\`\`\`\n${EXAMPLES_END}${doc.slice(at.end)}`;
 }
 
@@ -42,7 +43,7 @@ export function renderClassifyExamples(doc: string, output: (line: string) => st
  * What `line` (`sparehand classify -- '…'`) prints, run by bash with `bin` (the built CLI) as `sparehand`, in a new
  * folder with a new HOME: no config, no worker (so no other platform), as a reader who just installed it.
  */
-export function classifyLineOutput(line: string, bin: string): string {
+export async function classifyLineOutput(line: string, bin: string): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'sparehand-doc-'));
   try {
     mkdirSync(join(dir, 'bin'));
@@ -51,11 +52,13 @@ export function classifyLineOutput(line: string, bin: string): string {
     const shim = join(dir, 'bin', 'sparehand');
     writeFileSync(shim, `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(bin)} "$@"\n`);
     chmodSync(shim, 0o755);
-    return execFileSync('bash', ['-c', line], {
+    const r = await capture('bash', ['-c', line], {
       cwd: join(dir, 'project'),
       env: { PATH: `${join(dir, 'bin')}:/usr/bin:/bin`, HOME: join(dir, 'home') },
-      encoding: 'utf8',
+      timeoutMs: 30_000,
     });
+    if (r.code !== 0) throw new Error(`${line}: exit ${r.code}: ${r.stderr.trim()}`);
+    return r.stdout;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -29,9 +29,9 @@ describe("docs/hook.md's classify examples", () => {
     expect([r.exitCode, (r.stdout as string).trim()]).toEqual([0, shown]);
   });
 
-  it('the generator writes each output under its command and leaves the rest of the page as it is', () => {
+  it('the generator writes each output under its command and leaves the rest of the page as it is', async () => {
     const doc = `# T\n\ntext\n\n${EXAMPLES_BEGIN}\n\`\`\`\n$ sparehand classify -- a\nold\nlines\n\n$ sparehand classify -- b\n\`\`\`\n${EXAMPLES_END}\n\nafter\n`;
-    const next = renderClassifyExamples(doc, (line) => `out of ${line}\n`);
+    const next = await renderClassifyExamples(doc, async (line) => `out of ${line}\n`);
     expect(next).toBe(
       `# T\n\ntext\n\n${EXAMPLES_BEGIN}\n\`\`\`\n$ sparehand classify -- a\nout of sparehand classify -- a\n\n$ sparehand classify -- b\nout of sparehand classify -- b\n\`\`\`\n${EXAMPLES_END}\n\nafter\n`,
     );
