@@ -23,7 +23,7 @@ import { failedInstall, failedInstallLine, rememberFailure } from './failed-inst
 import { type HereOptions, runHere } from './local.js';
 import { gentlePrefix } from './gentle.js';
 import { recordRun } from './runs-here.js';
-import { conflictLines, keptLines, summaryLines } from './report.js';
+import { conflictLines, keptLines, summaryLines, timesOnWorker } from './report.js';
 import { whyNotSendable } from './sendable.js';
 import { toolchainNote } from './toolchain-note.js';
 import { hasRunOf } from './run-log.js';
@@ -153,6 +153,7 @@ function hereOptions(opts: RemoteRunOptions & { clock: RunClock }, with_: { pref
     deadline: opts.clock.deadline,
     until: opts.clock.startBy,
     limit: `half of --timeout ${shownTimeout(opts.clock)}`,
+    timeout: shownTimeout(opts.clock),
     turn: opts.turn,
     outcome: opts.outcome,
     ...with_,
@@ -171,7 +172,10 @@ function late(ctx: Context, opts: InSlot, command: string, why: string): Promise
       `${why} within half of --timeout ${shownTimeout(opts.clock)}`,
       hereOptions(opts, { prefix: opts.prefix, signals: opts.signals }),
     );
-  say(ctx, `stopped: --timeout ${shownTimeout(opts.clock)} was reached before the command started (${why}); nothing ran`);
+  const stopped = `--timeout ${shownTimeout(opts.clock)} was reached before the command started (${why}); nothing ran`;
+  say(ctx, `stopped: ${stopped}`);
+  // Logged as what it was, a stop before anything ran: on the worker it was on, or none yet (run-log.ts).
+  if (opts.outcome) Object.assign(opts.outcome, { stopped, ...(opts.outcome.where === 'here' ? { where: 'none' } : {}) });
   return 124;
 }
 
@@ -239,6 +243,9 @@ async function runInSlot(ctx: Context, opts: InSlot, run: Prepared, claimed: Cla
     };
     if (result === undefined) return await nothingRan(lostBefore);
     const runEnd = result.seenAt ?? execEnd;
+    // A run stopped or lost once its command had started still ran: the log keeps its times (report.ts).
+    const soFar = timesOnWorker(result, { asked: t1, end: runEnd });
+    if (opts.outcome && soFar.runMs !== undefined) Object.assign(opts.outcome, { syncMs: upMs, ...soFar });
     if (result.stoppedBy === 'late') {
       session.close();
       return late(ctx, opts, command, `${worker.name} had not started the command${result.phase === 'deps' ? ' (it was installing dependencies)' : ''}`);
@@ -253,12 +260,12 @@ async function runInSlot(ctx: Context, opts: InSlot, run: Prepared, claimed: Cla
         );
         return result.status;
       }
-      say(
-        ctx,
-        result.phase === 'run' || result.status !== undefined
-          ? `stopped: the command ran past ${limit}; nothing was brought back`
-          : `stopped: ${limit} was reached before the command started on ${worker.name}${result.phase === 'deps' ? ' (it was installing dependencies)' : ''}; nothing ran`,
-      );
+      const ran = result.phase === 'run' || result.status !== undefined;
+      const stopped = ran
+        ? `the command ran past ${limit}; nothing was brought back`
+        : `${limit} was reached before the command started on ${worker.name}${result.phase === 'deps' ? ' (it was installing dependencies)' : ''}; nothing ran`;
+      say(ctx, `stopped: ${stopped}`);
+      if (!ran && opts.outcome) Object.assign(opts.outcome, { stopped, syncMs: upMs, ...soFar });
       return 124;
     }
     if (result.stoppedBy !== undefined) return exitStatus(null, result.stoppedBy);
