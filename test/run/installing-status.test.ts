@@ -9,7 +9,7 @@ import { execa } from 'execa';
 import { cliLine, sparehand } from '../helpers/cli.js';
 import { tempDir, tool } from '../helpers/context.js';
 import { gitProject, until } from '../helpers/project.js';
-import { type Sshd, startSshd } from '../helpers/sshd.js';
+import { type Sshd, startSshd, terminalsWork } from '../helpers/sshd.js';
 import { type WorkerHome, workerHome } from '../helpers/worker-env.js';
 
 let sshd: Sshd;
@@ -71,7 +71,7 @@ describe('status while a run installs its dependencies', () => {
     expect(r.stderr).toMatch(/\nsparehand: ran on w0: sync \d+\.\ds, deps \d+\.\ds, run \d+\.\ds, 0 files back, 0 conflicts\n/);
   });
 
-  it('in terminal mode too (the terminal session installs, in the slot the holding session claimed)', async () => {
+  it.runIf(terminalsWork())('in terminal mode too (the terminal session installs, in the slot the holding session claimed)', async () => {
     const { proj, mark, at } = lockedProject();
     const command = `touch ${mark}/cmd; i=0; while [ ! -e ${mark}/end ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i+1)); done`;
     const run = execa('script', ['-qec', cliLine(['run', '--', command]), '/dev/null'], {

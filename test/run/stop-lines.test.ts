@@ -2,6 +2,7 @@
 // is a stop (nothing ran), not a run here; a command stopped after seconds on a worker ran those seconds. A real sshd.
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
+import { terminalsWork } from '../helpers/sshd.js';
 import type { LogEntry } from '../../lib/run/run-log.js';
 import { cliLine, sparehand } from '../helpers/cli.js';
 import { homeWith } from '../helpers/context.js';
@@ -66,20 +67,23 @@ describe('what the log keeps of a stopped run', () => {
     await h.close();
   });
 
-  it('in terminal mode, a command stopped by --timeout is said to have run past it (not "nothing ran"), and logged with its time', async () => {
-    const proj = gitProject({ 'a.txt': 'a\n' });
-    expect((await sparehand(['run', '--', 'true'], { env: w.wh.env, cwd: proj })).exitCode).toBe(0);
-    const r = await execa('script', ['-qec', cliLine(['run', '--timeout', '4s', '--', 'echo started; sleep 10']), '/dev/null'], {
-      cwd: proj,
-      env: { ...w.wh.env, TERM: 'xterm' },
-      extendEnv: false,
-      reject: false,
-    });
-    expect(r.exitCode).toBe(124);
-    expect(r.stdout).toContain('started');
-    expect(r.stdout).toContain('sparehand: stopped: the command ran past --timeout 4s; nothing was brought back');
-    const { entry } = await lastLogged(w.wh.env);
-    expect(entry).toMatchObject({ where: 'w0', exit: 124 });
-    expect(entry.runMs).toBeGreaterThan(2000);
-  });
+  it.runIf(terminalsWork())(
+    'in terminal mode, a command stopped by --timeout is said to have run past it (not "nothing ran"), and logged with its time',
+    async () => {
+      const proj = gitProject({ 'a.txt': 'a\n' });
+      expect((await sparehand(['run', '--', 'true'], { env: w.wh.env, cwd: proj })).exitCode).toBe(0);
+      const r = await execa('script', ['-qec', cliLine(['run', '--timeout', '4s', '--', 'echo started; sleep 10']), '/dev/null'], {
+        cwd: proj,
+        env: { ...w.wh.env, TERM: 'xterm' },
+        extendEnv: false,
+        reject: false,
+      });
+      expect(r.exitCode).toBe(124);
+      expect(r.stdout).toContain('started');
+      expect(r.stdout).toContain('sparehand: stopped: the command ran past --timeout 4s; nothing was brought back');
+      const { entry } = await lastLogged(w.wh.env);
+      expect(entry).toMatchObject({ where: 'w0', exit: 124 });
+      expect(entry.runMs).toBeGreaterThan(2000);
+    },
+  );
 });
