@@ -66,7 +66,9 @@ describe('agent test all after agent install all', () => {
     // Testing again gives the same answers: the hook's "refuse once per session" memory is not the user's.
     const again = await sparehand(['agent', 'test', 'all', '--json'], { env, cwd: home });
     expect(JSON.parse(again.stdout)).toEqual(doc);
-  });
+    // Two hook processes per tool (a heavy and a light command), twice: with 25 tools that passed 60 s on a loaded
+    // machine (load 14 on two cores).
+  }, 180_000);
 
   it('the human form names each tool, what came back, and the fix', async () => {
     const r = await sparehand(['agent', 'test', 'claude-code', '--command', 'ls'], { env, cwd: home });
