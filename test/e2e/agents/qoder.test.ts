@@ -9,7 +9,7 @@ import { e2eWorker } from '../support/worker.js';
 const run = scenarios();
 const worker = e2eWorker();
 // sparehand's shared connection to the worker stays for later runs (ControlPersist), by design: ended by its pid.
-const MASTER = /^ssh .*-o ControlMaster=yes .* -f -N -- root@127\.0\.0\.1$/;
+const MASTER = /^ssh .*-o ControlMaster=yes .* -f -N -- \S+@127\.0\.0\.1$/;
 
 /** The Bash calls and tool results of Qoder's stream-json transcript (its stdout). */
 function transcript(s: Scenario): { asked: string[]; results: string[] } {
