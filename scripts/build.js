@@ -140,6 +140,17 @@ async function build(out) {
     },
     banner: { js: 'var __sparehand = { get url() { return require("node:url").pathToFileURL(__filename).href; } };' },
   };
+  // What runs inside a coding tool's own process: an ES module of its own, without what only the CLI reads of a spec.
+  const inProcess = {
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    logLevel: 'warning',
+    define: { __SPAREHAND_CONFIG_SCHEMA__: JSON.stringify(configSchema) },
+    plugins: [hookSlice(new Set(CLI_ONLY_FIELDS))],
+  };
   // Hot path: everything up to "is anything in this payload heavy?". The full path is a second bundle, beside it,
   // which lib/hook/entry.ts loads only when it is needed.
   await esbuild.build({
@@ -161,6 +172,15 @@ async function build(out) {
   // at run time), loaded through a small loader that keeps V8's code cache.
   await esbuild.build({ ...common, entryPoints: [join(root, 'lib/cli.ts')], outfile: join(out, 'cli.bundle.cjs'), mainFields: ['module', 'main'] });
   await esbuild.build({ ...common, entryPoints: [join(root, 'lib/cli-loader.ts')], outfile: join(out, 'cli-loader.cjs') });
+  // The body of the plugin that tools loading OpenCode's plugin API run inside their own process (an ES module, as they
+  // load it): the hook's steps with what they need of the config (zod too, to check a config not checked before), all
+  // in the one file that install writes after the plugin's first lines. No code cache, no other file: nothing of
+  // sparehand's is loaded at a call.
+  await esbuild.build({
+    ...inProcess,
+    entryPoints: [join(root, 'lib/agents/opencode-plugin-main.ts')],
+    outfile: join(out, 'opencode-plugin.mjs'),
+  });
   // ssh's ProxyCommand inside a sandbox whose only way out is a proxy: started once per connection, so on its own.
   await esbuild.build({ ...common, entryPoints: [join(root, 'lib/sandbox/ssh-proxy-main.ts')], outfile: join(out, 'ssh-proxy.cjs') });
 }
