@@ -92,6 +92,27 @@ function hookSlice(unread) {
     };
     return ts.visitNode(file, visit);
   };
+  // An import only those fields used goes too (a module only the CLI needs, and what it loads).
+  const withoutUnused = (js) => {
+    const lines = js.split('\n');
+    return lines
+      .filter((line, i) => {
+        const m = /^import \{([^}]*)\} from ['"][^'"]+['"];$/.exec(line);
+        if (!m) return true;
+        const rest = [...lines.slice(0, i), ...lines.slice(i + 1)].join('\n');
+        const names = m[1]
+          .split(',')
+          .map((n) =>
+            n
+              .trim()
+              .split(/\s+as\s+/)
+              .at(-1),
+          )
+          .filter(Boolean);
+        return names.some((n) => new RegExp(`(?<![\\w$.])${n.replace(/\$/g, '\\$')}(?![\\w$])`).test(rest));
+      })
+      .join('\n');
+  };
   return {
     name: 'hook-slice',
     setup(build) {
@@ -101,7 +122,7 @@ function hookSlice(unread) {
           compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
           transformers: { before: [strip] },
         });
-        return { contents: outputText, loader: 'js' };
+        return { contents: withoutUnused(outputText), loader: 'js' };
       });
     },
   };
@@ -180,6 +201,24 @@ async function build(out) {
     ...inProcess,
     entryPoints: [join(root, 'lib/agents/opencode-plugin-main.ts')],
     outfile: join(out, 'opencode-plugin.mjs'),
+  });
+  // What Claude Code's mod runs for each Bash call (lib/agents/claude-mod-core.ts): a module with no node in reach, so
+  // node:fs, node:path, node:url, `process` and `Buffer` are the stand-ins lib/hook/read-ahead.ts serves from what
+  // Claude Code lends. Install writes it beside the mod's own module, which imports it.
+  const standIn = (name) => join(root, 'lib/hook/read-ahead', `${name}.ts`);
+  await esbuild.build({
+    ...inProcess,
+    platform: 'neutral',
+    mainFields: ['module', 'main'],
+    alias: Object.fromEntries(
+      ['fs', 'path', 'url'].flatMap((m) => [
+        [m, standIn(`node-${m}`)],
+        [`node:${m}`, standIn(`node-${m}`)],
+      ]),
+    ),
+    inject: [standIn('globals')],
+    entryPoints: [join(root, 'lib/agents/claude-mod-core.ts')],
+    outfile: join(out, 'claude-mod-core.mjs'),
   });
   // ssh's ProxyCommand inside a sandbox whose only way out is a proxy: started once per connection, so on its own.
   await esbuild.build({ ...common, entryPoints: [join(root, 'lib/sandbox/ssh-proxy-main.ts')], outfile: join(out, 'ssh-proxy.cjs') });

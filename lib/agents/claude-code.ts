@@ -3,6 +3,7 @@
 // program @anthropic-ai/claude-code@2.1.332 driven offline (docs/real-programs.md), 2026-11-29.
 import * as p from './payload-shape.js';
 import { claudeApproval } from './claude-permissions.js';
+import { claudeMod } from './claude-mod.js';
 import { claudeStyleAnswer, claudeStyleTarget, inHome, inProject, looseInput, numField, once, rewrittenInput } from './shapes.js';
 import type { AgentSpec } from './types.js';
 
@@ -159,5 +160,8 @@ export const claudeCode: AgentSpec<Payload> = {
   install: {
     targets: [target('user', inHome('.claude', 'settings.json')), target('project', inProject('.claude', 'settings.json'))],
     afterInstall: [],
+    // Where the Claude Code here can load a mod (2.1.287 and later, not kept off by its settings): the hook runs inside
+    // Claude Code, and no process starts for a call (claude-mod.ts).
+    inProcess: claudeMod,
   },
 };

@@ -113,6 +113,32 @@ export interface OwnFileTarget {
    * (`{"kind":"rewrite","command"}` | `{"kind":"refuse","reason"}` | `{"kind":"leave"}`). `agent test` uses it.
    */
   probe?: (file: string, command: string, cwd: string) => string;
+  /**
+   * For a file the tool loads inside its own process with no node (a Claude Code mod): runs it here, in this process,
+   * against a stand-in of what the tool lends it, for one shell call, and gives the neutral outcome. `agent test` uses it.
+   */
+  run?: (file: string, command: string, at: { cwd: string; env: NodeJS.ProcessEnv }) => Promise<ProbeOutcome>;
+}
+
+/** What a hook did with one shell call, as `agent test` reads it. */
+export type ProbeOutcome = { kind: 'rewrite'; command: string } | { kind: 'refuse'; reason: string } | { kind: 'leave' };
+
+/**
+ * The hook inside the tool's own process (a Claude Code mod), installed at user level in place of that level's targets
+ * where the installed program can load it; elsewhere the targets answer as before. Never both (lib/install/engine.ts);
+ * `agent status` and `agent test` say which is in place and why.
+ */
+export interface InProcessHook {
+  /** How messages name it: "a mod". */
+  name: string;
+  /** Its files, all sparehand's (the first is the one `agent test` runs). */
+  targets: readonly OwnFileTarget[];
+  /** The first version of the program that loads it. */
+  since: string;
+  /** Why the program here would not load it though new enough (a managed setting, turned off by the user), or undefined. */
+  blockedBy?: (base: InstallBase) => string | undefined;
+  /** What the user sees the first time, or must do, after install. */
+  afterInstall?: readonly string[];
 }
 
 /**
@@ -336,5 +362,7 @@ export interface AgentSpec<P = unknown> {
      * command after removing them.
      */
     afterInstall?: readonly string[];
+    /** The hook inside the tool's own process, used at user level where the program here can load it. */
+    inProcess?: InProcessHook;
   };
 }
