@@ -109,7 +109,8 @@ function hookSlice(unread) {
               .at(-1),
           )
           .filter(Boolean);
-        return names.some((n) => new RegExp(`(?<![\\w$.])${n.replace(/\$/g, '\\$')}(?![\\w$])`).test(rest));
+        // A use: the name, not as a property (`a.name`; a spread `...name` is a use).
+        return names.some((n) => new RegExp(`(?<![\\w$])(?<!(?<!\\.\\.)\\.)${n.replace(/\$/g, '\\$')}(?![\\w$])`).test(rest));
       })
       .join('\n');
   };
@@ -220,6 +221,8 @@ async function build(out) {
     entryPoints: [join(root, 'lib/agents/claude-mod-core.ts')],
     outfile: join(out, 'claude-mod-core.mjs'),
   });
+  // What `agent test` runs the installed mod with: a stand-in of Claude Code, in a node of its own.
+  await esbuild.build({ ...inProcess, entryPoints: [join(root, 'lib/agents/claude-mod-stand-in.ts')], outfile: join(out, 'claude-mod-stand-in.mjs') });
   // ssh's ProxyCommand inside a sandbox whose only way out is a proxy: started once per connection, so on its own.
   await esbuild.build({ ...common, entryPoints: [join(root, 'lib/sandbox/ssh-proxy-main.ts')], outfile: join(out, 'ssh-proxy.cjs') });
 }

@@ -114,3 +114,17 @@ export async function dispatch(
     return handler ? handler($, e, next) : below(e);
   }
 }
+
+/** What the mod at `file` does with one Bash call of `command` in `cwd` (`agent test` runs it, in a node of its own). */
+export async function tryMod(file: string, command: string, cwd: string, env: NodeJS.ProcessEnv) {
+  const mod = await registerMod(file);
+  const $ = standInDollar({ env, cwd });
+  const e = { command, description: 'sparehand agent test', tool: 'Bash', tool_use_id: 'toolu_sparehand_test' };
+  let ran: Record<string, unknown> = e;
+  const answer = (await dispatch(mod, 'tool.call', $, e, (x) => {
+    ran = x;
+    return { result: {} };
+  })) as { deny?: unknown } | undefined;
+  if (typeof answer?.deny === 'string') return { kind: 'refuse', reason: answer.deny };
+  return ran.command === command ? { kind: 'leave' } : { kind: 'rewrite', command: String(ran.command) };
+}

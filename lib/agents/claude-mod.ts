@@ -13,9 +13,9 @@
 //   refuses a changed input.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { SparehandError } from '../errors.js';
 import { packagePath } from '../package-files.js';
-import { type Registered, dispatch, registerMod, standInDollar } from './claude-mod-stand-in.js';
 import { hookShell, isObject } from './shapes.js';
 import type { HookCommand, InProcessHook, InstallBase, OwnFileTarget } from './types.js';
 
@@ -26,6 +26,8 @@ export const modDir = (b: InstallBase): string => join(b.home, '.claude', 'skill
 export const MOD_ID = `${NAME}@skills-dir`;
 /** The bundled body (scripts/build.js: lib/agents/claude-mod-core.ts). */
 export const MOD_CORE = 'dist/claude-mod-core.mjs';
+/** What `agent test` runs the mod with (scripts/build.js: lib/agents/claude-mod-stand-in.ts). */
+const MOD_STAND_IN = 'dist/claude-mod-stand-in.mjs';
 
 /** The variables the hook reads (test/hook/in-process.test.ts holds the hook to them): Claude Code lends them by name. */
 export const MOD_ENV = [
@@ -145,32 +147,25 @@ const ownJson = (check: (doc: Record<string, unknown>) => boolean) => (text: str
   }
 };
 
-/** Runs the installed mod here, against a stand-in of what Claude Code lends it, for one Bash call (`agent test`). */
-async function runMod(file: string, command: string, at: { cwd: string; env: NodeJS.ProcessEnv }) {
-  const mod: Registered = await registerMod(file);
-  const $ = standInDollar({ env: at.env, cwd: at.cwd });
-  const e = { command, description: 'sparehand agent test', tool: 'Bash', tool_use_id: 'toolu_sparehand_test' };
-  let ran: Record<string, unknown> = e;
-  const answer = (await dispatch(mod, 'tool.call', $, e, (x) => {
-    ran = x;
-    return { result: {} };
-  })) as { deny?: string };
-  if (typeof answer?.deny === 'string') return { kind: 'refuse' as const, reason: answer.deny };
-  return ran.command === command ? { kind: 'leave' as const } : { kind: 'rewrite' as const, command: String(ran.command) };
-}
+/** For `agent test`: node code that runs the installed mod against a stand-in of Claude Code (claude-mod-stand-in.ts). */
+const modProbe = (file: string, command: string, cwd: string): string => `
+const { tryMod } = await import(${JSON.stringify(pathToFileURL(packagePath(MOD_STAND_IN)).href)});
+process.stdout.write(JSON.stringify(await tryMod(${JSON.stringify(file)}, ${JSON.stringify(command)}, ${JSON.stringify(cwd)}, process.env)));
+`;
 
+/** One of the mod's files; the module is the one `agent test` runs (`probe`). */
 const file = (
   rel: string,
   content: (hook: HookCommand) => string,
   commandOf: (text: string) => string | undefined,
-  run?: OwnFileTarget['run'],
+  probe?: OwnFileTarget['probe'],
 ): OwnFileTarget => ({
   kind: 'file',
   scope: 'user',
   path: (b) => join(modDir(b), rel),
   content,
   commandOf,
-  ...(run ? { run } : {}),
+  ...(probe ? { probe } : {}),
 });
 
 /** Why the Claude Code here would not load sparehand's mod though new enough, from what its settings say, or undefined. */
@@ -207,7 +202,7 @@ export const claudeMod: InProcessHook = {
   name: 'a mod',
   since: '2.1.287',
   targets: [
-    file('hooks/sparehand.mjs', modSource, commandOfModule, runMod),
+    file('hooks/sparehand.mjs', modSource, commandOfModule, modProbe),
     file('hooks/sparehand-core.mjs', coreSource, (t) => (t.startsWith(MOD_MARK) ? MOD_FILE : undefined)),
     file(
       'hooks/hooks.json',

@@ -113,15 +113,7 @@ export interface OwnFileTarget {
    * (`{"kind":"rewrite","command"}` | `{"kind":"refuse","reason"}` | `{"kind":"leave"}`). `agent test` uses it.
    */
   probe?: (file: string, command: string, cwd: string) => string;
-  /**
-   * For a file the tool loads inside its own process with no node (a Claude Code mod): runs it here, in this process,
-   * against a stand-in of what the tool lends it, for one shell call, and gives the neutral outcome. `agent test` uses it.
-   */
-  run?: (file: string, command: string, at: { cwd: string; env: NodeJS.ProcessEnv }) => Promise<ProbeOutcome>;
 }
-
-/** What a hook did with one shell call, as `agent test` reads it. */
-export type ProbeOutcome = { kind: 'rewrite'; command: string } | { kind: 'refuse'; reason: string } | { kind: 'leave' };
 
 /**
  * The hook inside the tool's own process (a Claude Code mod), installed at user level in place of that level's targets

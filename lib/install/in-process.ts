@@ -1,5 +1,5 @@
 // Which of a tool's two hooks belongs at user level: the one inside the tool's own process (install.inProcess, a
-// Claude Code mod) where the program here can load it, else its usual one, which every version runs. Install puts in
+// mod) where the program here can load it, else its usual one, which every version runs. Install puts in
 // that one and takes the other out; `agent status` and `agent test` say which is in place and why.
 import { dirname } from 'node:path';
 import type { AgentSpec, InstallBase } from '../agents/types.js';
@@ -11,6 +11,8 @@ export interface InProcessChoice {
   use: boolean;
   /** Why, in a sentence a message can end with. */
   why: string;
+  /** The program said what it is (not: it is not on PATH, or gave no version). */
+  known: boolean;
 }
 
 /** `a` is an older version than `b` (dotted numbers). */
@@ -30,14 +32,15 @@ export async function inProcessChoice(agent: AgentSpec, base: InstallBase): Prom
   if (!hook) return undefined;
   const path = programPath(agent, base.env);
   if (!path || !agent.program?.binary) {
-    return { use: false, why: `${agent.program?.binary?.name ?? agent.name} is not on PATH, so which version would load it is not known` };
+    return { use: false, known: false, why: `${agent.program?.binary?.name ?? agent.name} is not on PATH, so whether it loads ${hook.name} is not known` };
   }
   const version = /\d+(\.\d+)+/.exec((await versionOf(path, agent.program.binary.versionArgs, base.env)) ?? '')?.[0];
-  if (!version) return { use: false, why: `${path} did not say its version` };
-  if (olderThan(version, hook.since)) return { use: false, why: `${agent.name} ${version} is older than ${hook.since}, the first that loads ${hook.name}` };
+  if (!version) return { use: false, known: false, why: `${path} did not say its version` };
+  if (olderThan(version, hook.since))
+    return { use: false, known: true, why: `${agent.name} ${version} is older than ${hook.since}, the first that loads ${hook.name}` };
   const blocked = hook.blockedBy?.(base);
-  if (blocked) return { use: false, why: `${agent.name} ${version} would not load ${hook.name}: ${blocked}` };
-  return { use: true, why: `${agent.name} ${version} loads ${hook.name} (${hook.since} and later)` };
+  if (blocked) return { use: false, known: true, why: `${agent.name} ${version} would not load ${hook.name}: ${blocked}` };
+  return { use: true, known: true, why: `${agent.name} ${version} loads ${hook.name} (${hook.since} and later)` };
 }
 
 /** The folder all of these files are in (the in-process hook's own folder). */
