@@ -64,7 +64,8 @@ async function write(ctx: Context, ws: Workspace, opts: { dryRun: boolean; insta
     ctx.stdout.write(changes.length ? 'dry run: nothing was written\n' : 'dry run: nothing would change\n');
   } else {
     await applyChanges(changes, { sweep: ws.paths(), recordFirst: opts.install });
-    if (!opts.install) await removeCreatedDirs(opts.base);
+    // Also after an install that took one of a tool's two hooks out (the folders it had made, now empty).
+    await removeCreatedDirs(opts.base);
   }
   return changes;
 }
