@@ -45,6 +45,18 @@ export const claudeCode: AgentSpec<Payload> = {
         date: '2026-12-01',
         how: 'still the newest on npm (dist-tag latest) on 2026-12-01; npm run test:agents passed through sparehand agent install (test/e2e/agents/claude-code.test.ts)',
       },
+      {
+        package: '@anthropic-ai/claude-code',
+        version: '2.1.240',
+        date: '2026-12-03',
+        how: 'a version that loads no mod (2.1.287 and later do): sparehand agent install put in the settings hook, which offloaded npm test to a real sshd worker under claude -p (test/e2e/agents/claude-code.test.ts)',
+      },
+      {
+        package: '@anthropic-ai/claude-code',
+        version: '2.1.332',
+        date: '2026-12-03',
+        how: "still the newest on npm on 2026-12-03; sparehand agent install put in the mod (~/.claude/skills/sparehand/, loaded as sparehand@skills-dir), which rewrote npm test inside Claude Code and ran it on a real sshd worker with no `sparehand agent hook` process started (counted with strace), and started no sparehand process for a light command; with mods kept off by a managed setting, the settings hook did (test/e2e/agents/claude-code.test.ts)",
+      },
     ],
     documented: '2.1.240 (docs of 2026-08-22)',
     failMode: 'Fails open: a timeout, an exit status other than 0 or 2, or output that is not JSON lets the call go on; exit 2 always blocks (CC-docs).',
