@@ -55,7 +55,7 @@ export const claudeCode: AgentSpec<Payload> = {
         package: '@anthropic-ai/claude-code',
         version: '2.1.332',
         date: '2026-12-03',
-        how: "still the newest on npm on 2026-12-03; sparehand agent install put in the mod (~/.claude/skills/sparehand/, loaded as sparehand@skills-dir), which rewrote npm test inside Claude Code and ran it on a real sshd worker with no `sparehand agent hook` process started (counted with strace), and started no sparehand process for a light command; with mods kept off by a managed setting, the settings hook did (test/e2e/agents/claude-code.test.ts)",
+        how: 'still the newest on npm on 2026-12-03; sparehand agent install put in the mod (~/.claude/skills/sparehand/, loaded as sparehand@skills-dir), which rewrote npm test inside Claude Code and ran it on a real sshd worker with no `sparehand agent hook` process started (counted with strace), and started no sparehand process for a light command; with mods kept off by a managed setting, the settings hook did (test/e2e/agents/claude-code.test.ts)',
       },
     ],
     documented: '2.1.240 (docs of 2026-08-22)',
