@@ -1,8 +1,9 @@
 // A stand-in for what Claude Code lends its mods (`$`: the environment, the session, the file system) and for how it
 // runs a mod's hooks (`on`, `next`), backed by node, as Claude Code 2.1.332 answers (checked 2026-12-03: docs/agents.md
 // "The mod"): a failed read throws "… failed: ENOENT", a stat is {kind, size, mtimeMs, isLink}, a write makes the
-// folders it needs. `agent test` runs the installed mod with it; so do the tests and bench/hook.js.
-import { promises as fsp } from 'node:fs';
+// folders it needs. `agent test` runs the installed mod with it; so do the tests and bench/hook.js. Its reads are
+// node's sync ones, answered at once: what a hop through Claude Code costs is Claude Code's (docs/performance.md).
+import { lstatSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -35,8 +36,8 @@ export function standInDollar(at: { env: NodeJS.ProcessEnv; cwd: string; root?: 
     fs: {
       read: async (path: string, opts?: { as?: string; length?: number }) => {
         try {
-          if (opts?.as !== 'bytes') return await fsp.readFile(path, 'utf8');
-          const bytes = await fsp.readFile(path);
+          if (opts?.as !== 'bytes') return readFileSync(path, 'utf8');
+          const bytes = readFileSync(path);
           return { base64: bytes.subarray(0, opts.length ?? bytes.length).toString('base64') };
         } catch (e) {
           throw failed('read', path, e);
@@ -44,7 +45,7 @@ export function standInDollar(at: { env: NodeJS.ProcessEnv; cwd: string; root?: 
       },
       stat: async (path: string, opts?: { resolve?: boolean }) => {
         try {
-          const s = opts?.resolve ? await fsp.stat(path) : await fsp.lstat(path);
+          const s = opts?.resolve ? statSync(path) : lstatSync(path);
           return { kind: kind(s), size: s.size, mtimeMs: s.mtimeMs, isLink: s.isSymbolicLink() };
         } catch (e) {
           throw failed('stat', path, e);
@@ -52,7 +53,7 @@ export function standInDollar(at: { env: NodeJS.ProcessEnv; cwd: string; root?: 
       },
       list: async (path: string) => {
         try {
-          const names = await fsp.readdir(path, { withFileTypes: true });
+          const names = readdirSync(path, { withFileTypes: true });
           return names.map((d) => ({
             name: d.name,
             kind: d.isFile() ? 'file' : d.isDirectory() ? 'dir' : 'other',
@@ -65,8 +66,8 @@ export function standInDollar(at: { env: NodeJS.ProcessEnv; cwd: string; root?: 
         }
       },
       write: async (path: string, text: string) => {
-        await fsp.mkdir(dirname(path), { recursive: true });
-        await fsp.writeFile(path, text);
+        mkdirSync(dirname(path), { recursive: true });
+        writeFileSync(path, text);
       },
     },
     ui: { log: (_line: string) => undefined },

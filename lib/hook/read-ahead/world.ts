@@ -61,11 +61,29 @@ export function known<W extends What>(path: string, what: W): Entry[W] {
   return entry;
 }
 
-/** An error as node's fs throws it, with its code. */
+/**
+ * An error as node's fs throws it, with its code, and no stack: the hook reads many files that are not there (a
+ * config, the project's settings), and a stack costs more than the read.
+ */
 export function fsError(code: string, syscall: string, path: string): NodeJS.ErrnoException {
-  const e = new Error(`${code}: ${syscall} '${path}'`) as NodeJS.ErrnoException;
+  const e = withoutStack(() => new Error(`${code}: ${syscall} '${path}'`)) as NodeJS.ErrnoException;
   e.code = code;
   e.syscall = syscall;
   e.path = path;
   return e;
+}
+
+/** What `make` makes, with no stack taken (where the engine lets its limit be set; else as usual). */
+function withoutStack<T>(make: () => T): T {
+  const limit = Error.stackTraceLimit;
+  try {
+    Error.stackTraceLimit = 0;
+  } catch {
+    return make();
+  }
+  try {
+    return make();
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
 }
