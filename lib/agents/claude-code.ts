@@ -31,6 +31,10 @@ export const claudeCode: AgentSpec<Payload> = {
     sources: [
       { title: 'Claude Code hooks reference', url: 'https://code.claude.com/docs/en/hooks', read: '2026-11-29' },
       { title: 'Claude Code permissions', url: 'https://code.claude.com/docs/en/permissions', read: '2026-11-29' },
+      { title: 'Claude Code mods: overview', url: 'https://code.claude.com/docs/en/plugins/mods/overview', read: '2026-12-03' },
+      { title: 'Claude Code mods: create a mod', url: 'https://code.claude.com/docs/en/plugins/mods/create', read: '2026-12-03' },
+      { title: 'Claude Code mods: troubleshoot', url: 'https://code.claude.com/docs/en/plugins/mods/troubleshoot', read: '2026-12-03' },
+      { title: 'Claude Code mods: manage mods for your organization', url: 'https://code.claude.com/docs/en/plugins/mods/admin', read: '2026-12-03' },
     ],
     confirmed: [
       {
@@ -64,6 +68,8 @@ export const claudeCode: AgentSpec<Payload> = {
       'Permission rules are checked against the rewritten command: sparehand marks the rewrite approved only when the original matches an allow rule (settings files or --allowedTools) or the mode is bypassPermissions, and leaves the command alone when a deny rule matches (docs/real-programs.md, fact 1).',
       'updatedInput replaces the whole tool input: every field is echoed back (CC-docs).',
       'Its settings file is also read by VS Code (Local harness, matchers ignored), Cursor and Devin: the hook answers each in its own form (docs/real-programs.md, one hook, many callers).',
+      'Mods (2.1.287 and later): a plugin in ~/.claude/skills/<name>/ with a hooks module loads as <name>@skills-dir, under claude -p with no flag and no question, interactively once the folder is trusted; `allowManagedModsOnly` in managed settings keeps it out ("mods are limited to your organization\'s by policy"); Claude Code reads the module before it loads it ($ spelled $.noun.event(...) where it is called, $.env.get with a literal name); the Bash event is flat (e.command), the permission check (tool.check) judges the rewritten command, and its next() refuses a changed input (2.1.332, docs/agents.md "Claude Code\'s mod").',
+      "A mod's every call of $ is a hop to Claude Code's main thread (0.35–1.1 ms each in 2.1.332, ten at once 3.5–6 ms): the mod reads the environment once a session, and what the hook read last time all at once (docs/agents.md \"Claude Code's mod\").",
     ],
     // The hook events of the vendored settings schema (SchemaStore, 2026-08-03). Not PreSkillShellCommand: it came in
     // 2.1.332, and a settings file naming it opens a dialog at start-up in 2.1.331 and older.
