@@ -7,15 +7,8 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { PROMPT, type Sandbox, startsHook } from '../support/harness.js';
 import { type Enclose, withManagedSettings } from '../support/managed.js';
-import {
-  expectCleanRun,
-  expectDenied,
-  expectLeftAlone,
-  expectNoHookProcess,
-  expectNoSparehandProcess,
-  expectRewritten,
-  scenarios,
-} from '../support/scenario.js';
+import { heavyInside, lightInside } from '../support/inside.js';
+import { expectDenied, expectLeftAlone, expectRewritten, scenarios } from '../support/scenario.js';
 import { claudeCode } from '../support/tools.js';
 import { e2eWorker, expectRan } from '../support/worker.js';
 
@@ -59,19 +52,12 @@ describe('Claude Code (real CLI)', () => {
 
 describe("Claude Code's two hooks (real CLI, real sshd worker)", () => {
   test('the mod rewrites npm test inside Claude Code and it runs on the worker: no `sparehand agent hook` process starts', async ({ skip }) => {
-    const s = await run(claudeCode, skip, { trace: true, beforeInstall: (box) => worker.configure(box) });
+    const s = await heavyInside(run, claudeCode, skip, worker);
     expect(s.install.output, s.why).toContain('a mod answers inside Claude Code, in place of its settings hook');
-    expectRewritten(s);
-    expectRan(s, worker, { result: 0, status: 'SPAREHAND_RUN=1', line: /sparehand: ran on w0: /, copy: true });
-    expectNoHookProcess(s);
   });
 
   test('with the mod, a light command starts no process of sparehand’s at all', async ({ skip }) => {
-    const s = await run(claudeCode, skip, { trace: true, model: { command: 'ls -la' }, beforeInstall: (box) => worker.configure(box) });
-    expect(s.box.fake.asked, s.why).toEqual(['ls -la']);
-    expect(s.box.fake.results[0]?.text, s.why).toContain('package.json');
-    expectNoSparehandProcess(s);
-    expectCleanRun(s);
+    await lightInside(run, claudeCode, skip, worker);
   });
 
   test('an older Claude Code (2.1.240, no mods): the settings hook answers, and npm test runs on the worker', async ({ skip }) => {
