@@ -5,7 +5,9 @@
 // (the config, the permission rules, the project's root, the workers' platforms) Claude Code lends, one hop per call
 // of `$`, and lib/hook/read-ahead.ts serves the steps from what was read ahead.
 import { answerInProcess } from '../hook/in-process.js';
-import { type Lender, type Machine, reader } from '../hook/read-ahead.js';
+import { type Lender, type Machine, reader, recall, remembered } from '../hook/read-ahead.js';
+import { cacheDir } from '../paths.js';
+import { join } from 'node:path';
 import type { Self } from '../self.js';
 import type { HookSpec } from './types.js';
 import { claudeCode } from './claude-code.js';
@@ -29,10 +31,9 @@ export interface ModCall {
   lender: Lender;
 }
 
-/** What the mod does with the call: run `input` in its place (approved where `approve`), refuse it, or leave it. */
+/** What the mod does with the call: run `input` in its place, refuse it, or leave it. */
 export interface ModAnswer {
   input?: Record<string, unknown>;
-  approve?: boolean;
   deny?: string;
 }
 
@@ -57,15 +58,36 @@ export function fromSettingsAnswer(event: Record<string, unknown>, answer: { std
   if (out.permissionDecision === 'deny') return { deny: String(out.permissionDecisionReason ?? '') };
   const updated = out.updatedInput;
   if (typeof updated !== 'object' || updated === null) return {};
-  return { input: { ...event, ...updated }, approve: out.permissionDecision === 'allow' };
+  return { input: { ...event, ...updated } };
 }
 
 /** The answer for one Bash call; a failure leaves the call alone, and a line goes to the hook's log (in-process.ts). */
 export async function answerCall(call: ModCall): Promise<ModAnswer> {
   const raw = settingsPayload(call.event, call);
-  // As the settings hook's environment has it: Claude Code's, and the project folder Claude Code adds for hooks.
-  const env: NodeJS.ProcessEnv = { ...call.session.env, CLAUDE_PROJECT_DIR: call.session.env.CLAUDE_PROJECT_DIR || call.session.root };
+  // As the settings hook's environment has it: Claude Code's, and the project folder Claude Code adds for hooks. The
+  // command lines of Claude Code's processes are not read: the mod asks Claude Code itself whether the original
+  // command is allowed (claude-mod.ts, tool.check), and each read is a hop.
+  const env: NodeJS.ProcessEnv = {
+    ...call.session.env,
+    CLAUDE_PROJECT_DIR: call.session.env.CLAUDE_PROJECT_DIR || call.session.root,
+    SPAREHAND_NO_PROC: '1',
+  };
   const ctx = { home: env.HOME || '/', cwd: call.cwd, env, self: call.self };
   const answer = await answerInProcess(claudeCode as unknown as HookSpec, raw, ctx, reader(call.lender, call.session.machine, ctx).run);
+  // What was read, kept for the next session's first call (its answer does not wait for the write).
+  const keep = remembered();
+  if (keep) void call.lender.write(readsFile(ctx), `${JSON.stringify(keep)}\n`).catch(() => undefined);
   return fromSettingsAnswer(call.event, answer);
+}
+
+/** Where the mod keeps what its calls read, between sessions. */
+const readsFile = (c: { home: string; env: NodeJS.ProcessEnv }): string => join(cacheDir(c), 'claude-mod-reads.json');
+
+/** At a session's start: what an earlier session's calls read, to read it ahead (nothing kept: nothing to do). */
+export async function startSession(lender: Lender, env: Record<string, string | undefined>): Promise<void> {
+  try {
+    recall(JSON.parse(await lender.read(readsFile({ home: env.HOME || '/', env }))));
+  } catch {
+    // none kept yet, or not readable: the first calls find out
+  }
 }

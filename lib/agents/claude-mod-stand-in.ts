@@ -6,6 +6,7 @@
 import { lstatSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { claudeApproval } from './claude-permissions.js';
 
 type Hook = ($: unknown, e: Record<string, unknown>, next: (e: Record<string, unknown>) => Promise<unknown>) => Promise<unknown>;
 
@@ -68,6 +69,15 @@ export function standInDollar(at: { env: NodeJS.ProcessEnv; cwd: string; root?: 
       write: async (path: string, text: string) => {
         mkdirSync(dirname(path), { recursive: true });
         writeFileSync(path, text);
+      },
+    },
+    // Claude Code's verdict on a call, here from its permission rules as sparehand reads them (claude-permissions.ts).
+    tool: {
+      check: async ({ input }: { tool: string; input: { command: string } }) => {
+        const approval = claudeApproval({ tool: 'Bash', command: input.command, cwd: at.cwd }, { home: at.env.HOME ?? '/', env: at.env });
+        if (approval === 'allow') return { decision: 'allow', rule: 'Bash' };
+        if (approval === 'deny') return { decision: 'deny', reason: `Permission to use Bash with command ${input.command} has been denied.` };
+        return approval === 'ask' ? { decision: 'ask', rule: 'Bash' } : { decision: 'ask', reason: 'This command requires approval' };
       },
     },
     ui: { log: (_line: string) => undefined },

@@ -10,7 +10,8 @@
 //   before it loads it: `$` must be spelled `$.noun.event(...)` where it is called, `$.env.get` takes a literal name;
 // - the Bash call's event is flat (`e.command`), its rewrite is `next({ ...e, command })`; the permission check
 //   (`tool.check`) then judges the rewritten command, and a hook may answer it `{ decision: "allow" }`; its `next`
-//   refuses a changed input.
+//   refuses a changed input, but `$.tool.check({ tool, input })` gives Claude Code's verdict on any input, the
+//   original command's included (its rules, its flags, its mode: the mod needs no reading of /proc for them).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -53,32 +54,18 @@ const header = (hook: HookCommand, what: string): string =>
 /** The mod's module: asks the bundled hook about each Bash call, rewrites it, and keeps the permission check as the settings hook's answer would. */
 export function modSource(hook: HookCommand): string {
   return `${header(hook, 'sends heavy shell commands through `sparehand run`, inside Claude Code')}
-import { answerCall } from "./sparehand-core.mjs";
+import { answerCall, startSession } from "./sparehand-core.mjs";
 
 const NODE = ${JSON.stringify(hook.node)};
 const SCRIPT = ${JSON.stringify(hook.script)};
 
 // Read once a session: the variables the hook reads (each spelled out: Claude Code lends them by name), the session.
 let session;
-// The rewrites the settings hook would have approved, by tool_use_id, until their permission check.
-const approved = new Map();
+// The calls this mod rewrote, by tool_use_id: their original command and the rewrite, until their permission check.
+const rewritten = new Map();
 
 export function register(on) {
   on("tool.call", { tool: "Bash" }, async ($, e, next) => {
-    if (session === undefined) {
-      const env = {
-${MOD_ENV.map((n) => `        ${n}: await $.env.get(${JSON.stringify(n)}),`).join('\n')}
-      };
-      const info = await $.session.info();
-      const machine = await $.session.machine();
-      const own = await $.process.hookEnv();
-      session = {
-        id: await $.session.id(),
-        root: await $.session.root(),
-        env,
-        machine: { platform: info.platform, arch: machine.machine, pid: Number(own.CLAUDE_PID) || 0 },
-      };
-    }
     const lender = {
       read: (path) => $.fs.read(path),
       bytes: async (path, length) => Uint8Array.from(atob((await $.fs.read(path, { as: "bytes", length })).base64), (c) => c.charCodeAt(0)),
@@ -86,21 +73,35 @@ ${MOD_ENV.map((n) => `        ${n}: await $.env.get(${JSON.stringify(n)}),`).joi
       list: async (path) => (await $.fs.list(path)).map((entry) => entry.name),
       write: (path, text) => $.fs.write(path, text),
     };
+    if (session === undefined) {
+      // All at once: each call of $ is a hop to Claude Code's main thread.
+      const [${MOD_ENV.join(', ')}] = await Promise.all([
+${MOD_ENV.map((n) => `        $.env.get(${JSON.stringify(n)}),`).join('\n')}
+      ]);
+      const env = { ${MOD_ENV.join(', ')} };
+      const [info, machine, own, id, root] = await Promise.all([$.session.info(), $.session.machine(), $.process.hookEnv(), $.session.id(), $.session.root()]);
+      await startSession(lender, env);
+      session = { id, root, env, machine: { platform: info.platform, arch: machine.machine, pid: Number(own.CLAUDE_PID) || 0 } };
+    }
     const answer = await answerCall({ event: e, cwd: await $.session.cwd(), session, self: { node: NODE, script: SCRIPT }, lender });
     if (answer.deny !== undefined) return { deny: answer.deny };
     if (answer.input === undefined) return next(e);
-    if (answer.approve) approved.set(e.tool_use_id, answer.input.command);
+    rewritten.set(e.tool_use_id, { original: e.command, command: answer.input.command });
     return next(answer.input);
   }).catch(($, e, next) => next(e));
 
+  // Permission parity: a rewrite is approved exactly when Claude Code would approve the original (its rules, its
+  // command-line flags, its mode), and a deny or ask rule of the rewritten command still holds.
   on("tool.check", { tool: "Bash" }, async ($, e, next) => {
     const verdict = await next(e);
-    const command = approved.get(e.tool_use_id);
-    approved.delete(e.tool_use_id);
-    if (command === undefined || command !== e.input.command) return verdict;
-    // As for the settings hook's "allow": approved, but a deny or ask rule of the rewritten command still holds.
+    const call = rewritten.get(e.tool_use_id);
+    rewritten.delete(e.tool_use_id);
+    if (call === undefined || call.command !== e.input.command) return verdict;
     if (verdict.decision === "deny" || (verdict.decision === "ask" && verdict.rule !== undefined)) return verdict;
-    return { decision: "allow" };
+    const original = await $.tool.check({ tool: e.tool, input: { ...e.input, command: call.original } });
+    if (original.decision === "allow") return { decision: "allow" };
+    if (original.decision === "deny") return { decision: "deny", reason: original.reason };
+    return verdict;
   }).catch(($, e, next) => next(e));
 }
 `;

@@ -28,6 +28,23 @@ const HEAD = 4096;
 
 /** What each kind of run read last time: read ahead, all at once, before it runs again. */
 const before = new Map<string, Set<string>>();
+/** Set when `before` changed since it was last kept (remembered()). */
+let changed = false;
+
+/** What the runs read last time, to keep between sessions (kind → reads); undefined when nothing changed since. */
+export function remembered(): Record<string, string[]> | undefined {
+  if (!changed) return undefined;
+  changed = false;
+  return Object.fromEntries([...before].map(([kind, reads]) => [kind, [...reads]]));
+}
+
+/** What an earlier session's runs read (as remembered() gave it): read ahead by the first runs of this one. */
+export function recall(kept: unknown): void {
+  if (typeof kept !== 'object' || kept === null) return;
+  for (const [kind, reads] of Object.entries(kept)) {
+    if (!before.has(kind) && Array.isArray(reads)) before.set(kind, new Set(reads.filter((r): r is string => typeof r === 'string')));
+  }
+}
 
 /** The error code in a failed read's message (`… failed: ENOENT`); EIO when it names none. */
 const codeOf = (e: unknown): string => /\b(E[A-Z]{2,})\b(?!.*\bE[A-Z]{2,}\b)/.exec(String((e as Error)?.message ?? e))?.[1] ?? 'EIO';
@@ -65,6 +82,7 @@ export function reader(lender: Lender, machine: Machine, ctx: { env: NodeJS.Proc
     world.appended.clear();
   };
   const flush = async (): Promise<void> => {
+    if (world.written.size === 0 && world.appended.size === 0) return;
     const writes = [...world.written].filter((w): w is [string, string] => w[1] !== null);
     const appends = [...world.appended];
     await Promise.all([
@@ -84,6 +102,8 @@ export function reader(lender: Lender, machine: Machine, ctx: { env: NodeJS.Proc
         begin();
         const value = await code();
         if (world.missed.size === 0) {
+          const last = before.get(kind);
+          if (last === undefined || last.size !== world.asked.size || [...world.asked].some((k) => !last.has(k))) changed = true;
           before.set(kind, new Set(world.asked));
           await flush();
           return value;
