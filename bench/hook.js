@@ -96,11 +96,17 @@ const { pluginSource } = await import(dist('agents/opencode-plugin.js'));
 const { hookCommand } = await import(dist('install/hook-command.js'));
 const { registerMod, dispatch, standInDollar } = await import(dist('claude-mod-stand-in.mjs'));
 const CALLS = 2000;
+// The median call (the mean moves with what else the machine runs).
 const perCall = async (answer) => {
   for (let i = 0; i < 20; i++) await answer();
-  const t0 = process.hrtime.bigint();
-  for (let i = 0; i < CALLS; i++) await answer();
-  return Number(process.hrtime.bigint() - t0) / 1e6 / CALLS;
+  const each = [];
+  for (let i = 0; i < CALLS; i++) {
+    const t0 = process.hrtime.bigint();
+    await answer();
+    each.push(Number(process.hrtime.bigint() - t0) / 1e6);
+  }
+  const sorted = [...each].sort((a, b) => a - b);
+  return { median: median(each), p90: sorted[Math.floor(sorted.length * 0.9)] };
 };
 const inside = {};
 {
@@ -140,7 +146,9 @@ const inside = {};
   }
   process.env.HOME = saved;
 }
-console.log(`inside the tool's own process, per call (mean of ${CALLS} after 20), no process started; goal ≤ 1 ms:`);
-for (const [name, ms] of Object.entries(inside)) {
-  console.log(`  ${name.padEnd(36)} ${ms.toFixed(3).padStart(7)} ms   ${(ms / base).toFixed(3)}× a bare start   ≤ 1 ms: ${ms <= 1 ? 'met' : 'NOT met'}`);
+console.log(`inside the tool's own process, per call (median of ${CALLS} after 20), no process started; goal ≤ 1 ms:`);
+for (const [name, { median: ms, p90 }] of Object.entries(inside)) {
+  console.log(
+    `  ${name.padEnd(36)} ${ms.toFixed(3).padStart(7)} ms   ${(ms / base).toFixed(3)}× a bare start   ≤ 1 ms: ${ms <= 1 ? 'met' : 'NOT met'}   (9 calls in 10 within ${p90.toFixed(3)} ms)`,
+  );
 }

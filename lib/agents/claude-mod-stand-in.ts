@@ -17,8 +17,16 @@ export interface Registered {
   catches: Map<string, Hook>;
 }
 
-const failed = (call: string, path: string, e: unknown): Error =>
-  new Error(`sparehand: $.fs.${call}(${path}) failed: ${(e as NodeJS.ErrnoException).code ?? 'EIO'}`);
+/** A failed read as Claude Code reports it (no stack: most reads are of files that are not there). */
+function failed(call: string, path: string, e: unknown): Error {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return new Error(`sparehand: $.fs.${call}(${path}) failed: ${(e as NodeJS.ErrnoException).code ?? 'EIO'}`);
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+}
 
 /** `$` as Claude Code lends it to a mod, for a session in `cwd` (started in `root`) with environment `env`. */
 export function standInDollar(at: { env: NodeJS.ProcessEnv; cwd: string; root?: string; sessionId?: string; pid?: number }) {

@@ -22,6 +22,9 @@ function fold(path: string, allowAboveRoot: boolean): string {
 
 export const isAbsolute = (path: string): boolean => path.startsWith('/');
 
+/** Already in normal form (no `.` or `..` part, no `//`, no trailing `/`): what most paths the hook makes are. */
+const plain = (path: string): boolean => path !== '' && !/(^|\/)\.\.?(\/|$)|\/\/|\/$/.test(path);
+
 export function normalize(path: string): string {
   if (path === '') return '.';
   const absolute = isAbsolute(path);
@@ -33,11 +36,13 @@ export function normalize(path: string): string {
 }
 
 export function join(...parts: string[]): string {
+  if (parts.length > 0 && parts.every(plain) && parts.slice(1).every((p) => !isAbsolute(p))) return parts.join('/');
   const joined = parts.filter((p) => p !== '').join('/');
   return joined === '' ? '.' : normalize(joined);
 }
 
 export function resolve(...parts: string[]): string {
+  if (parts.length === 1 && isAbsolute(parts[0]!) && plain(parts[0]!)) return parts[0]!;
   let resolved = '';
   let absolute = false;
   for (let i = parts.length - 1; i >= -1 && !absolute; i--) {
@@ -51,15 +56,21 @@ export function resolve(...parts: string[]): string {
 }
 
 export function dirname(path: string): string {
+  // As node's posix dirname: up to the slash before the last name (`a//b` → `a/`), the root kept.
   if (path === '') return '.';
-  let end = path.length;
-  while (end > 1 && path[end - 1] === '/') end--;
-  const cut = path.lastIndexOf('/', end - 1);
-  if (cut < 0) return '.';
-  if (cut === 0) return '/';
-  let stop = cut;
-  while (stop > 1 && path[stop - 1] === '/') stop--;
-  return path.slice(0, stop);
+  const root = path.startsWith('/');
+  let end = -1;
+  let named = false;
+  for (let i = path.length - 1; i >= 1; i--) {
+    if (path[i] === '/') {
+      if (named) {
+        end = i;
+        break;
+      }
+    } else named = true;
+  }
+  if (end === -1) return root ? '/' : '.';
+  return root && end === 1 ? '//' : path.slice(0, end);
 }
 
 export function basename(path: string, suffix?: string): string {
