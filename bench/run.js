@@ -35,7 +35,7 @@ const conn = connectionFor(c, worker);
  * found the command's changes before it had the tree watch), with sparehand's options.
  */
 function byHand(proj, filters) {
-  const dest = `${join(s.dir, 'remote-hand')}/${proj.split('/').pop()}`;
+  const dest = `${join(s.home, 'remote-hand')}/${proj.split('/').pop()}`;
   const up = filters
     ? rsyncUpArgs(worker, conn, {}, proj, dest).args
     : ['-a', '--delete', '-e', rsyncRsh(worker, conn), `--rsync-path=mkdir -p ${dest} && rsync`, `${proj}/`, `${worker.destination}:${dest}/`];

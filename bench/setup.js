@@ -1,9 +1,9 @@
 // What the benchmarks share: a throwaway sshd on 127.0.0.1 (the same set-up as test/helpers/sshd.ts, kept short:
 // bench/ is plain JS), a HOME that uses it as the worker, project trees of a given size, and medians.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
-import { tmpdir } from 'node:os';
+import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 
 export const RUNS = Number(process.env.BENCH_RUNS || 11);
@@ -19,11 +19,28 @@ export const must = (cmd, args, opts = {}) => {
   if (r.status !== 0) throw new Error(`${cmd} failed (${r.status}): ${r.stderr}`);
 };
 
+/**
+ * The worker README's Quick start adds: an ordinary user (this one, or as root `sparehand-worker`, made once as
+ * test/helpers/sshd.ts makes it) whose HOME is a folder of its own and the folder each session starts in.
+ */
+function workerUser() {
+  if (process.getuid?.() !== 0) return userInfo().username;
+  const script =
+    "id -u sparehand-worker >/dev/null 2>&1 || useradd --system --user-group --shell /bin/bash --home-dir / --no-create-home --password '*' sparehand-worker";
+  execFileSync('flock', [join(tmpdir(), 'sparehand-worker-user.lock'), 'sh', '-c', script], { stdio: 'pipe' });
+  return 'sparehand-worker';
+}
+
 export async function sshd() {
   const dir = tmp('sparehand-bench-sshd-');
-  mkdirSync('/run/sshd', { recursive: true });
+  chmodSync(dir, 0o755);
+  if (process.getuid?.() === 0) mkdirSync('/run/sshd', { recursive: true });
   for (const k of ['host_key', 'user_key']) execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', join(dir, k)]);
   writeFileSync(join(dir, 'authorized_keys'), readFileSync(join(dir, 'user_key.pub')));
+  const user = workerUser();
+  const home = tmp('sparehand-bench-worker-home-');
+  chmodSync(home, 0o755);
+  if (process.getuid?.() === 0) execFileSync('chown', [`${user}:`, home]);
   const port = await new Promise((res) => {
     const s = createServer().listen(0, '127.0.0.1', () => {
       const p = s.address().port;
@@ -40,6 +57,8 @@ export async function sshd() {
     'UsePAM no',
     'PasswordAuthentication no',
     'LogLevel ERROR',
+    `SetEnv HOME=${home}`,
+    'ForceCommand cd "$HOME" || exit 1; exec "$SHELL" -c "$SSH_ORIGINAL_COMMAND"',
   ].join('\n');
   writeFileSync(join(dir, 'cfg'), `${cfg}\n`);
   const proc = spawn('/usr/sbin/sshd', ['-D', '-e', '-f', join(dir, 'cfg')], { stdio: 'ignore' });
@@ -56,7 +75,7 @@ export async function sshd() {
     await new Promise((r) => setTimeout(r, 25));
   }
   const hostKey = readFileSync(join(dir, 'host_key.pub'), 'utf8').split(' ').slice(0, 2).join(' ');
-  return { dir, port, proc, identity: join(dir, 'user_key'), hostKey };
+  return { dir, home, user, port, proc, identity: join(dir, 'user_key'), hostKey };
 }
 
 /** A git project with `files` small files in folders of 100, and a `.gitignore` for dist/. */
@@ -77,7 +96,8 @@ export function benchHome(s, slots = 1) {
   const home = tmp('sparehand-bench-home-');
   mkdirSync(join(home, '.ssh'), { recursive: true });
   appendFileSync(join(home, '.ssh', 'known_hosts'), `[127.0.0.1]:${s.port} ${s.hostKey}\n`);
-  const worker = { name: 'bench', destination: 'root@127.0.0.1', port: s.port, identity: s.identity, dir: join(s.dir, 'remote'), slots };
+  // Added as README says: no --dir (the copies go to ~/.cache/sparehand/work in the worker user's HOME).
+  const worker = { name: 'bench', destination: `${s.user}@127.0.0.1`, port: s.port, identity: s.identity, slots };
   mkdirSync(join(home, '.config', 'sparehand'), { recursive: true });
   writeFileSync(join(home, '.config', 'sparehand', 'config.json'), JSON.stringify({ workers: [worker] }));
   return { home, worker, env: { PATH: process.env.PATH, HOME: home } };

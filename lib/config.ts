@@ -8,6 +8,7 @@ import { keepConfigText, keptConfigText } from './config-kept.js';
 import { isSparehandError, SparehandError } from './errors.js';
 import { writeFileAtomically } from './fs-atomic.js';
 import { configPath } from './paths.js';
+import { jsonSyntaxError, lineColumn } from './json-error.js';
 
 /** A whole number in a range, saying the range when it is not one (zod/mini's own message is "Invalid input"). */
 const intRange = (min: number, max: number) => {
@@ -190,24 +191,16 @@ export function readConfig(c: Env): ConfigFile {
   return file;
 }
 
-/** `path:LINE:COLUMN` of a JSON.parse error in `text` (its message gives a position), or `path`. */
-function jsonErrorAt(path: string, text: string, message: string): string {
-  const m = /at position (\d+)/.exec(message);
-  if (!m) return path;
-  const before = text.slice(0, Number(m[1]));
-  const line = before.split('\n').length;
-  return `${path}:${line}:${before.length - before.lastIndexOf('\n')}`;
-}
-
 /** The config in `text` (the file at `path`), checked; an error naming the file, line and field otherwise. */
 function parseConfigText(path: string, text: string): ConfigFile {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch (e) {
-    const message = (e as Error).message;
-    const what = message.replace(/ in JSON at position \d+.*$/s, '').replace(/ \(line \d+ column \d+\)$/, '');
-    throw new SparehandError('CONFIG', `${jsonErrorAt(path, text, message)}: not valid JSON: ${what}`, {
+    // Every typo is named by line and column (JSON.parse names a position only for some: json-error.ts).
+    const at = jsonSyntaxError(text);
+    const where = at ? `${path}:${lineColumn(text, at.offset)}` : path;
+    throw new SparehandError('CONFIG', `${where}: not valid JSON: ${at?.problem ?? (e as Error).message}`, {
       hint: 'fix the file by hand, or move it away to start from an empty config',
       cause: e,
     });

@@ -26,7 +26,7 @@ describe('a config file with a typo', () => {
     expect(await hookAnswer(h.env, h.home, 'mybuild all')).toContain('sparehand');
     expect(await hookAnswer(h.env, h.home, 'npm test')).toContain('sparehand');
     const log = readFileSync(join(h.home, '.local', 'state', 'sparehand', 'hook.log'), 'utf8');
-    expect(log).toContain(`${h.file}:3:1: not valid JSON`);
+    expect(log).toContain(`${h.file}:2:36: not valid JSON`);
     expect(log).toContain('using the last good config');
   });
 
@@ -40,7 +40,7 @@ describe('a config file with a typo', () => {
     const h = homeWith(GOOD);
     expect((await sparehand(['agent', 'install', 'claude-code'], { env: h.env })).exitCode).toBe(0);
     writeFileSync(h.file, BROKEN);
-    const where = `${h.file}:3:1: not valid JSON`;
+    const where = `${h.file}:2:36: not valid JSON`;
     const doctor = await sparehand(['doctor'], { env: h.env, cwd: h.home });
     expect(doctor.exitCode).toBe(1);
     expect(doctor.stdout.split('\n')[0]).toMatch(new RegExp(`^BAD config: ${where.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}.*using the last good config`));

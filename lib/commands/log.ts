@@ -8,7 +8,8 @@ import { type LogEntry, readLog } from '../run/run-log.js';
 /** Today's runs (this machine's day): how many, where, and the command time the workers took. */
 function today(entries: readonly LogEntry[], now = new Date()): { runs: number; onWorkers: number; here: number; workerMs: number } {
   const day = now.toDateString();
-  const mine = entries.filter((e) => new Date(e.start).toDateString() === day && e.refused === undefined);
+  // Runs: a command that ran (here or there), not a refusal or a stop before it started.
+  const mine = entries.filter((e) => new Date(e.start).toDateString() === day && e.refused === undefined && e.stopped === undefined);
   const away = mine.filter((e) => e.where !== 'here');
   return {
     runs: mine.length,
@@ -24,6 +25,8 @@ const SENT: Record<string, string> = { skipped: ' (nothing changed, nothing sent
 function formatEntry(e: LogEntry): string {
   const when = new Date(e.start).toLocaleString('sv-SE').slice(0, 16);
   if (e.refused !== undefined) return `${when}  refused (${e.refused})  exit ${e.exit}  ${e.project}  ${e.command}`;
+  if (e.stopped !== undefined)
+    return `${when}  stopped${e.where === 'none' ? '' : ` on ${e.where}`} (${e.stopped})  exit ${e.exit}  ${e.project}  ${e.command}`;
   // ssh goes unsaid, as in `worker check`: another transport is named.
   const where = e.where === 'here' ? `here (${e.why ?? 'local'})` : `${e.where}${e.transport && e.transport !== 'ssh' ? ` over ${e.transport}` : ''}`;
   const times =

@@ -134,13 +134,14 @@ async function runSomewhere(ctx: Context, command: string, opts: RunOptions, out
     outcome.why = '--local';
     if (!opts.queue) {
       say(ctx, 'running locally (--local)');
-      return runLocal(ctx, command, { timeoutMs, prefix });
+      return runLocal(ctx, command, { timeoutMs, prefix, limit: `--timeout ${shownTimeout(clock)}` });
     }
     return withSignals((signals) =>
       runHere(ctx, command, '--local --queue', {
         deadline: clock.deadline,
         until: clock.startBy,
         limit: `half of --timeout ${shownTimeout(clock)}`,
+        timeout: shownTimeout(clock),
         turn: localTurn(ctx, config, command),
         signals,
         prefix,
@@ -168,6 +169,7 @@ async function runSomewhere(ctx: Context, command: string, opts: RunOptions, out
         deadline: clock.deadline,
         until: clock.startBy,
         limit: `half of --timeout ${shownTimeout(clock)}`,
+        timeout: shownTimeout(clock),
         turn,
         signals,
         prefix,

@@ -8,6 +8,7 @@ import { expandPools } from '../remote/pools.js';
 import { transportLabel } from '../remote/transport.js';
 import { type Platform, parsePlatform, platformLabel, platformWords as words, samePlatform } from '../platform/platform.js';
 import { platformHere } from '../platform/here.js';
+import { printable } from '../safe-text.js';
 
 const ago = (s: number): string => (s < 90 ? `${s}s` : s < 5400 ? `${Math.round(s / 60)}m` : `${(s / 3600).toFixed(1)}h`);
 const short = (s: string, n = 60): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
@@ -26,7 +27,9 @@ function formatStatus(w: WorkerStatus, here: Platform): string {
   const lines = [`${w.name} (${over}${platformWords(w, here)}): ${w.slots - w.free} of ${w.slots} slot${w.slots === 1 ? '' : 's'} busy`];
   for (let slot = 0; slot < w.slots; slot++) {
     const r = w.runs.find((x) => x.slot === slot);
-    lines.push(r ? `  slot ${slot}: ${short(r.command)} — ${r.project} on ${r.machine} (${r.user}), for ${ago(r.seconds)}` : `  slot ${slot}: free`);
+    // While it installs, that is what the slot is doing (the command has not started).
+    const what = r?.doing ? `${printable(r.doing)}, for ${short(r.command)}` : r && short(r.command);
+    lines.push(r ? `  slot ${slot}: ${what} — ${r.project} on ${r.machine} (${r.user}), for ${ago(r.seconds)}` : `  slot ${slot}: free`);
   }
   return lines.join('\n');
 }

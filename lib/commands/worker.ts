@@ -4,7 +4,7 @@ import type { Worker } from '../config.js';
 import { loadConfig } from '../config.js';
 import { type Context, say } from '../context.js';
 import { SparehandError, isSparehandError } from '../errors.js';
-import { connect } from '../remote/connection.js';
+import { closeConnection, connect } from '../remote/connection.js';
 import type { WorkerReport } from '../remote/check.js';
 import { transportLabel, workerWhere } from '../remote/transport.js';
 import { type ExecChoice, execArgv, kubernetesPool } from '../remote/exec-engines.js';
@@ -14,6 +14,9 @@ import { rsyncLabel, rsyncNotes } from '../remote/rsync-flavour.js';
 import { lookForWorkerRsync } from '../remote/rsync-found.js';
 import { workerStatus } from '../remote/status.js';
 import { resetProject } from '../remote/reset.js';
+import { notAProject } from '../run/sendable.js';
+import { runsOn } from '../run/runs-here.js';
+import { CONTROL_PERSIST } from '../remote/ssh-args.js';
 import { gitRoot } from '../project-root.js';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
@@ -206,7 +209,23 @@ export function register(program: Command, ctx: Context, setExit: (n: number) =>
       const dir = resolve(ctx.cwd, o.project ?? '.');
       if (!existsSync(dir)) throw new SparehandError('USAGE', `no folder ${dir}`, { hint: 'give --project the folder of a project' });
       const root = gitRoot(dir) ?? dir;
-      for (const w of await podsToo(ctx, workers)) say(ctx, `${w.name}: removed ${await resetProject(ctx, w, root)} (the copies of ${root})`);
+      const shown = printable(root);
+      // No run sends `/` or the home folder (run/sendable.ts): no worker has copies of it.
+      const none = notAProject(root, ctx.home);
+      if (none) {
+        say(ctx, `nothing to reset: ${shown}: ${none}, and no run sends it to a worker; run this in a project, or give --project DIR`);
+        return;
+      }
+      for (const w of await podsToo(ctx, workers)) {
+        const r = await resetProject(ctx, w, root);
+        const forgot = r.forgot > 0 ? `; forgot this machine's ${r.forgot} record${r.forgot === 1 ? '' : 's'} of them` : '';
+        say(
+          ctx,
+          r.removed
+            ? `${w.name}: removed ${printable(r.there)} (the copies of ${shown})${forgot}`
+            : `${w.name}: no copies of ${shown} there (no ${printable(r.there)}), nothing removed${forgot}`,
+        );
+      }
     });
   worker
     .command('fetch')
@@ -256,10 +275,23 @@ export function register(program: Command, ctx: Context, setExit: (n: number) =>
     });
   worker
     .command('remove')
-    .description('remove a worker from the config (its files on the worker are left alone)')
+    .description('remove a worker from the config and close its shared ssh connection (its files on the worker are left alone)')
     .argument('<name>')
     .action(async (name: string) => {
-      await removeWorker(ctx, name);
-      say(ctx, `removed worker "${name}"`);
+      const removed = await removeWorker(ctx, name);
+      // Its shared connection would otherwise stay up for ControlPersist (10 minutes), for nothing.
+      const busy = runsOn(ctx, removed);
+      const closed = await closeConnection(ctx, removed, { others: loadConfig(ctx).workers ?? [], busy });
+      const runs = `${busy} run${busy === 1 ? '' : 's'}`;
+      say(
+        ctx,
+        closed === 'closed'
+          ? `removed worker "${name}" and closed its shared ssh connection`
+          : closed === 'stopped'
+            ? `removed worker "${name}"; its shared ssh connection takes no new session, and ssh ends it ${CONTROL_PERSIST} (its ControlPersist) after the ${runs} of this machine using it end${busy === 1 ? 's' : ''}`
+            : closed
+              ? `removed worker "${name}"; its shared ssh connection stays up for worker "${closed.sharedWith}", which reaches the same host the same way`
+              : `removed worker "${name}"`,
+      );
     });
 }

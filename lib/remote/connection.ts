@@ -191,7 +191,29 @@ export function sshEnv(c: Env): NodeJS.ProcessEnv {
   return { ...c.env };
 }
 
-/** Stops every shared connection this HOME opened (tests, `worker remove`). */
+/**
+ * Ends the shared connection to `worker` (`worker remove`), unless `others` (the workers left) reach it the same way:
+ * at once when none of this machine's runs use it (`busy` 0); else it takes no new session and ends when ssh's
+ * ControlPersist runs out after them (`-O exit` would cut their sessions). What it did; undefined when none was up.
+ */
+export async function closeConnection(
+  c: Env,
+  worker: Worker,
+  opts: { others: readonly Worker[]; busy: number },
+): Promise<'closed' | 'stopped' | { sharedWith: string } | undefined> {
+  if (worker.destination === undefined) return undefined;
+  const conn = connectionFor(c, worker);
+  if (conn.controlPath === NO_CONTROL || !(await socketAccepts(conn.controlPath))) return undefined;
+  const same = opts.others.find((w) => w.destination !== undefined && connectionFor(c, w).controlPath === conn.controlPath);
+  if (same) return { sharedWith: same.name };
+  const op = opts.busy > 0 ? 'stop' : 'exit';
+  const r = await capture('ssh', sshControlArgs(sshWorker(worker), conn, op), { env: sshEnv(c) });
+  if (r.code !== 0) return undefined;
+  if (op === 'exit') rmSync(`${conn.controlPath}.log`, { force: true });
+  return op === 'exit' ? 'closed' : 'stopped';
+}
+
+/** Stops every shared connection this HOME opened (tests). */
 export async function closeConnections(c: Env): Promise<void> {
   const dir = controlDir(c);
   if (dir === undefined) return;

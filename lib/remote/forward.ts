@@ -47,13 +47,22 @@ export async function addForwards(
       hint: 'see `sparehand help run.md`, "Services on this machine"',
     });
   }
-  const inUse = (await capture('ssh', sshThroughArgs(socket, `${PROBE} ${quote([String(port)])}`), { env, timeoutMs: ASK_MS })).code === 0;
+  const ask = async (command: string) => capture('ssh', sshThroughArgs(socket, command), { env, timeoutMs: ASK_MS });
+  const inUse = (await ask(`${PROBE} ${quote([String(port)])}`)).code === 0;
   const what = `this machine's ${f.host}:${port}`;
-  return inUse
-    ? new SparehandError('WORKER', `port ${port} is in use on ${worker.name}: ${what} cannot be forwarded there`, {
-        hint: `stop what listens on 127.0.0.1:${port} there (another run forwarding it counts)`,
-      })
-    : new SparehandError('WORKER', `${worker.name} refused to forward port ${port} (${what})`, {
-        hint: "its sshd must allow it: `AllowTcpForwarding yes` (or `remote`) in the worker's sshd_config",
-      });
+  if (inUse)
+    return new SparehandError('WORKER', `port ${port} is in use on ${worker.name}: ${what} cannot be forwarded there`, {
+      hint: `stop what listens on 127.0.0.1:${port} there (another run forwarding it counts)`,
+    });
+  // Below 1024 only root may listen (the worker's user, as a worker's owner, is not): no sshd setting changes that.
+  if (port < PRIVILEGED_BELOW && (await ask('id -u')).stdout.trim() !== '0')
+    return new SparehandError('WORKER', `port ${port} cannot be forwarded to ${worker.name}: below ${PRIVILEGED_BELOW}, only root may listen there`, {
+      hint: `run the service here on a port of ${PRIVILEGED_BELOW} or above and name that one in "services"`,
+    });
+  return new SparehandError('WORKER', `${worker.name} refused to forward port ${port} (${what})`, {
+    hint: "its sshd must allow it: `AllowTcpForwarding yes` (or `remote`) in the worker's sshd_config",
+  });
 }
+
+/** Ports below this are privileged on Linux and macOS: only root may listen on them. */
+const PRIVILEGED_BELOW = 1024;

@@ -15,18 +15,33 @@ import { remotePath } from './ssh-args.js';
 import { captureRemote } from './transport.js';
 import { workerDir } from './workers.js';
 
-/** Removes `root`'s copies on `worker` and the ancestors of them here; returns the folder removed there. */
-export async function resetProject(ctx: Context, worker: Worker, root: string): Promise<string> {
+/** What a reset did on one worker. */
+export interface Reset {
+  /** The project's folder of copies there, as the worker's --dir names it (`~/.cache/sparehand/work/<key>`). */
+  there: string;
+  /** Whether there was one to remove. */
+  removed: boolean;
+  /** How many of this machine's records of those copies were forgotten (ancestors, failed installs). */
+  forgot: number;
+}
+
+/** Prints `removed` when the folder was there (and removes it), `none` when it was not: one round trip either way. */
+const REMOVE = 'if [ -e "$1" ] || [ -L "$1" ]; then rm -rf -- "$1" && echo removed; else echo none; fi';
+
+/** Removes `root`'s copies on `worker` and the ancestors of them here; says what there was. */
+export async function resetProject(ctx: Context, worker: Worker, root: string): Promise<Reset> {
   const key = projectKey(root, clientId(ctx, root));
-  const there = `${remotePath(workerDir(worker)).replace(/\/+$/, '')}/${key}`;
+  const dir = workerDir(worker).replace(/\/+$/, '');
+  const there = `${remotePath(dir)}/${key}`;
   await connect(ctx, worker);
-  const r = await captureRemote(sshEnv(ctx), worker, connectionFor(ctx, worker), quote(['rm', '-rf', '--', there]));
-  if (r.code !== 0) {
-    throw new SparehandError('WORKER', `cannot remove ${there} on worker "${worker.name}": ${r.stderr.trim().split('\n')[0] ?? `exit ${r.code}`}`, {
+  const r = await captureRemote(sshEnv(ctx), worker, connectionFor(ctx, worker), quote(['sh', '-c', REMOVE, 'sparehand-reset', there]));
+  const answer = r.stdout.trim();
+  if (r.code !== 0 || (answer !== 'removed' && answer !== 'none')) {
+    throw new SparehandError('WORKER', `cannot remove ${dir}/${key} on worker "${worker.name}": ${r.stderr.trim().split('\n')[0] || `exit ${r.code}`}`, {
       hint: 'a run of this project may be using it there: try again when it has ended',
     });
   }
-  forgetFailedInstalls(ctx, worker, key);
+  let forgot = forgetFailedInstalls(ctx, worker, key);
   const mine = copyId(worker, 0, key).replace(/-0$/, '-');
   const sync = join(root, OWN_FOLDER, 'sync');
   let names: string[] = [];
@@ -35,6 +50,10 @@ export async function resetProject(ctx: Context, worker: Worker, root: string): 
   } catch {
     /* no ancestors here */
   }
-  for (const n of names) if (n.startsWith(mine) && /^\d+\.json$/.test(n.slice(mine.length))) rmSync(join(sync, n), { force: true });
-  return there;
+  for (const n of names) {
+    if (!n.startsWith(mine) || !/^\d+\.json$/.test(n.slice(mine.length))) continue;
+    rmSync(join(sync, n), { force: true });
+    forgot++;
+  }
+  return { there: `${dir}/${key}`, removed: answer === 'removed', forgot };
 }

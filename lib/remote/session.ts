@@ -5,6 +5,7 @@
 // report that session left on the worker.
 import type { ChildProcess } from 'node:child_process';
 import { constants } from 'node:os';
+import type { Transform } from 'node:stream';
 import type { Context } from '../context.js';
 import { SparehandError } from '../errors.js';
 import { exitStatus, start } from '../process.js';
@@ -49,6 +50,8 @@ export interface ExecResult {
   broken?: string;
   /** What the worker was doing when the report ended or the run was stopped ('deps', 'run'). */
   phase?: string;
+  /** When each phase was seen here (performance.now()), outside terminal mode: what a stopped run's times are made of. */
+  phaseAt?: Record<string, number>;
   /** Stopped by the deadline after the command had ended (its files were still coming back). */
   endedBeforeDeadline?: boolean;
   /**
@@ -74,6 +77,8 @@ const GRACE_MS = 5000;
 const REFUSED_END_MS = 1000;
 /** After the report, how long ssh may take to end before it is stopped. */
 const AFTER_RESULTS_MS = 1500;
+/** Terminal mode, stopped by the deadline: how long the holding session may take to say how far the run got. */
+const STOPPED_ASK_MS = 2000;
 
 /** What the worker said of the copy after the claim, when asked (job.warm): untouched since the last run, and its generation. */
 export interface CopyState {
@@ -118,7 +123,7 @@ export interface Session {
 export function openSession(
   ctx: Context,
   /** `onOutput`: sees what the command prints (both streams), as it comes; `root`: the project's root here. */
-  opts: { argv: string[]; env: NodeJS.ProcessEnv; job: Job; staging: Staging; root: string; onOutput?: (chunk: Buffer) => void },
+  opts: { argv: string[]; env: NodeJS.ProcessEnv; job: Job; staging: Staging; root: string; onOutput?: (chunk: Buffer) => void; sshLines?: Transform },
 ): Session {
   const [program, ...args] = opts.argv as [string, ...string[]];
   const child = start(program, args, { env: opts.env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
@@ -134,7 +139,8 @@ export function openSession(
     if (heldErr) for (const b of heldErr) ctx.stderr.write(b);
     heldErr = undefined;
   };
-  child.stderr?.on('data', (d: Buffer) => {
+  // `sshLines`: ssh's own lines taken out, said as sparehand's sentences (ssh-lines.ts).
+  (opts.sshLines && child.stderr ? child.stderr.pipe(opts.sshLines) : child.stderr)?.on('data', (d: Buffer) => {
     opts.onOutput?.(d);
     if (heldErr) heldErr.push(d);
     else void programErr.write(d);
@@ -202,6 +208,8 @@ export function openSession(
         return;
       case 'refused':
         result.refused = f.payload.toString();
+        // Before a slot was given, the refusal is the claim's answer.
+        claimed({ refused: result.refused });
         return;
       case 'depfail': {
         const [hash = '', said = ''] = f.payload.toString().split('\n');
@@ -222,6 +230,7 @@ export function openSession(
         return;
       case 'phase':
         result.phase = f.payload.toString().slice(0, 16);
+        result.phaseAt = { ...result.phaseAt, [result.phase]: performance.now() };
         return;
       case 'ran': {
         const m = /^(\d{1,3}) ?(?:(\d+(?:\.\d+)?):(\d+(?:\.\d+)?))?$/.exec(f.payload.toString());
@@ -403,11 +412,16 @@ export async function execTerminal(
   opts: { argv: (jobFile: string) => string[]; env: NodeJS.ProcessEnv; deadline?: number | undefined; signals: SignalSource; root: string },
 ): Promise<ExecResult | undefined> {
   const jobFile = await hold.ready;
-  if (jobFile === undefined) return undefined;
+  if (jobFile === undefined) {
+    // The holding session ended first: a refusal it sent (nothing ran) is said as one.
+    const r = await hold.results(-1);
+    return r.refused !== undefined && r.phase === undefined ? r : undefined;
+  }
   const [program, ...args] = opts.argv(jobFile) as [string, ...string[]];
   // The terminal's output (stdout and stderr both, as the worker's terminal gives them) with the copy's folder
   // shown as the root here; the terminal stays ssh's for input.
   const child: ChildProcess = start(program, args, { env: opts.env, stdio: ['inherit', 'pipe', 'inherit'] });
+  const startedAt = performance.now();
   const rw = new RootRewriter(opts.root);
   rw.setRoots(hold.roots());
   const shown = (child.stdout as NodeJS.ReadableStream).pipe(rootRewriteStream(rw));
@@ -424,7 +438,14 @@ export async function execTerminal(
   try {
     const sshStatus = await sshEnded(child, program);
     await allShown;
-    if (stoppedBy !== undefined) return { sshStatus, report: new ReportReader({ dir: () => undefined }), stoppedBy };
+    if (stoppedBy !== undefined) {
+      const stopped: ExecResult = { sshStatus, report: new ReportReader({ dir: () => undefined }), stoppedBy };
+      if (stoppedBy !== 'timeout') return stopped;
+      // Whether the command had started (the phase the terminal session wrote down on the worker), so that the
+      // stop says so; its time counts from the terminal session's start. A worker slow to say is not waited for.
+      const left = await Promise.race([hold.results(sshStatus), new Promise<undefined>((r) => setTimeout(r, STOPPED_ASK_MS, undefined).unref())]);
+      return left?.phase ? { ...stopped, phase: left.phase, phaseAt: { [left.phase]: startedAt } } : stopped;
+    }
     const r = await hold.results(sshStatus);
     // Ctrl-C at the terminal stopped it before the command ran (an install): the run was stopped, not lost.
     const signal = Object.entries(constants.signals).find(([, n]) => n === sshStatus - 128)?.[0] as NodeJS.Signals | undefined;

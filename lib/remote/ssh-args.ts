@@ -89,8 +89,8 @@ export function sshMasterArgs(worker: Worker, conn: Connection): string[] {
   return [...sshOptions(worker, conn, 'yes'), '-f', '-N', '--', worker.destination];
 }
 
-/** Asks an existing shared connection whether it is alive (`-O check`), or to stop (`-O exit`). */
-export function sshControlArgs(worker: Worker, conn: Connection, op: 'check' | 'exit'): string[] {
+/** Asks an existing shared connection whether it is alive (`-O check`), to end (`-O exit`), or to take no new session (`-O stop`). */
+export function sshControlArgs(worker: Worker, conn: Connection, op: 'check' | 'exit' | 'stop'): string[] {
   return [...sshOptions(worker, conn), '-O', op, '--', worker.destination];
 }
 

@@ -232,9 +232,13 @@ export function hashOf(base: string, paths: Map<string, string>): string {
   return h.digest('hex');
 }
 
+/** A stat line's mtime in whole seconds: what rsync's quick check compares (its --modify-window 0, openrsync's too). */
+const mtimeSeconds = (mtimeMs: string | undefined): number => Math.floor(Number(mtimeMs) / 1000);
+
 /**
- * The files rsync's quick check (size and mtime) would take as unchanged although they changed since the kept
- * fingerprint (their ctime or inode differ: an edit that put the mtime back): sent with --checksum.
+ * The files rsync's quick check (size, and mtime in whole seconds) would take as unchanged although they changed since
+ * the kept fingerprint (their ctime, inode or sub-second mtime differ: an edit that put the mtime back, or a second
+ * write of the same size within the same second): sent in the run's own session after rsync.
  */
 export function quickCheckBlind(kept: Warm, now: Fingerprint): string[] {
   const then = kept.paths();
@@ -244,7 +248,7 @@ export function quickCheckBlind(kept: Warm, now: Fingerprint): string[] {
     if (was === undefined || was === s || !s.startsWith('f:')) continue;
     const [, , size, mtime] = s.split(':');
     const [, , wsize, wmtime] = was.split(':');
-    if (size === wsize && mtime === wmtime) out.push(p);
+    if (size === wsize && mtimeSeconds(mtime) === mtimeSeconds(wmtime)) out.push(p);
   }
   return out;
 }

@@ -6,8 +6,8 @@
 
 /**
  * perl -e SLOT_STATUS DIR [SLOTS]: the worker's slots as `slots MAX` then `free N` or
- * `busy N <record> <started, seconds since the epoch>` per slot, and `now <seconds>`. With SLOTS, writes the
- * worker's count first (`worker add --slots`).
+ * `busy N <record> <started, seconds since the epoch>[ <what it does before its command>]` per slot, and
+ * `now <seconds>`. With SLOTS, writes the worker's count first (`worker add --slots`).
  */
 export const SLOT_STATUS = String.raw`
 use strict;
@@ -46,6 +46,8 @@ export interface SlotRun {
   command: string;
   /** Seconds since the epoch, on the worker's clock. */
   started: number;
+  /** What the run does before its command, while it does (`installing dependencies (npm ci)`); absent once it runs. */
+  doing?: string;
 }
 
 /** Who holds a slot, as a run writes it: machine, user@host, project, command (tabs and newlines made spaces). */
@@ -62,8 +64,8 @@ export function parseSlotStatus(text: string): { slots: number; busy: SlotRun[];
   for (const line of text.split('\n')) {
     const m = /^busy (\d+)\t(.*)$/.exec(line);
     if (!m) continue;
-    const [machine = '?', user = '?', project = '?', command = '?', started = '0'] = (m[2] as string).split('\t');
-    busy.push({ slot: Number(m[1]), machine, user, project, command, started: Number(started) });
+    const [machine = '?', user = '?', project = '?', command = '?', started = '0', doing = ''] = (m[2] as string).split('\t');
+    busy.push({ slot: Number(m[1]), machine, user, project, command, started: Number(started), ...(doing ? { doing } : {}) });
   }
   return { slots: Number(slots[1]), busy, now: Number(/^now (\d+)$/m.exec(text)?.[1] ?? 0) };
 }

@@ -2,7 +2,7 @@
 // the hash of what it was made from (lib/run/deps.ts): the next run does not try the same install again (npm ci or
 // pip for 12 s before --or-local runs the command here anyway). A change to the lock file is another hash, and
 // is tried; `sparehand worker reset` forgets it all.
-import { readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { writeOwnFileSync } from '../fs-atomic.js';
 import { join } from 'node:path';
 import type { Worker } from '../config.js';
@@ -71,9 +71,16 @@ export function rememberFailure(c: Env, worker: Worker, key: string, deps: reado
 /** The worker's words as one line of plain text: controls and the Unicode characters that reorder text made `?`. */
 const oneLine = (text: string): string => text.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/gu, '?').slice(0, 1000);
 
-/** Forgets the failed installs of the project `key` on `worker` (worker reset). */
-export function forgetFailedInstalls(c: Env, worker: Worker, key: string): void {
-  for (const dir of readDirs(c, join(stateDir(c), SUB), SUB)) rmSync(join(dir, fileName(worker, key)), { force: true });
+/** Forgets the failed installs of the project `key` on `worker` (worker reset); how many there were. */
+export function forgetFailedInstalls(c: Env, worker: Worker, key: string): number {
+  let forgot = 0;
+  for (const dir of readDirs(c, join(stateDir(c), SUB), SUB)) {
+    const file = join(dir, fileName(worker, key));
+    if (!existsSync(file)) continue;
+    rmSync(file, { force: true });
+    forgot++;
+  }
+  return forgot;
 }
 
 /** The line a run says when it skips a worker for a remembered failure. */

@@ -21,13 +21,13 @@ export function localShell(): string {
 }
 
 /**
- * Runs `command` here; with `timeoutMs`, a command running longer gets SIGTERM (then SIGKILL) and 124, as timeout(1).
- * `prefix` starts it gently (gentle.ts: `nice -n 10 ionice -c3 -t`).
+ * Runs `command` here; with `timeoutMs`, a command running longer gets SIGTERM (then SIGKILL) and 124, as timeout(1),
+ * and a line that says so, naming `limit` (`--timeout 2m`). `prefix` starts it gently (gentle.ts: `nice -n 10 ionice -c3 -t`).
  */
 export async function runLocal(
   ctx: Context,
   command: string,
-  opts: { cwd?: string; timeoutMs?: number | undefined; prefix?: readonly string[] } = {},
+  opts: { cwd?: string; timeoutMs?: number | undefined; limit?: string; prefix?: readonly string[] } = {},
 ): Promise<number> {
   const env = { ...ctx.env, SPAREHAND_RUN: '1' };
   const cwd = opts.cwd ?? ctx.cwd;
@@ -57,6 +57,8 @@ export async function runLocal(
       ? undefined
       : setTimeout(() => {
           timedOut = true;
+          // Every stop has its line: the command's own output may end anywhere (`sleep 5` says nothing).
+          say(ctx, `stopped: the command ran past ${opts.limit ?? 'its time limit'}`);
           child.kill('SIGTERM');
           kill = setTimeout(() => child.kill('SIGKILL'), 5000);
         }, opts.timeoutMs);
@@ -89,6 +91,8 @@ export interface HereOptions {
   /** How long it may wait for a local slot, and that bound in words (`half of --timeout 2m`). */
   until?: number | undefined;
   limit?: string;
+  /** `--timeout` as it was given (`2m`), for the line a stop at the deadline says. */
+  timeout?: string;
   turn?: LocalTurn | undefined;
   signals?: RunSignals | undefined;
   prefix?: readonly string[];
@@ -114,7 +118,7 @@ export async function runHere(ctx: Context, command: string, why: string, o: Her
     if (waited.note) say(ctx, waited.note);
     say(ctx, `running locally: ${why}${waited.ms >= 100 && !waited.note ? `; waited ${secs(waited.ms)} for a slot` : ''}`);
     if (outcome) Object.assign(outcome, { where: 'here', why, ...(waited.ms > 0 ? { waitMs: waited.ms } : {}) });
-    return await runLocal(ctx, command, { timeoutMs: msLeft(o.deadline), prefix: o.prefix ?? [] });
+    return await runLocal(ctx, command, { timeoutMs: msLeft(o.deadline), prefix: o.prefix ?? [], ...(o.timeout ? { limit: `--timeout ${o.timeout}` } : {}) });
   } finally {
     o.turn?.release();
   }

@@ -1,11 +1,12 @@
 import type { Worker } from '../config.js';
-import type { Context } from '../context.js';
+import { type Context, say } from '../context.js';
 import { SparehandError } from '../errors.js';
 import { connectionFor, sshEnv } from '../remote/connection.js';
 import type { Job } from '../remote/job.js';
 import { rememberWorkerRsync, rsyncHere, rsyncThere } from '../remote/rsync-found.js';
 import { type OwnChange, type Session, openSession } from '../remote/session.js';
 import { ownSocket } from '../remote/forward.js';
+import { sshOwnLines } from '../remote/ssh-lines.js';
 import { sshOwnSessionArgs } from '../remote/ssh-args.js';
 import { hasTerminal, remoteArgv, sshWorker, workerWhere } from '../remote/transport.js';
 import { type SyncTarget, syncUp } from '../remote/sync.js';
@@ -129,7 +130,16 @@ export function attempt(ctx: Context, worker: Worker, run: Prepared, sendNow: bo
   const job = { ...jobFor(ctx, worker, run, { mode: tty ? 'hold' : 'pipe', folder: folder.index, gen: ancestor.gen }), warm: run.watch && kept !== undefined };
   const refused = new RefusedPorts();
   const argv = socket === undefined ? remoteArgv(worker, conn, bootCommand()) : ['ssh', ...sshOwnSessionArgs(sshWorker(worker), conn, socket, bootCommand())];
-  const session = openSession(ctx, { argv, env: sshEnv(ctx), job, staging: run.staging, root: run.root, onOutput: (b) => refused.push(b) });
+  const session = openSession(ctx, {
+    argv,
+    env: sshEnv(ctx),
+    job,
+    staging: run.staging,
+    root: run.root,
+    onOutput: (b) => refused.push(b),
+    // The run's own master (its forwards) speaks on this session's stderr: its lines become sparehand's sentences.
+    ...(socket === undefined ? {} : { sshLines: sshOwnLines(worker.name, (l) => say(ctx, l)) }),
+  });
   // What the copy keeps for itself (another platform's binaries, never brought here) stays there through the sync.
   const keep = keptPaths(run.root, run.watch ? ancestor : loadAncestor(run.root, copy));
   const target: SyncTarget = {

@@ -23,7 +23,7 @@ import { failedInstall, failedInstallLine, rememberFailure } from './failed-inst
 import { type HereOptions, runHere } from './local.js';
 import { gentlePrefix } from './gentle.js';
 import { recordRun } from './runs-here.js';
-import { conflictLines, keptLines, summaryLines } from './report.js';
+import { conflictLines, keptLines, summaryLines, timesOnWorker } from './report.js';
 import { whyNotSendable } from './sendable.js';
 import { toolchainNote } from './toolchain-note.js';
 import { hasRunOf } from './run-log.js';
@@ -153,6 +153,7 @@ function hereOptions(opts: RemoteRunOptions & { clock: RunClock }, with_: { pref
     deadline: opts.clock.deadline,
     until: opts.clock.startBy,
     limit: `half of --timeout ${shownTimeout(opts.clock)}`,
+    timeout: shownTimeout(opts.clock),
     turn: opts.turn,
     outcome: opts.outcome,
     ...with_,
@@ -171,7 +172,10 @@ function late(ctx: Context, opts: InSlot, command: string, why: string): Promise
       `${why} within half of --timeout ${shownTimeout(opts.clock)}`,
       hereOptions(opts, { prefix: opts.prefix, signals: opts.signals }),
     );
-  say(ctx, `stopped: --timeout ${shownTimeout(opts.clock)} was reached before the command started (${why}); nothing ran`);
+  const stopped = `--timeout ${shownTimeout(opts.clock)} was reached before the command started (${why}); nothing ran`;
+  say(ctx, `stopped: ${stopped}`);
+  // Logged as what it was, a stop before anything ran: on the worker it was on, or none yet (run-log.ts).
+  if (opts.outcome) Object.assign(opts.outcome, { stopped, ...(opts.outcome.where === 'here' ? { where: 'none' } : {}) });
   return 124;
 }
 
@@ -231,11 +235,17 @@ async function runInSlot(ctx: Context, opts: InSlot, run: Prepared, claimed: Cla
         })
       : await session.run({ deadline: opts.clock.deadline, startBy: opts.clock.startBy, signals });
     const execEnd = performance.now();
-    if (result === undefined) {
-      say(ctx, `the connection to ${worker.name} was lost before the command started; nothing ran there`);
-      return 255;
-    }
+    // Nothing ran there (the session ended before the command started): with --or-local it runs here.
+    const lostBefore = `the connection to ${worker.name} was lost before the command started; nothing ran there`;
+    const nothingRan = (why: string): Promise<number> => {
+      if (opts.orLocal) return runHere(ctx, command, why, hereOptions(opts, { prefix: opts.prefix, signals }));
+      throw new SparehandError('WORKER', why, { hint: `try \`sparehand worker check ${worker.name}\`; or run with --or-local to run here when no worker can` });
+    };
+    if (result === undefined) return await nothingRan(lostBefore);
     const runEnd = result.seenAt ?? execEnd;
+    // A run stopped or lost once its command had started still ran: the log keeps its times (report.ts).
+    const soFar = timesOnWorker(result, { asked: t1, end: runEnd });
+    if (opts.outcome && soFar.runMs !== undefined) Object.assign(opts.outcome, { syncMs: upMs, ...soFar });
     if (result.stoppedBy === 'late') {
       session.close();
       return late(ctx, opts, command, `${worker.name} had not started the command${result.phase === 'deps' ? ' (it was installing dependencies)' : ''}`);
@@ -250,21 +260,30 @@ async function runInSlot(ctx: Context, opts: InSlot, run: Prepared, claimed: Cla
         );
         return result.status;
       }
-      say(
-        ctx,
-        result.phase === 'run' || result.status !== undefined
-          ? `stopped: the command ran past ${limit}; nothing was brought back`
-          : `stopped: ${limit} was reached before the command started on ${worker.name}${result.phase === 'deps' ? ' (it was installing dependencies)' : ''}; nothing ran`,
-      );
+      const ran = result.phase === 'run' || result.status !== undefined;
+      const stopped = ran
+        ? `the command ran past ${limit}; nothing was brought back`
+        : `${limit} was reached before the command started on ${worker.name}${result.phase === 'deps' ? ' (it was installing dependencies)' : ''}; nothing ran`;
+      say(ctx, `stopped: ${stopped}`);
+      if (!ran && opts.outcome) Object.assign(opts.outcome, { stopped, syncMs: upMs, ...soFar });
       return 124;
     }
     if (result.stoppedBy !== undefined) return exitStatus(null, result.stoppedBy);
+    // A refusal once the command had started is not one (the command may have run): never run again here.
+    if (result.refused !== undefined && result.phase === 'run') {
+      say(
+        ctx,
+        `${worker.name} said it could not run the command after it had started it (${printable(result.refused)}); its fate is unknown and nothing was brought back`,
+      );
+      return 255;
+    }
     if (result.refused !== undefined) {
       rememberFailure(ctx, worker, run.key, run.deps, result);
       if (opts.orLocal) return runHere(ctx, command, `${worker.name}: ${result.refused}`, hereOptions(opts, { prefix: opts.prefix, signals }));
       throw new SparehandError('WORKER', `${worker.name}: ${result.refused}`, { hint: 'or run with --or-local to run here when the worker cannot' });
     }
     if (result.status === undefined) {
+      if (!result.broken && result.phase !== 'run') return await nothingRan(lostBefore);
       say(
         ctx,
         result.broken

@@ -1,6 +1,7 @@
 // What a run on a worker says when it ends: one line per conflict (a few, then a count), the summary line.
 import type { Applied, Conflict } from '../sync/apply.js';
 import { conflictSentence, keptSentence } from '../sync/decide.js';
+import type { ExecResult } from '../remote/session.js';
 
 /** At most this many conflict lines; the rest are counted. */
 const MAX_CONFLICT_LINES = 20;
@@ -58,4 +59,20 @@ export function keptLines(kept: ReadonlyArray<{ platform: string }>): string[] {
   const by = new Map<string, number>();
   for (const k of kept) by.set(k.platform, (by.get(k.platform) ?? 0) + 1);
   return [...by].map(([platform, n]) => keptSentence(n, platform));
+}
+
+/**
+ * A run's times on a worker from what the worker said (`t` in performance.now() time: the command asked for at
+ * `asked`, its end or stop seen at `end`): the install, and the command from when it started there, so a run
+ * stopped by --timeout after 2 s logs 2 s (docs/workers.md `sparehand log`). runMs is absent when it never started.
+ */
+export function timesOnWorker(
+  r: Pick<ExecResult, 'status' | 'depsSeconds' | 'phaseAt'>,
+  t: { asked: number; end: number },
+): { runMs?: number; depsMs?: number } {
+  const { deps, run } = r.phaseAt ?? {};
+  const depsMs = r.depsSeconds !== undefined ? r.depsSeconds * 1000 : deps === undefined ? undefined : Math.max(0, (run ?? t.end) - deps);
+  // Ended and said so: the command's own time (what the summary line has always shown); else from its start there.
+  const runMs = r.status !== undefined ? Math.max(0, t.end - t.asked - (depsMs ?? 0)) : run !== undefined ? Math.max(0, t.end - run) : undefined;
+  return { ...(runMs === undefined ? {} : { runMs }), ...(depsMs === undefined ? {} : { depsMs }) };
 }

@@ -15,6 +15,8 @@ export interface RunOutcome {
   where: string;
   /** Set when sparehand refused the run before the command started (it never ran): why. */
   refused?: string;
+  /** Set when --timeout stopped the run before the command started (it never ran): the line that said so. */
+  stopped?: string;
   /** How the worker was reached (lib/remote/transport.ts), for a run on one. */
   transport?: 'ssh' | 'exec';
   /** Why it ran here (no worker, all busy, --local, …). */

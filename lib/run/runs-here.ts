@@ -27,8 +27,8 @@ export function recordRun(c: Env, worker: Worker): () => void {
   return () => rmSync(file, { force: true });
 }
 
-/** The workers, those where this machine has fewest runs first (config order breaks ties). */
-export function leastBusyFirst(c: Env, workers: readonly Worker[]): Worker[] {
+/** How many runs of this machine on each worker are in progress (by their live processes). */
+function runCounter(c: Env): (w: Worker) => number {
   let names: string[] = [];
   try {
     names = readdirSync(dir(c));
@@ -36,13 +36,21 @@ export function leastBusyFirst(c: Env, workers: readonly Worker[]): Worker[] {
     /* none yet */
   }
   const here = hostname();
-  const count = (w: Worker) =>
+  return (w: Worker) =>
     names.filter((n) => {
       const rest = n.startsWith(`${w.name}.`) ? n.slice(w.name.length + 1) : undefined;
       if (rest === undefined) return false;
       const at = rest.lastIndexOf('.');
       return rest.slice(0, at) === here && processAlive(Number(rest.slice(at + 1)));
     }).length;
+}
+
+/** This machine's runs in progress on `worker`. */
+export const runsOn = (c: Env, worker: Worker): number => runCounter(c)(worker);
+
+/** The workers, those where this machine has fewest runs first (config order breaks ties). */
+export function leastBusyFirst(c: Env, workers: readonly Worker[]): Worker[] {
+  const count = runCounter(c);
   return workers
     .map((w, i) => ({ w, i, n: count(w) }))
     .sort((a, b) => a.n - b.n || a.i - b.i)

@@ -17,14 +17,19 @@ const real = (p: string): string => {
   }
 };
 
+/** Why `root` is no project at all (`/`, the home folder or a folder above it), or undefined. No run sends it. */
+export function notAProject(root: string, home: string): string | undefined {
+  const dir = real(root);
+  const h = real(home);
+  if (dir === sep) return 'it is the root of the file system, not a project';
+  if (dir === h) return 'it is your home folder, not a project';
+  if (!relative(dir, h).startsWith('..')) return 'it holds your home folder';
+  return undefined;
+}
+
 /** Why `root` must not be sent to a worker, or undefined when it may be. */
 export function whyNotSendable(root: string, opts: { home: string; git: boolean; config: Config }): string | undefined {
-  const dir = real(root);
-  const home = real(opts.home);
-  if (dir === sep) return 'it is the root of the file system, not a project';
-  if (dir === home) return 'it is your home folder, not a project';
-  if (!relative(dir, home).startsWith('..')) return 'it holds your home folder';
-  return opts.git ? undefined : tooLarge(dir, opts.config);
+  return notAProject(root, opts.home) ?? (opts.git ? undefined : tooLarge(real(root), opts.config));
 }
 
 /** Counts what would be sent (excluded folders skipped), stopping as soon as a limit is passed. */

@@ -10,8 +10,22 @@ export interface TestContext extends Context {
   err: () => string;
 }
 
+/**
+ * A new folder under the system's temp folder, open to read for every user as a user's own folders are (mkdtemp
+ * makes it 0700): the test workers run as another user than the tests when these run as root (sshd.ts workerUser),
+ * and read what the tests put on their PATH or in their HOME.
+ */
 export function tempDir(prefix = 'sparehand-test-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  chmodSync(dir, 0o755);
+  return dir;
+}
+
+/** A new folder the test workers may write in too (they run as another user when the tests run as root). */
+export function sharedTempDir(prefix = 'sparehand-shared-'): string {
+  const dir = tempDir(prefix);
+  chmodSync(dir, 0o777);
+  return dir;
 }
 
 /** An executable script `name` in `dir` (made if need be) that runs `body` with /bin/sh; its path. */

@@ -1,9 +1,9 @@
 // Small git projects for sync tests, and ways to act here while a command runs on the worker.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { tempDir } from './context.js';
+import { sharedTempDir, tempDir } from './context.js';
 
 /** A year-old time: a file written before the run, as far as any clock can tell. */
 export const OLD = new Date('2025-06-01T12:00:00Z');
@@ -57,9 +57,8 @@ export function files(root: string): Record<string, string> {
 
 /** A file the command touches on the worker (this machine) to say it has started. */
 export function startMarker(): { path: string; touch: string; started: () => boolean } {
-  const dir = tempDir('sparehand-mark-');
   // A worker whose sessions are not root's must be able to touch it too.
-  chmodSync(dir, 0o777);
+  const dir = sharedTempDir('sparehand-mark-');
   const path = join(dir, 'started');
   return { path, touch: `touch ${path}`, started: () => existsSync(path) };
 }

@@ -3,7 +3,7 @@
 // rsync 2.6.9 (earlier macOS) has no source here: its options are tested as data (test/remote/rsync-flavour.test.ts).
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FIXTURES } from './fixtures.js';
@@ -14,8 +14,12 @@ import { FIXTURES } from './fixtures.js';
  */
 function built(tarball: string, folder: string, program: string, build: (src: string) => void, needs: string): string {
   const hash = createHash('sha256').update(readFileSync(tarball)).digest('hex').slice(0, 12);
-  const dir = join(tmpdir(), `sparehand-${folder}-${hash}`);
-  if (existsSync(join(dir, 'bin', 'rsync'))) return join(dir, 'bin');
+  // Per user (another user cannot replace or write into this one's), readable by all (a test worker runs it as its own user).
+  const dir = join(tmpdir(), `sparehand-${folder}-${process.getuid?.() ?? 0}-${hash}`);
+  if (existsSync(join(dir, 'bin', 'rsync'))) {
+    if (lstatSync(dir).uid !== (process.getuid?.() ?? 0)) throw new Error(`${dir} is another user's: remove it`);
+    return join(dir, 'bin');
+  }
   // Built aside and renamed into place: test files in parallel may build it at once, one of them wins.
   const work = mkdtempSync(join(tmpdir(), `sparehand-${folder}-build-`));
   try {
@@ -26,6 +30,7 @@ function built(tarball: string, folder: string, program: string, build: (src: st
     throw new Error(`cannot build ${folder} (needs ${needs}, as .ci/run installs): ${(e as Error).message}`);
   }
   mkdirSync(join(work, 'bin'));
+  chmodSync(work, 0o755);
   symlinkSync(`../${folder}/${program}`, join(work, 'bin', 'rsync'));
   try {
     renameSync(work, dir);

@@ -17,9 +17,11 @@ export interface WorkerHome {
 }
 
 /**
- * `workers` become config entries `w0`, `w1`, … (port, identity, --dir from each sshd). Homes on one sshd share
- * its worker folder, as machines sharing a worker do; `dir` gives this home's workers a folder of their own
- * under it (the slot count a worker keeps is its folder's: the first run's config writes it).
+ * `workers` become config entries `w0`, `w1`, … added as README's Quick start adds one: the sshd's destination
+ * (an ordinary user), its port and identity, and no --dir (the copies go to `~/.cache/sparehand/work` there). Homes on
+ * one sshd share that folder, as machines sharing a worker do; `dir` gives this home's workers a folder of their own,
+ * `~/DIR` on the worker (`workerFolder` names it here; the slot count a worker keeps is its folder's: the first run's
+ * config writes it).
  */
 export function workerHome(sshds: readonly Sshd[], extra: Partial<Config> & { slots?: number; dir?: string } = {}): WorkerHome {
   const home = tempDir('sparehand-home-');
@@ -28,10 +30,10 @@ export function workerHome(sshds: readonly Sshd[], extra: Partial<Config> & { sl
   const config: Config = {
     workers: sshds.map((s, i) => ({
       name: `w${i}`,
-      destination: 'root@127.0.0.1',
+      destination: s.destination,
       port: s.port,
       identity: s.identity,
-      dir: dir ? join(s.remoteDir, dir) : s.remoteDir,
+      ...(dir ? { dir: `~/${dir}` } : {}),
       ...(slots ? { slots } : {}),
     })),
     env: ['npm_config_update_notifier'],
@@ -59,7 +61,17 @@ export function sharedWorker(): { readonly sshd: Sshd; readonly wh: WorkerHome }
   beforeAll(async () => {
     if (containerWorker()) {
       const c = startContainer();
-      state.sshd = { port: 0, dir: c.remoteDir, knownHostsLine: '', identity: '', remoteDir: c.remoteDir, stop: c.stop };
+      state.sshd = {
+        port: 0,
+        dir: c.remoteDir,
+        knownHostsLine: '',
+        identity: '',
+        user: 'root',
+        destination: '',
+        home: c.remoteDir,
+        remoteDir: c.remoteDir,
+        stop: c.stop,
+      };
       state.wh = workerHome([], { workers: [{ name: 'w0', exec: c.exec, dir: c.remoteDir }] });
       return;
     }
@@ -78,6 +90,11 @@ export function sharedWorker(): { readonly sshd: Sshd; readonly wh: WorkerHome }
       return state.wh as WorkerHome;
     },
   };
+}
+
+/** The worker folder (here, on the test sshd) that `workerHome([sshd], { dir })` gives its workers: `~/DIR` there. */
+export function workerFolder(sshd: Pick<Sshd, 'home'>, dir: string): string {
+  return join(sshd.home, dir);
 }
 
 /** The worker folder of `proj`'s copy `folder` for runs from `wh` (its client id, made by its first run). */

@@ -113,7 +113,7 @@ describe('sparehand worker check', () => {
     const r = await sparehand(['worker', 'check', '--json'], { env: h.env });
     expect(r.exitCode).toBe(0);
     const [w] = JSON.parse(r.stdout).workers;
-    expect(w).toMatchObject({ name: 'w0', ok: true, slots: 2, freeSlots: 2, problems: [], dir: sshd.remoteDir });
+    expect(w).toMatchObject({ name: 'w0', ok: true, slots: 2, freeSlots: 2, problems: [], dir: '~/.cache/sparehand/work' });
     expect(w.bash).toMatch(/^5\.\d/);
     expect(w.rsync).toMatch(/^\d+\.\d+\.\d+/);
     expect(w.freeBytes).toBeGreaterThan(0);
@@ -144,7 +144,7 @@ describe('sparehand worker check', () => {
 
   it('worker add finds the rsync of a worker it can reach, and says so', async () => {
     const h = home([]);
-    const add = ['worker', 'add', 'mac', 'root@127.0.0.1', '--port', String(macWorker.port), '--identity', macWorker.identity];
+    const add = ['worker', 'add', 'mac', macWorker.destination, '--port', String(macWorker.port), '--identity', macWorker.identity];
     trustHostKey(h.home, macWorker);
     const r = await sparehand(add, { env: h.env });
     expect(r.exitCode).toBe(0);
@@ -197,7 +197,7 @@ describe('sparehand worker check', () => {
     writeFileSync(join(unknown.home, '.ssh', 'known_hosts'), '');
     const u = await sparehand(['worker', 'check', '--json'], { env: unknown.env });
     expect(JSON.parse(u.stdout).workers[0].problems).toEqual([
-      `worker "w0" (root@127.0.0.1): its host key is not in known_hosts (or does not match); refusing to connect`,
+      `worker "w0" (${sshd.destination}): its host key is not in known_hosts (or does not match); refusing to connect`,
     ]);
 
     const changed = home([sshd]);
@@ -212,7 +212,7 @@ describe('sparehand worker check', () => {
     conf.workers[0].identity = join(noRsync.dir, 'host_key');
     writeFileSync(cfg, JSON.stringify(conf));
     const a = await sparehand(['worker', 'check'], { env: auth.env });
-    expect(a.stdout).toContain('authentication failed (root@127.0.0.1: Permission denied (publickey).)');
+    expect(a.stdout).toContain(`authentication failed (${sshd.destination}: Permission denied (publickey).)`);
 
     const off = home([sshd]);
     conf.workers[0].port = await freePort();
@@ -282,7 +282,7 @@ describe('sparehand run when the worker cannot be used', () => {
     expect(r.exitCode).toBe(4);
     expect(r.stdout).toBe('here 1\n');
     expect(r.stderr).toBe(
-      `sparehand: running locally: worker "w0" (root@127.0.0.1): unreachable (ssh: connect to host 127.0.0.1 port ${port}: Connection refused)\n`,
+      `sparehand: running locally: worker "w0" (${sshd.destination}): unreachable (ssh: connect to host 127.0.0.1 port ${port}: Connection refused)\n`,
     );
     const n = await sparehand(['run', '--', 'touch ran-here'], { env: h.env, cwd: proj });
     expect(n.exitCode).toBe(125);

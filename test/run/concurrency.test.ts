@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { maxOverlap } from '../helpers/project.js';
 import { sparehand } from '../helpers/cli.js';
+import { sharedTempDir } from '../helpers/context.js';
 import { type Sshd, startSshd } from '../helpers/sshd.js';
 import { type WorkerHome, workerHome } from '../helpers/worker-env.js';
 
@@ -30,7 +31,8 @@ describe('many runs at once', () => {
   it('8 concurrent runs on 2 workers x 2 slots: all correct, never more than 2 at once on a worker, no slot shared', async () => {
     const h = workerHome([a, b], { slots: 2 });
     homes.push(h);
-    const log = join(mkdtempSync(join(tmpdir(), 'sparehand-log-')), 'runs.log');
+    // (The worker writes it: another user's when the tests run as root.)
+    const log = join(sharedTempDir('sparehand-log-'), 'runs.log');
     const projects = [project(), project()];
     const cmd = (i: number) =>
       `echo "S $(date +%s%N) $PWD" >> ${log}; sleep 1.2; echo "E $(date +%s%N) $PWD" >> ${log}; echo "run ${i} $(cat README)"; exit ${i}`;

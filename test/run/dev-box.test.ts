@@ -18,20 +18,20 @@ let proxyLog: string;
 beforeAll(async () => {
   jump = await startSshd();
   box = await startSshd({ identity: jump.identity });
-  wh = workerHome([], { workers: [{ name: 'box', destination: 'devbox', dir: box.remoteDir }] });
+  wh = workerHome([], { workers: [{ name: 'box', destination: 'devbox' }] });
   trustHostKey(wh.home, jump);
   trustHostKey(wh.home, box);
   proxyLog = join(tempDir('sparehand-proxy-log-'), 'starts');
   const known = join(wh.home, '.ssh', 'known_hosts');
   // The inner ssh reads no config (-F /dev/null): it is the jump, not another sparehand connection.
-  const inner = `ssh -F /dev/null -o BatchMode=yes -o UserKnownHostsFile=${known} -i ${jump.identity} -p ${jump.port} -W %h:%p root@127.0.0.1`;
+  const inner = `ssh -F /dev/null -o BatchMode=yes -o UserKnownHostsFile=${known} -i ${jump.identity} -p ${jump.port} -W %h:%p ${jump.destination}`;
   writeFileSync(
     join(wh.home, '.ssh', 'config'),
     [
       'Host devbox',
       '  HostName 127.0.0.1',
       `  Port ${box.port}`,
-      '  User root',
+      `  User ${box.user}`,
       `  IdentityFile ${box.identity}`,
       '  IdentitiesOnly yes',
       `  ProxyCommand sh -c 'echo start >> ${proxyLog}; exec ${inner}'`,

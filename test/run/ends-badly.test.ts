@@ -57,7 +57,7 @@ function processesIn(h: WorkerHome, proj: string): string[] {
 
 /** Kills the shared ssh connection of `h` (as a dropped network would): its master process, at once. */
 function killConnection(h: WorkerHome): void {
-  const worker = { name: 'w0', destination: 'root@127.0.0.1', port: sshd.port, identity: sshd.identity };
+  const worker = { name: 'w0', destination: sshd.destination, port: sshd.port, identity: sshd.identity };
   const r = spawnSync('ssh', sshControlArgs(worker, connectionFor(h, worker), 'check'), { env: h.env, encoding: 'utf8' });
   const pid = /pid=(\d+)/.exec(r.stderr)?.[1];
   expect(pid, r.stderr).toBeDefined();

@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { BIN, cliLine } from '../helpers/cli.js';
 import { tempDir } from '../helpers/context.js';
 import { until } from '../helpers/project.js';
+import { containerWorker } from '../helpers/container.js';
+import { terminalsWork } from '../helpers/sshd.js';
 import { sharedWorker } from '../helpers/worker-env.js';
 
 export const w = sharedWorker();
@@ -75,7 +77,7 @@ describe('stopping a remote command', () => {
   });
 });
 
-describe('stopping a command in terminal mode (ssh -tt)', () => {
+describe.runIf(containerWorker() || terminalsWork())('stopping a command in terminal mode (ssh -tt)', () => {
   /** sparehand with a pseudo-terminal for stdin and stdout (`script`), as in an interactive shell. */
   function inTerminal(cmd: string) {
     const proj = tempDir('sparehand-proj-');

@@ -5,12 +5,12 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, sparehand } from '../helpers/cli.js';
-import { homeWith, tempDir, tool } from '../helpers/context.js';
+import { homeWith, sharedTempDir, tempDir, tool } from '../helpers/context.js';
 import { localSlotCount } from '../../lib/run/local-slots.js';
 import { gentlePrefix } from '../../lib/run/gentle.js';
 import { gitProject, maxOverlap, startMarker, until } from '../helpers/project.js';
 import { type Sshd, startSshd } from '../helpers/sshd.js';
-import { type WorkerHome, workerHome } from '../helpers/worker-env.js';
+import { type WorkerHome, workerFolder, workerHome } from '../helpers/worker-env.js';
 
 type Run = ReturnType<typeof sparehand>;
 
@@ -63,7 +63,7 @@ describe('how many local slots, and how gently', () => {
 describe('local slots, no worker', () => {
   it('five runs at once with local.slots 2: all run, never more than two at once, the others say they wait', async () => {
     const { env } = homeWith({ local: { slots: 2 } });
-    const log = join(tempDir(), 'spans.log');
+    const log = join(sharedTempDir(), 'spans.log');
     const runs = ['a', 'b', 'c', 'd', 'e'].map((n) => started(env, marked(log, n, 'sleep 0.6')));
     const results = await Promise.all(runs.map((r) => r.run));
     expect(
@@ -82,7 +82,7 @@ describe('local slots, no worker', () => {
 
   it('waiting runs start in arrival order, each after the one before it ended', async () => {
     const { env } = homeWith({ local: { slots: 1 } });
-    const log = join(tempDir(), 'spans.log');
+    const log = join(sharedTempDir(), 'spans.log');
     const mark = startMarker();
     const first = started(env, `${mark.touch}; ${marked(log, 'a', 'sleep 1')}`);
     expect(await until(mark.started)).toBe(true);
@@ -186,7 +186,7 @@ describe('local slots, no worker', () => {
     const { env } = homeWith({ local: { slots: 0 } });
     const r = await sparehand(['run', '--or-local', '--', 'ps -o ni= -p $$'], { env, cwd: tempDir() });
     expect(r.stdout.trim()).toBe('10');
-    const log = join(tempDir(), 'spans.log');
+    const log = join(sharedTempDir(), 'spans.log');
     const all = await Promise.all(['a', 'b', 'c'].map((n) => started(env, marked(log, n, 'sleep 0.5')).run));
     expect(all.map((x) => x.stderr.includes('waiting'))).toEqual([false, false, false]);
     expect(maxOverlap([...spans(log).values()])).toBe(3);
@@ -222,14 +222,14 @@ describe('one queue across here and a busy worker', () => {
     expect(r.exitCode).toBe(0);
     expect(r.stdout.startsWith('[1] ')).toBe(true);
     // (The folder without its first `/`: as a path, a worker's output shows the root here.)
-    expect(r.stdout).not.toContain(sshd.remoteDir.slice(1));
+    expect(r.stdout).not.toContain(workerFolder(sshd, 'one-queue').slice(1));
     expect(r.stderr).toMatch(/running locally: all worker slots are busy; waited \d+\.\ds for a slot\n/);
     expect((await w.run).exitCode).toBe(0);
     await l.run;
   });
 
   it('runs waiting for the worker alone take its slot in arrival order too', async () => {
-    const log = join(tempDir(), 'spans.log');
+    const log = join(sharedTempDir(), 'spans.log');
     const mark = startMarker();
     // The first holds the worker's slot until the three others are queued (a fixed sleep raced a loaded machine).
     const release = join(tempDir(), 'release');
@@ -268,7 +268,7 @@ describe('one queue across here and a busy worker', () => {
     const r = await q.run;
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stderr).toContain('waiting for a slot: ');
-    expect(r.stdout.startsWith(sshd.remoteDir.slice(1))).toBe(true);
+    expect(r.stdout.startsWith(workerFolder(sshd, 'one-queue').slice(1))).toBe(true);
     expect(r.stderr).toMatch(/ran on w0: waited \d+\.\ds, sync /);
     await w.run;
     l.run.kill('SIGKILL');

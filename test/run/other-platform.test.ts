@@ -5,8 +5,7 @@
 // holds its one-platform counterpart).
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
+import { join, relative } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nativeCodeOfFile } from '../../lib/platform/of-file.js';
@@ -16,19 +15,22 @@ import { FIXTURES } from '../helpers/fixtures.js';
 import { gitProject, write } from '../helpers/project.js';
 import { type Sshd, startSshd } from '../helpers/sshd.js';
 import { type WorkerHome, copyPath, workerHome } from '../helpers/worker-env.js';
+import { workerCargo } from '../helpers/worker-home.js';
 
 const MAC = { SPAREHAND_PLATFORM_HERE: 'darwin-arm64' };
 const machine = execFileSync('uname', ['-m'], { encoding: 'utf8' }).trim();
 const LINUX = `Linux ${machine === 'x86_64' ? 'x86-64' : machine === 'aarch64' ? 'arm64' : machine}`;
 
+const CARGO = workerCargo();
+/** The cargo tests, skipped with a line where the worker's user has no cargo to run. */
+const withCargo = 'profile' in CARGO ? it : it.skip;
+if ('why' in CARGO) console.log(`other-platform: the cargo tests are skipped: ${CARGO.why}`);
 let sshd: Sshd;
 let wh: WorkerHome;
 beforeAll(async () => {
   // The worker's login profile: cargo on its PATH, and a variable that only commands run there see.
   const owner = tempDir('sparehand-worker-home-');
-  const cargo = dirname(execFileSync('sh', ['-c', 'command -v cargo'], { encoding: 'utf8' }).trim());
-  const rust = `RUSTUP_HOME=${process.env.RUSTUP_HOME ?? join(homedir(), '.rustup')} CARGO_HOME=${process.env.CARGO_HOME ?? join(homedir(), '.cargo')}`;
-  writeFileSync(join(owner, '.profile'), `export PATH=${cargo}:$PATH ${rust} WHERE=worker\n`);
+  writeFileSync(join(owner, '.profile'), `${'profile' in CARGO ? CARGO.profile : ''}\nexport WHERE=worker\n`);
   sshd = await startSshd({ home: owner });
   wh = workerHome([sshd]);
 }, 60_000);
@@ -162,7 +164,7 @@ describe('a Linux worker, a Mac here', () => {
     ]);
   });
 
-  it('a cargo build: the program stays there, its dep-info file comes back', async () => {
+  withCargo('a cargo build: the program stays there, its dep-info file comes back', async () => {
     const proj = gitProject({
       '.gitignore': '/target\n',
       'Cargo.toml': '[package]\nname = "hello"\nversion = "0.1.0"\nedition = "2021"\n',
@@ -189,29 +191,32 @@ describe('chains that run what they build', () => {
   const bash = (proj: string, rewritten: string, env: NodeJS.ProcessEnv) =>
     execa('bash', ['-c', rewritten], { cwd: proj, env, extendEnv: false, reject: false });
 
-  it('cargo build && ./target/debug/hello, and make && ./build/app: the hook sends each whole, and the program that runs is the one just built, on the worker', async () => {
-    const h = workerHome([sshd]);
-    const env = { ...h.env, ...MAC };
-    // The worker's platform is known once `worker check` (or worker add, or a run) has seen it.
-    expect((await sparehand(['worker', 'check'], { env })).stdout).toContain(`w0: ok: ${LINUX} (glibc)`);
-    const crate = gitProject({
-      '.gitignore': '/target\n',
-      'Cargo.toml': '[package]\nname = "hello"\nversion = "0.1.0"\nedition = "2021"\n',
-      'src/main.rs': 'fn main() { println!("hello from {}", std::env::var("WHERE").unwrap_or("here".into())); }\n',
-    });
-    const cargo = await hookRewrite('cargo build --offline -q && ./target/debug/hello', env);
-    expect(cargo).toMatch(/ run --or-local (--timeout \S+ )?-- 'cargo build --offline -q && \.\/target\/debug\/hello'$/);
-    const r = await bash(crate, cargo as string, env);
-    expect([r.exitCode, r.stdout], r.stderr).toEqual([0, 'hello from worker']);
-    const c = cProject();
-    const make = await hookRewrite('make -s && ./build/app', env);
-    expect(make).toMatch(/ run --or-local (--timeout \S+ )?-- 'make -s && \.\/build\/app'$/);
-    const m = await bash(c, make as string, env);
-    expect([m.exitCode, m.stdout], m.stderr).toEqual([0, 'v1 42']);
-    // One platform: split as ever (the program runs here, and here it is what came back).
-    expect(await hookRewrite('make && ./build/app', h.env)).toMatch(/ run --or-local (--timeout \S+ )?-- 'make' && \.\/build\/app$/);
-    await h.close();
-  });
+  withCargo(
+    'cargo build && ./target/debug/hello, and make && ./build/app: the hook sends each whole, and the program that runs is the one just built, on the worker',
+    async () => {
+      const h = workerHome([sshd]);
+      const env = { ...h.env, ...MAC };
+      // The worker's platform is known once `worker check` (or worker add, or a run) has seen it.
+      expect((await sparehand(['worker', 'check'], { env })).stdout).toContain(`w0: ok: ${LINUX} (glibc)`);
+      const crate = gitProject({
+        '.gitignore': '/target\n',
+        'Cargo.toml': '[package]\nname = "hello"\nversion = "0.1.0"\nedition = "2021"\n',
+        'src/main.rs': 'fn main() { println!("hello from {}", std::env::var("WHERE").unwrap_or("here".into())); }\n',
+      });
+      const cargo = await hookRewrite('cargo build --offline -q && ./target/debug/hello', env);
+      expect(cargo).toMatch(/ run --or-local (--timeout \S+ )?-- 'cargo build --offline -q && \.\/target\/debug\/hello'$/);
+      const r = await bash(crate, cargo as string, env);
+      expect([r.exitCode, r.stdout], r.stderr).toEqual([0, 'hello from worker']);
+      const c = cProject();
+      const make = await hookRewrite('make -s && ./build/app', env);
+      expect(make).toMatch(/ run --or-local (--timeout \S+ )?-- 'make -s && \.\/build\/app'$/);
+      const m = await bash(c, make as string, env);
+      expect([m.exitCode, m.stdout], m.stderr).toEqual([0, 'v1 42']);
+      // One platform: split as ever (the program runs here, and here it is what came back).
+      expect(await hookRewrite('make && ./build/app', h.env)).toMatch(/ run --or-local (--timeout \S+ )?-- 'make' && \.\/build\/app$/);
+      await h.close();
+    },
+  );
 
   it("a part that cannot go with the build keeps the whole chain here; docs/run.md's examples are what classify says", async () => {
     const h = workerHome([sshd]);
@@ -237,7 +242,7 @@ describe("each side's platform, shown", () => {
   it('worker add asks the worker and says what follows; status and doctor show both sides; a bad override is named', async () => {
     const h = workerHome([sshd]);
     const env = { ...h.env, ...MAC };
-    const add = await sparehand(['worker', 'add', 'box', 'root@127.0.0.1', '--port', String(sshd.port), '--identity', sshd.identity, '--dir', sshd.remoteDir], {
+    const add = await sparehand(['worker', 'add', 'box', sshd.destination, '--port', String(sshd.port), '--identity', sshd.identity], {
       env,
     });
     expect(add.exitCode, add.stderr).toBe(0);
@@ -246,14 +251,14 @@ describe("each side's platform, shown", () => {
     );
     const status = await sparehand(['status'], { env });
     // The slots themselves are the other tests' business (a run of theirs may still be ending on this worker).
-    expect(status.stdout).toContain(`box (root@127.0.0.1, ${LINUX} (glibc); this machine: macOS arm64): `);
+    expect(status.stdout).toContain(`box (${sshd.destination}, ${LINUX} (glibc); this machine: macOS arm64): `);
     expect(status.stdout).toMatch(/: \d of 2 slots busy\n/);
     expect(JSON.parse((await sparehand(['status', '--json'], { env })).stdout).here).toMatchObject({
       platform: 'darwin arm64',
       local: { busy: [], waiting: [] },
     });
     // On one platform, status names the worker's only.
-    expect((await sparehand(['status'], { env: h.env })).stdout).toContain(`box (root@127.0.0.1, ${LINUX} (glibc)): 0 of 2 slots busy\n`);
+    expect((await sparehand(['status'], { env: h.env })).stdout).toContain(`box (${sshd.destination}, ${LINUX} (glibc)): 0 of 2 slots busy\n`);
     const doctor = await sparehand(['doctor'], { env });
     expect(doctor.stdout).toContain('ok  platform: this machine is macOS arm64 (from SPAREHAND_PLATFORM_HERE, not detected)\n');
     expect(doctor.stdout).toContain(`  note: box is ${LINUX}, this machine macOS arm64: `);

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
+import { terminalsWork } from '../helpers/sshd.js';
 import { bashQuote } from '../../lib/classify/index.js';
 import { BIN, sparehand } from '../helpers/cli.js';
 import { gitProject } from '../helpers/project.js';
@@ -35,7 +36,7 @@ describe("paths in the command's output are this machine's", () => {
     expect(r.stdout).toBe(`${forged}\n${proj}\n/tmp/x\n`);
   });
 
-  it('in a terminal too (ssh -tt): the root here, and a line that ends in part of a root is not kept back', async () => {
+  it.runIf(terminalsWork())('in a terminal too (ssh -tt): the root here, and a line that ends in part of a root is not kept back', async () => {
     const proj = gitProject({ 'a.txt': 'a\n' });
     const there = copyPath(w.wh, w.sshd.remoteDir, proj);
     // script(1) gives sparehand a terminal for stdin and stdout, as a person's shell has.

@@ -6,6 +6,7 @@ import { execa } from 'execa';
 import { cliLine, sparehand } from '../helpers/cli.js';
 import { nodeProject } from '../helpers/node-project.js';
 import { containerWorker } from '../helpers/container.js';
+import { terminalsWork } from '../helpers/sshd.js';
 import { copyPath, sharedWorker } from '../helpers/worker-env.js';
 
 export const w = sharedWorker();
@@ -107,30 +108,33 @@ describe('sparehand run on a real worker over ssh', () => {
     expect(again.stderr).toMatch(/ran on w0: .*, 0 files back, 0 conflicts\n/);
   });
 
-  it('with a terminal here, the command gets one there (ssh -tt; an exec worker gives none), and TERM is forwarded', async () => {
-    const proj = nodeProject();
-    // `script` gives sparehand a pseudo-terminal for stdin and stdout, as an interactive shell would.
-    const line = cliLine(['run', '--quiet', '--', '{ test -t 0 && test -t 1 && echo "tty $TERM" || echo "no tty $TERM"; } && echo made > tty-made.txt']);
-    const r = await execa('script', ['-qec', line, '/dev/null'], { cwd: proj, env: { ...w.wh.env, TERM: 'xterm-test' }, extendEnv: false, reject: false });
-    expect(r.exitCode).toBe(0);
-    expect(r.stdout.replace(/\r/g, '')).toMatch(containerWorker() ? /^no tty xterm-test$/m : /^tty xterm-test$/m);
-    // Nothing but the command's output reaches the terminal (no stray byte before it).
-    expect(JSON.stringify(r.stdout)).not.toContain('\\u0000');
-    const bare = mkdtempSync(join(tmpdir(), 'sparehand-bare-'));
-    for (const args of [['run', '--', 'printf hi']]) {
-      const b = await execa('script', ['-qec', cliLine(args), '/dev/null'], {
-        cwd: bare,
-        env: { ...w.wh.env, TERM: 'xterm' },
-        extendEnv: false,
-        reject: false,
-      });
-      expect(JSON.stringify(b.stdout), args.join(' ')).not.toContain('\\u0000');
-    }
-    // The results come back in a second round trip (a terminal cannot carry them).
-    expect(readFileSync(join(proj, 'tty-made.txt'), 'utf8')).toBe('made\n');
-    const plain = await sparehand(['run', '--quiet', '--', 'test -t 0 || test -t 1 || echo "no tty"'], { env: w.wh.env, cwd: proj });
-    expect(plain.stdout).toBe('no tty\n');
-  });
+  it.runIf(containerWorker() || terminalsWork())(
+    'with a terminal here, the command gets one there (ssh -tt; an exec worker gives none), and TERM is forwarded',
+    async () => {
+      const proj = nodeProject();
+      // `script` gives sparehand a pseudo-terminal for stdin and stdout, as an interactive shell would.
+      const line = cliLine(['run', '--quiet', '--', '{ test -t 0 && test -t 1 && echo "tty $TERM" || echo "no tty $TERM"; } && echo made > tty-made.txt']);
+      const r = await execa('script', ['-qec', line, '/dev/null'], { cwd: proj, env: { ...w.wh.env, TERM: 'xterm-test' }, extendEnv: false, reject: false });
+      expect(r.exitCode).toBe(0);
+      expect(r.stdout.replace(/\r/g, '')).toMatch(containerWorker() ? /^no tty xterm-test$/m : /^tty xterm-test$/m);
+      // Nothing but the command's output reaches the terminal (no stray byte before it).
+      expect(JSON.stringify(r.stdout)).not.toContain('\\u0000');
+      const bare = mkdtempSync(join(tmpdir(), 'sparehand-bare-'));
+      for (const args of [['run', '--', 'printf hi']]) {
+        const b = await execa('script', ['-qec', cliLine(args), '/dev/null'], {
+          cwd: bare,
+          env: { ...w.wh.env, TERM: 'xterm' },
+          extendEnv: false,
+          reject: false,
+        });
+        expect(JSON.stringify(b.stdout), args.join(' ')).not.toContain('\\u0000');
+      }
+      // The results come back in a second round trip (a terminal cannot carry them).
+      expect(readFileSync(join(proj, 'tty-made.txt'), 'utf8')).toBe('made\n');
+      const plain = await sparehand(['run', '--quiet', '--', 'test -t 0 || test -t 1 || echo "no tty"'], { env: w.wh.env, cwd: proj });
+      expect(plain.stdout).toBe('no tty\n');
+    },
+  );
 
   it('--no-sync-back leaves the local tree alone', async () => {
     const proj = nodeProject();

@@ -51,6 +51,9 @@ async function serviceOn127002(): Promise<{ server: Server; port: number }> {
   }
 }
 
+/** stderr holding only sparehand's own lines. */
+const onlyOurLines = /^(sparehand: [^\n]*\n)*$/;
+
 let sshd: Sshd;
 let service: { server: Server; port: number };
 const homes: WorkerHome[] = [];
@@ -112,21 +115,34 @@ describe('a command on the worker that needs a service on this machine', () => {
     expect(await until(async () => !(await accepts(service.port)), 10_000)).toBe(true);
   });
 
+  it("a service that does not answer here: one sentence of sparehand's, not ssh's line per connection", async () => {
+    const port = await freePort();
+    const wh = home({ services: [`127.0.0.2:${port}`] });
+    const r = await sparehand(['run', '--quiet', '--', `${pingCommand(port)}; ${pingCommand(port)}`], { env: wh.env, cwd: gitProject({ 'a.txt': 'a\n' }) });
+    expect(r.stderr).not.toContain('connect_to');
+    expect(r.stderr.split('\n').filter((l) => l.startsWith('sparehand:'))).toEqual([
+      `sparehand: the command on w0 connected to localhost:${port}, which is forwarded to this machine's 127.0.0.2:${port}, but nothing answers there (start the service here, or take it out of "services" in the config)`,
+    ]);
+  });
+
   it('a port taken on the worker is named (exit 125); with --or-local the command runs here', async () => {
     const blocker = await echoServer('127.0.0.1');
     try {
       const proj = gitProject({ 'a.txt': 'a\n' });
-      const wh = home({ services: [5, `127.0.0.2:${blocker.port}`] });
+      const free = await freePort();
+      const wh = home({ services: [free, `127.0.0.2:${blocker.port}`] });
       const r = await sparehand(['run', '--', 'echo ran'], { env: wh.env, cwd: proj });
       expect(r.exitCode).toBe(125);
       expect(r.stdout).toBe('');
       expect(r.stderr).toContain(`port ${blocker.port} is in use on w0: this machine's 127.0.0.2:${blocker.port} cannot be forwarded there`);
+      // ssh's own line about it (mux_confirm_remote_forward: …) is not printed: sparehand's sentence says it.
+      expect(r.stderr).toMatch(onlyOurLines);
       const l = await sparehand(['run', '--or-local', '--', 'echo ran'], { env: wh.env, cwd: proj });
       expect(l.exitCode).toBe(0);
       expect(l.stdout).toBe('ran\n');
       expect(l.stderr).toContain(`port ${blocker.port} is in use on w0`);
-      // Port 5 (nothing listens on it here) was forwarded before the taken one failed; it went with the run.
-      expect(await accepts(5)).toBe(false);
+      // The free port (nothing listens on it here) was forwarded before the taken one failed; it went with the run.
+      expect(await accepts(free)).toBe(false);
     } finally {
       blocker.server.close();
     }
@@ -141,9 +157,22 @@ describe('a command on the worker that needs a service on this machine', () => {
       expect(r.exitCode).toBe(125);
       expect(r.stderr).toContain(`sparehand: w0 refused to forward port ${service.port} (this machine's 127.0.0.2:${service.port})`);
       expect(r.stderr).toContain('AllowTcpForwarding yes');
+      expect(r.stderr).toMatch(onlyOurLines);
     } finally {
       await strict.stop();
     }
+  });
+});
+
+describe('services on a worker whose user is not root', () => {
+  it('a port below 1024 is named as one only root may listen on there, not as a forwarding setting', async () => {
+    const proj = gitProject({ 'a.txt': 'a\n' });
+    const wh = home({ services: [5] });
+    const r = await sparehand(['run', '--', 'echo ran'], { env: wh.env, cwd: proj });
+    expect(r.exitCode).toBe(125);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('sparehand: port 5 cannot be forwarded to w0: below 1024, only root may listen there\n');
+    expect(r.stderr).not.toContain('AllowTcpForwarding');
   });
 });
 

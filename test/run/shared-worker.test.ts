@@ -6,10 +6,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientId, projectKey } from '../../lib/run/project.js';
 import { sparehand } from '../helpers/cli.js';
-import { tempDir } from '../helpers/context.js';
+import { sharedTempDir, tempDir } from '../helpers/context.js';
 import { gitProject, startMarker, until } from '../helpers/project.js';
 import { type Sshd, startSshd } from '../helpers/sshd.js';
-import { type WorkerHome, workerHome } from '../helpers/worker-env.js';
+import { type WorkerHome, workerFolder, workerHome } from '../helpers/worker-env.js';
 
 let sshd: Sshd;
 let laptop: WorkerHome;
@@ -30,7 +30,7 @@ const start = (h: WorkerHome, proj: string, args: string[]) => sparehand(['run',
 
 describe('a worker shared by two machines', () => {
   it('their runs never overlap on a 1-slot worker: the second waits and says so', async () => {
-    const log = join(tempDir(), 'spans.log');
+    const log = join(sharedTempDir(), 'spans.log');
     const cmd = `echo "S $(date +%s%N)" >> ${log}; sleep 1.5; echo "E $(date +%s%N)" >> ${log}`;
     const [a, b] = await Promise.all([start(laptop, gitProject({ 'a.txt': 'a\n' }), ['--', cmd]), start(desktop, gitProject({ 'b.txt': 'b\n' }), ['--', cmd])]);
     expect([a.exitCode, b.exitCode], `${a.stderr}\n${b.stderr}`).toEqual([0, 0]);
@@ -56,7 +56,9 @@ describe('a worker shared by two machines', () => {
     await a;
     const proj = gitProject({ 'b.txt': 'b\n' });
     const onWorker = async () =>
-      (await sparehand(['run', '--or-local', '--', 'echo "${PWD#/}"'], { env: desktop.env, cwd: proj })).stdout.startsWith(sshd.remoteDir.slice(1));
+      (await sparehand(['run', '--or-local', '--', 'echo "${PWD#/}"'], { env: desktop.env, cwd: proj })).stdout.startsWith(
+        workerFolder(sshd, 'shared').slice(1),
+      );
     expect(await until(onWorker, 6000)).toBe(true);
   });
 
@@ -75,7 +77,7 @@ describe('a worker shared by two machines', () => {
     const text = await sparehand(['status'], { env: desktop.env });
     expect(text.stdout).toMatch(
       new RegExp(
-        `^w0 \\(root@127\\.0\\.0\\.1, Linux \\S+ \\(glibc\\)\\): 1 of 1 slot busy\\n  slot 0: .*sleep 2 # marked — ${proj} on \\S+ \\(\\S+@\\S+\\), for \\d+s\\nhere: 0 of \\d+ local slots? busy, 0 waiting\\n(  slot \\d+: free\\n)+$`,
+        `^w0 \\(${sshd.destination.replaceAll('.', '\\.')}, Linux \\S+ \\(glibc\\)\\): 1 of 1 slot busy\\n  slot 0: .*sleep 2 # marked — ${proj} on \\S+ \\(\\S+@\\S+\\), for \\d+s\\nhere: 0 of \\d+ local slots? busy, 0 waiting\\n(  slot \\d+: free\\n)+$`,
       ),
     );
     await a;
@@ -86,20 +88,7 @@ describe('a worker shared by two machines', () => {
   it("worker add --slots sets the worker's own count, which every machine then uses", async () => {
     const h = workerHome([sshd], { dir: 'three' });
     const add = await sparehand(
-      [
-        'worker',
-        'add',
-        'w0',
-        'root@127.0.0.1',
-        '--port',
-        String(sshd.port),
-        '--identity',
-        sshd.identity,
-        '--dir',
-        join(sshd.remoteDir, 'three'),
-        '--slots',
-        '3',
-      ],
+      ['worker', 'add', 'w0', sshd.destination, '--port', String(sshd.port), '--identity', sshd.identity, '--dir', '~/three', '--slots', '3'],
       { env: h.env },
     );
     expect(add.stderr).toContain('w0 now has 3 slots, for every machine that uses it');
@@ -159,7 +148,7 @@ describe('files this machine keeps about runs never make a run wait', () => {
     writeFileSync(join(folders, `w0.${key}.1`), `${process.pid}\nanother-host\n`);
     const r = await sparehand(['run', '--', 'echo "${PWD#/}"'], { env: h.env, cwd: proj });
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(r.stdout).toBe(`${join(sshd.remoteDir, 'stale', key, '2').slice(1)}\n`);
+    expect(r.stdout).toBe(`${join(workerFolder(sshd, 'stale'), key, '2').slice(1)}\n`);
     await h.close();
   });
 });

@@ -2,12 +2,12 @@
 // here come back rebuilt, the copies never conflict over their own outputs, each change is applied on its own.
 // A real sshd, the real CLI, real projects (test/fixtures/projects: scopeguard with cargo, mitt with pnpm + tsc).
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { homedir } from 'node:os';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { quote } from 'shell-quote';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { itNeedsRoot, unwritableFolder } from '../helpers/as-root.js';
 import { clientId, projectKey } from '../../lib/run/project.js';
 import { sparehand } from '../helpers/cli.js';
 import { tempDir } from '../helpers/context.js';
@@ -16,24 +16,30 @@ import { nodeProject } from '../helpers/node-project.js';
 import { files, gitProject, startMarker, until, write } from '../helpers/project.js';
 import { type Sshd, startSshd } from '../helpers/sshd.js';
 import { type WorkerHome, copyPath, workerHome } from '../helpers/worker-env.js';
+import { workerCargo } from '../helpers/worker-home.js';
 
-const REPO_BIN = fileURLToPath(new URL('../../node_modules/.bin', import.meta.url));
+const REPO_MODULES = fileURLToPath(new URL('../../node_modules', import.meta.url));
+const CARGO = workerCargo();
+/** The cargo tests, skipped with a line where the worker's user has no cargo to run. */
+const withCargo = 'profile' in CARGO ? it : it.skip;
+if ('why' in CARGO) console.log(`sync-remembers: the cargo tests are skipped: ${CARGO.why}`);
 let sshd: Sshd;
 let wh: WorkerHome;
 let pnpmDir: string;
 beforeAll(async () => {
-  // pnpm from the npm registry (the only one here), once; tsc from this repository's own devDependencies.
+  // pnpm from the npm registry (the only one here), once; tsc from this repository's own devDependencies, copied where
+  // the worker's user can read it (the clone may be in a folder only its owner can enter).
   pnpmDir = join(tempDir('sparehand-pnpm-'));
   execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefix', pnpmDir, 'pnpm@9.15.9'], {
     stdio: 'ignore',
     env: { ...process.env, npm_config_update_notifier: 'false' },
   });
+  cpSync(join(REPO_MODULES, 'typescript'), join(pnpmDir, 'node_modules', 'typescript'), { recursive: true });
+  symlinkSync('../typescript/bin/tsc', join(pnpmDir, 'node_modules', '.bin', 'tsc'));
   // The worker's login profile puts them on the PATH its commands get.
   const owner = tempDir('sparehand-worker-home-');
-  const cargo = dirname(execFileSync('sh', ['-c', 'command -v cargo'], { encoding: 'utf8' }).trim());
-  const rust = `RUSTUP_HOME=${quote([process.env.RUSTUP_HOME ?? join(homedir(), '.rustup')])} CARGO_HOME=${quote([process.env.CARGO_HOME ?? join(homedir(), '.cargo')])}`;
-  // Quoted: the clone's path (REPO_BIN) may hold a space.
-  writeFileSync(join(owner, '.profile'), `export PATH=${quote([[join(pnpmDir, 'node_modules', '.bin'), REPO_BIN, cargo].join(':')])}:"$PATH" ${rust}\n`);
+  // Quoted: a temp folder's path may hold a space.
+  writeFileSync(join(owner, '.profile'), `export PATH=${quote([join(pnpmDir, 'node_modules', '.bin')])}:"$PATH"\n${'profile' in CARGO ? CARGO.profile : ''}\n`);
   sshd = await startSshd({ home: owner });
   wh = workerHome([sshd], { slots: 2 });
 }, 180_000);
@@ -64,7 +70,7 @@ describe('outputs deleted here come back', () => {
     expect(again.stderr).toMatch(/, 0 conflicts\n/);
   });
 
-  it('cargo clean, then cargo build --release (scopeguard): the library comes back', async () => {
+  withCargo('cargo clean, then cargo build --release (scopeguard): the library comes back', async () => {
     const proj = realProject('scopeguard');
     expect((await run(proj, 'cargo build --release --offline')).exitCode).toBe(0);
     const lib = join(proj, 'target', 'release', 'libscopeguard.rlib');
@@ -89,7 +95,7 @@ describe('outputs deleted here come back', () => {
 });
 
 describe('the copies never conflict with each other over their own outputs', () => {
-  it("two copies building the same crate (scopeguard): the second build replaces the first's outputs, no conflict", async () => {
+  withCargo("two copies building the same crate (scopeguard): the second build replaces the first's outputs, no conflict", async () => {
     const proj = realProject('scopeguard');
     // Copy 0 is busy with a long run, so the first build goes to copy 1; the next build is on copy 0.
     const mark = startMarker();
@@ -120,21 +126,19 @@ describe('each change is applied or becomes a conflict on its own', () => {
   it("a folder here that cannot be written: its files are conflicts with the reason; everything else is applied; the exit status is the command's", async () => {
     const proj = gitProject({ '.gitignore': 'dist/\n', 'src/a.ts': 'a\n' });
     mkdirSync(join(proj, 'dist'));
-    execFileSync('chattr', ['+i', join(proj, 'dist')]);
+    const dist = unwritableFolder(join(proj, 'dist'));
     try {
       const r = await run(proj, 'mkdir -p dist && echo x > dist/out.js && echo b > src/a.ts && echo n > new.txt; exit 7');
       expect(r.exitCode).toBe(7);
-      expect(r.stderr).toMatch(
-        /conflict: dist\/out\.js could not be written here \(not permitted\); the worker's version is in \.sparehand\/conflicts\/[^/]+\/dist\/out\.js/,
-      );
+      expect(r.stderr).toContain(`conflict: dist/out.js could not be written here (${dist.detail}); the worker's version is in .sparehand/conflicts/`);
       expect(readFileSync(join(proj, 'src/a.ts'), 'utf8')).toBe('b\n');
       expect(readFileSync(join(proj, 'new.txt'), 'utf8')).toBe('n\n');
     } finally {
-      execFileSync('chattr', ['-i', join(proj, 'dist')]);
+      dist.undo();
     }
   });
 
-  it('an output folder on another file system (a mount in the project): its files are copied into place', async () => {
+  itNeedsRoot('an output folder on another file system (a mount in the project; needs root: mount): its files are copied into place', async () => {
     const proj = gitProject({ '.gitignore': 'dist/\n', 'src/a.ts': 'a\n' });
     mkdirSync(join(proj, 'dist'));
     execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=8m', 'tmpfs', join(proj, 'dist')]);
@@ -206,7 +210,7 @@ describe('dependencies on the worker are verified, and worker reset wipes a proj
     expect(r.stderr).toContain('changed since their install (node_modules); installing them again');
     const reset = await sparehand(['worker', 'reset', 'w0'], { env: wh.env, cwd: proj });
     expect(reset.exitCode, reset.stderr).toBe(0);
-    expect(reset.stderr).toContain(`w0: removed ${join(copy, '..')}`);
+    expect(reset.stderr).toContain(`w0: removed ~/.cache/sparehand/work/${basename(join(copy, '..'))}`);
     expect(existsSync(join(copy, '..'))).toBe(false);
     const fresh = await run(proj, 'npm test');
     expect(fresh.exitCode).toBe(0);

@@ -1,6 +1,6 @@
 // The worker is not trusted (issue 18): whatever runs there — the project's own command, hostile — cannot make
-// this machine do more than the command could have done to the project here. A real sshd whose sessions run as
-// `nobody` (as a worker's owner is not root), the real CLI, and a hostile command.
+// this machine do more than the command could have done to the project here. A real sshd whose sessions run as an
+// ordinary user (as a worker's owner is not root: sshd.ts's default), the real CLI, and a hostile command.
 import { execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,13 +9,13 @@ import { sparehand } from '../helpers/cli.js';
 import { tempDir } from '../helpers/context.js';
 import { FIXTURES } from '../helpers/fixtures.js';
 import { files, gitProject, startMarker, until, write } from '../helpers/project.js';
-import { type Sshd, startSshd } from '../helpers/sshd.js';
+import { type Sshd, asWorker, startSshd } from '../helpers/sshd.js';
 import { type WorkerHome, copyPath, workerHome } from '../helpers/worker-env.js';
 
 let sshd: Sshd;
 let wh: WorkerHome;
 beforeAll(async () => {
-  sshd = await startSshd({ user: 'nobody' });
+  sshd = await startSshd();
   wh = workerHome([sshd], { env: ['DATABASE_URL'] });
 });
 afterAll(async () => {
@@ -187,7 +187,7 @@ describe("nothing of this machine's credentials reaches the worker", () => {
 
 describe('git on the worker sees this project or nothing', () => {
   it("a repository above the copies (the worker owner's HOME in git) is never seen", async () => {
-    execFileSync('runuser', ['-u', 'nobody', '--', 'git', 'init', '-q', sshd.remoteDir]);
+    asWorker(['git', 'init', '-q', sshd.home]);
     const proj = gitProject({ 'a.txt': 'a\n' });
     const r = await run(proj, 'git rev-parse --show-toplevel 2>&1; echo "git=$?"');
     expect(r.stdout).toMatch(/not a git repository[\s\S]*git=128\n/);

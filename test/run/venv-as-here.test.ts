@@ -47,7 +47,8 @@ const activated = (proj: string, wheels = links): NodeJS.ProcessEnv => ({
 
 const PROBE = `python -c 'import os, sys, demo, tinyhelper; print(demo.hello(), tinyhelper.VALUE, sys.prefix == os.environ["VIRTUAL_ENV"], os.path.isdir(os.environ["VIRTUAL_ENV"]))'`;
 
-describe('a local .venv with no requirements file', () => {
+// Real venvs and pip, here and on the worker, several times a test: minutes on a loaded machine.
+describe('a local .venv with no requirements file', { timeout: 180_000 }, () => {
   it('is made on the worker from what is installed in it here: same packages and versions, the project editable there too', async () => {
     const proj = demoProject();
     const doc = await sparehand(['doctor'], { env: activated(proj), cwd: proj });

@@ -120,7 +120,7 @@ describe('sparehand run inside a sandbox whose network is its proxy', () => {
     expect(Date.now() - started).toBeLessThan(4000);
     const lines = r.stderr.split('\n').filter((l) => l.startsWith('sparehand:'));
     expect(lines).toEqual([
-      `sparehand: running locally: Claude Code's sandbox did not let sparehand through (worker "w0" (root@127.0.0.1): the sandbox's proxy refused 127.0.0.1:${w.sshd.port} (HTTP 403 user denied, blocked-by-allowlist)); to let sparehand offload from it: run \`sparehand agent install claude-code --sandbox-access\` (sets sandbox.filesystem.allowWrite += "${join(h.home, '.cache', 'sparehand')}", "${join(h.home, '.local', 'state', 'sparehand')}", sandbox.network.allowedDomains += "127.0.0.1:${w.sshd.port}" in ${join(h.home, '.claude', 'settings.json')})`,
+      `sparehand: running locally: Claude Code's sandbox did not let sparehand through (worker "w0" (${w.sshd.destination}): the sandbox's proxy refused 127.0.0.1:${w.sshd.port} (HTTP 403 user denied, blocked-by-allowlist)); to let sparehand offload from it: run \`sparehand agent install claude-code --sandbox-access\` (sets sandbox.filesystem.allowWrite += "${join(h.home, '.cache', 'sparehand')}", "${join(h.home, '.local', 'state', 'sparehand')}", sandbox.network.allowedDomains += "127.0.0.1:${w.sshd.port}" in ${join(h.home, '.claude', 'settings.json')})`,
     ]);
   });
 });

@@ -10,7 +10,9 @@ import { tempDir } from '../helpers/context.js';
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 
 describe('scripts/build.js', () => {
-  it('while a build runs, the built CLI still loads and answers', async () => {
+  // A whole build (tsc's emit and the bundles), with the CLI started again and again beside it: a minute or two on a
+  // loaded machine.
+  it('while a build runs, the built CLI still loads and answers', { timeout: 180_000 }, async () => {
     // A copy of the clone (its own dist/), so that this build does not swap the dist/ other tests run.
     const clone = join(tempDir(), 'clone');
     for (const part of ['bin', 'lib', 'scripts', 'dist', 'package.json', 'tsconfig.json']) cpSync(join(REPO, part), join(clone, part), { recursive: true });

@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { itNeedsRoot, unwritableFolder } from '../helpers/as-root.js';
 import { projectSettingsPaths } from '../../lib/agents/project-settings.js';
 import { type ApplyOptions, applyChanges, contentNeeded } from '../../lib/sync/apply.js';
 import type { Change } from '../../lib/sync/change.js';
@@ -257,32 +258,35 @@ describe('the worker is not trusted: what the client refuses, whatever the repor
 describe('each change on its own', () => {
   it('a path that cannot be written here is a conflict with the reason; every other change is applied', () => {
     const { root, change, apply } = setup({ 'locked/old.js': 'o', 'free/a.js': 'a' });
-    execFileSync('chattr', ['+i', join(root, 'locked')]);
+    const locked = unwritableFolder(join(root, 'locked'));
     try {
       const r = apply([change('C', 'locked/new.js', 'n'), change('M', 'free/a.js', 'a2', 'a'), change('C', 'free/b.js', 'b'), change('C', 'zzz.txt', 'z')]);
-      expect(r.conflicts.map((c) => [c.kind, c.path, c.detail, c.saved])).toEqual([['not-written', 'locked/new.js', 'not permitted', 'kept/locked/new.js']]);
+      expect(r.conflicts.map((c) => [c.kind, c.path, c.detail, c.saved])).toEqual([['not-written', 'locked/new.js', locked.detail, 'kept/locked/new.js']]);
       expect(r.files).toBe(3);
     } finally {
-      execFileSync('chattr', ['-i', join(root, 'locked')]);
+      locked.undo();
     }
     expect(files(root)).toEqual({ 'locked/old.js': 'o', 'free/a.js': 'a2', 'free/b.js': 'b', 'zzz.txt': 'z', 'kept/locked/new.js': 'n' });
   });
 
-  it('an output folder on another file system (a mount in the project): content is copied into place, yours set aside there', () => {
-    const { root, change, apply } = setup({ 'a.txt': 'a' });
-    mkdirSync(join(root, 'dist'));
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=4m', 'tmpfs', join(root, 'dist')]);
-    try {
-      writeFileSync(join(root, 'dist', 'old.js'), 'old');
-      const r = apply([change('M', 'a.txt', 'b', 'a'), change('C', 'dist/x.js', 'x'), change('M', 'dist/old.js', 'new', 'old')]);
-      expect(r.conflicts).toEqual([]);
-      expect(files(root)).toEqual({ 'a.txt': 'b', 'dist/x.js': 'x', 'dist/old.js': 'new' });
-    } finally {
-      execFileSync('umount', [join(root, 'dist')]);
-    }
-  });
+  itNeedsRoot(
+    'an output folder on another file system (a mount in the project; needs root: mount): content is copied into place, yours set aside there',
+    () => {
+      const { root, change, apply } = setup({ 'a.txt': 'a' });
+      mkdirSync(join(root, 'dist'));
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=4m', 'tmpfs', join(root, 'dist')]);
+      try {
+        writeFileSync(join(root, 'dist', 'old.js'), 'old');
+        const r = apply([change('M', 'a.txt', 'b', 'a'), change('C', 'dist/x.js', 'x'), change('M', 'dist/old.js', 'new', 'old')]);
+        expect(r.conflicts).toEqual([]);
+        expect(files(root)).toEqual({ 'a.txt': 'b', 'dist/x.js': 'x', 'dist/old.js': 'new' });
+      } finally {
+        execFileSync('umount', [join(root, 'dist')]);
+      }
+    },
+  );
 
-  it('a full disk here: what does not fit is a conflict that stays on the worker, the rest is applied', () => {
+  itNeedsRoot('a full disk here (needs root: mount): what does not fit is a conflict that stays on the worker, the rest is applied', () => {
     const { root, change, apply } = setup({ 'a.txt': 'a' });
     mkdirSync(join(root, 'dist'));
     execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', join(root, 'dist')]);

@@ -1,10 +1,27 @@
 // The worker program: claiming a slot. Slots are counted on the worker itself, so several machines sharing it
 // never use one slot at once: the session holds a flock on `<dir>/.slots.d/<n>.lock` until it ends (a dropped
-// connection frees it at once), and `<n>.run` says who holds it (`sparehand status`, worker-slots.ts SLOT_STATUS).
-// The count is the worker's own `<dir>/.slots`, written by `worker add --slots` or, when missing, by a first run.
+// connection frees it at once), and `<n>.run` says who holds it and what it is doing before its command (`sparehand
+// status`, worker-slots.ts SLOT_STATUS). The count is the worker's own `<dir>/.slots`, written by `worker add --slots`
+// or, when missing, by a first run.
 export const CLAIM_PL = String.raw`
 use Fcntl qw(:flock O_WRONLY O_CREAT O_EXCL);
 our $lock;
+# The slot this run holds and since when: claimed here, or (terminal mode) by the holding session, whose job says.
+our ($slot, $claimed_at);
+($slot, $claimed_at) = @job{qw(slot claimed)} if $mode eq 'tty' && ($job{slot} // '') =~ /^\d+$/ && ($job{claimed} // '') =~ /^\d+$/;
+# <n>.run: the run's record, when it claimed the slot, and what it does before its command ($doing: the install), one
+# line written whole (a rename).
+sub slot_record {
+  my ($doing) = @_;
+  return unless defined $slot;
+  my $f = "$dir/.slots.d/$slot.run";
+  ($doing //= '') =~ s/[\t\r\n]+/ /g;
+  if (open(my $run, '>', "$f.$$")) {
+    print $run "$job{record}\t$claimed_at", (length $doing ? "\t$doing" : ''), "\n";
+    close $run;
+    rename("$f.$$", $f);
+  }
+}
 sub slot_count {
   my ($d, $want) = @_;
   if (open(my $fh, '<', "$d/.slots")) {
@@ -26,11 +43,8 @@ sub claim {
     open(my $fh, '>>', "$dir/.slots.d/$n.lock") or next;
     if (flock($fh, LOCK_EX | LOCK_NB)) {
       $lock = $fh;
-      if (open(my $run, '>', "$dir/.slots.d/$n.run.$$")) {
-        print $run "$job{record}\t", time(), "\n";
-        close $run;
-        rename("$dir/.slots.d/$n.run.$$", "$dir/.slots.d/$n.run");
-      }
+      ($slot, $claimed_at) = ($n, time());
+      slot_record('');
       put('claim', $n);
       return $n;
     }

@@ -59,6 +59,8 @@ sub install_deps {
       print STDERR "sparehand: the dependencies installed on the worker$where changed since their install ($target); installing them again\n";
     }
     put('phase', 'deps');
+    # "sparehand status" shows the install, not the command, while it runs (the record is put back after).
+    slot_record("installing dependencies" . ($ddir eq '.' ? '' : " in $ddir") . " ($install)");
     my $why = length($note // '') ? " ($note)" : '';
     print STDERR "sparehand: installing dependencies on the worker$where$why: $install\n";
     $deps_start //= Time::HiRes::time();
@@ -78,5 +80,6 @@ sub install_deps {
     if (open(my $fh, '>', "$sfile.$$")) { print $fh "$hash $now\n"; close $fh; rename("$sfile.$$", $sfile) }
     $deps_end = Time::HiRes::time();
   }
+  slot_record('') if defined $deps_start;
 }
 `;

@@ -98,6 +98,28 @@ sub mkpath {
   return -d $_[0];
 }
 
+# The job's folder made absolute once, from the login folder the session starts in (where rsync's own "cd" takes
+# a relative --dir too): every path the program makes from it stays right after it enters the copy. The login
+# folder is named as HOME names it when that is the same folder (a link on the way), else by its physical path.
+sub absolute_folder {
+  my ($d) = @_;
+  return $d if $d =~ m{^/};
+  my $login = Cwd::getcwd();
+  refuse("cannot tell the login folder on the worker, which the relative folder $d is in (give the worker an absolute --dir)")
+    unless defined $login && $login =~ m{^/};
+  my $home = $ENV{HOME} // '';
+  if ($home =~ m{^/}) {
+    my @h = stat $home;
+    my @l = stat $login;
+    $login = $home if @h && @l && $h[0] == $l[0] && $h[1] == $l[1];
+  }
+  $d =~ s{^(?:\./)+}{};
+  $d = length($d) && $d ne '.' ? "$login/$d" : $login;
+  $d =~ s{/+}{/}g;
+  $d =~ s{(.)/$}{$1};
+  return $d;
+}
+
 sub random_hex {
   my $r = '';
   if (open(my $fh, '<:raw', '/dev/urandom')) { read($fh, $r, 16); close $fh }

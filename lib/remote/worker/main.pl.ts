@@ -16,6 +16,7 @@ unless (eval { require Time::HiRes; require Digest::MD5; require Cwd; 1 }) {
   refuse("the worker's perl lacks Time::HiRes or Digest::MD5, which sparehand needs to find what the command changed (install perl's standard modules there: the package perl)");
 }
 $shell = on_path('bash') ? 'bash' : 'sh';
+$dir = $job{dir} = absolute_folder($dir);
 my $key = $job{key};
 my $root = "$dir/$key/$folder";
 $root_dir = $root;
@@ -106,7 +107,7 @@ if ($mode eq 'hold') {
   mkdir $jobs, 0700;
   chmod 0700, $jobs;
   my $file = "$jobs/" . random_hex();
-  my %tty = (%job, mode => 'tty');
+  my %tty = (%job, mode => 'tty', slot => $slot, claimed => $claimed_at);
   my $body = join('', map { "$_\0$tty{$_}\0" } keys %tty) . join('', map { my $k = $_; map { "$k\0$_\0" } @{$many{$k}} } keys %many);
   sysopen(my $fh, $file, O_WRONLY | O_CREAT | O_EXCL, 0600) or refuse("cannot write the terminal run's job on the worker: $!");
   print $fh length($program), "\n", $program, 'job ', length($body), "\n", $body;

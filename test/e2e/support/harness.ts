@@ -60,11 +60,13 @@ export async function makeSandbox(model: FakeModelOptions = {}, under = tmpdir()
     join(project, 'package.json'),
     `${JSON.stringify({ name: 'e2e-project', version: '1.0.0', private: true, scripts: { test: PROJECT_TEST_SCRIPT } }, null, 2)}\n`,
   );
-  writeFileSync(join(project, 'README.md'), '# e2e project\n');
+  // The run's mark in the project: its copy on the shared test worker is found by it (worker.ts hasCopy).
+  const mark = randomUUID();
+  writeFileSync(join(project, 'README.md'), `# e2e project\n\n${mark}\n`);
   await execa('git', ['init', '-q'], { cwd: project });
   const fake = await startFakeModel({ command: 'npm test', ...model });
   const egress = await startEgress();
-  return { root, home, project, binDir, mark: randomUUID(), fake, egress };
+  return { root, home, project, binDir, mark, fake, egress };
 }
 
 /** The base environment of every run: nothing from the caller's but what a tool needs to start. */

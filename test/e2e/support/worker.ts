@@ -31,14 +31,18 @@ export function e2eWorker(): E2eWorker {
       trustHostKey(box.home, sshd!);
       const dir = join(box.home, '.config', 'sparehand');
       mkdirSync(dir, { recursive: true });
-      const worker = { name: 'w0', destination: 'root@127.0.0.1', port: sshd!.port, identity: sshd!.identity, dir: join(sshd!.remoteDir, box.mark) };
+      // Added as README says: the worker's ordinary user, no --dir (the copies go to ~/.cache/sparehand/work there).
+      const worker = { name: 'w0', destination: sshd!.destination, port: sshd!.port, identity: sshd!.identity };
       writeFileSync(join(dir, 'config.json'), `${JSON.stringify({ workers: [worker] }, null, 2)}\n`);
     },
     hasCopy(box) {
-      // This run's worker folder holds one project: `<key>/<copy>/`, however the key is made.
-      const dir = join(sshd!.remoteDir, box.mark);
+      // The worker's folder holds every run's projects (`<key>/<copy>/`): this run's is the one whose README has its mark.
+      const dir = sshd!.remoteDir;
       if (!existsSync(dir)) return false;
-      return readdirSync(dir).some((key) => existsSync(join(dir, key, '0', 'package.json')));
+      return readdirSync(dir).some((key) => {
+        const readme = join(dir, key, '0', 'README.md');
+        return existsSync(join(dir, key, '0', 'package.json')) && existsSync(readme) && readFileSync(readme, 'utf8').includes(box.mark);
+      });
     },
   };
 }
