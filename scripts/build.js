@@ -92,6 +92,28 @@ function hookSlice(unread) {
     };
     return ts.visitNode(file, visit);
   };
+  // An import only those fields used goes too (a module only the CLI needs, and what it loads).
+  const withoutUnused = (js) => {
+    const lines = js.split('\n');
+    return lines
+      .filter((line, i) => {
+        const m = /^import \{([^}]*)\} from ['"][^'"]+['"];$/.exec(line);
+        if (!m) return true;
+        const rest = [...lines.slice(0, i), ...lines.slice(i + 1)].join('\n');
+        const names = m[1]
+          .split(',')
+          .map((n) =>
+            n
+              .trim()
+              .split(/\s+as\s+/)
+              .at(-1),
+          )
+          .filter(Boolean);
+        // A use: the name, not as a property (`a.name`; a spread `...name` is a use).
+        return names.some((n) => new RegExp(`(?<![\\w$])(?<!(?<!\\.\\.)\\.)${n.replace(/\$/g, '\\$')}(?![\\w$])`).test(rest));
+      })
+      .join('\n');
+  };
   return {
     name: 'hook-slice',
     setup(build) {
@@ -101,7 +123,7 @@ function hookSlice(unread) {
           compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
           transformers: { before: [strip] },
         });
-        return { contents: outputText, loader: 'js' };
+        return { contents: withoutUnused(outputText), loader: 'js' };
       });
     },
   };
@@ -140,6 +162,17 @@ async function build(out) {
     },
     banner: { js: 'var __sparehand = { get url() { return require("node:url").pathToFileURL(__filename).href; } };' },
   };
+  // What runs inside a coding tool's own process: an ES module of its own, without what only the CLI reads of a spec.
+  const inProcess = {
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    logLevel: 'warning',
+    define: { __SPAREHAND_CONFIG_SCHEMA__: JSON.stringify(configSchema) },
+    plugins: [hookSlice(new Set(CLI_ONLY_FIELDS))],
+  };
   // Hot path: everything up to "is anything in this payload heavy?". The full path is a second bundle, beside it,
   // which lib/hook/entry.ts loads only when it is needed.
   await esbuild.build({
@@ -161,6 +194,35 @@ async function build(out) {
   // at run time), loaded through a small loader that keeps V8's code cache.
   await esbuild.build({ ...common, entryPoints: [join(root, 'lib/cli.ts')], outfile: join(out, 'cli.bundle.cjs'), mainFields: ['module', 'main'] });
   await esbuild.build({ ...common, entryPoints: [join(root, 'lib/cli-loader.ts')], outfile: join(out, 'cli-loader.cjs') });
+  // The body of the plugin that tools loading OpenCode's plugin API run inside their own process (an ES module, as they
+  // load it): the hook's steps with what they need of the config (zod too, to check a config not checked before), all
+  // in the one file that install writes after the plugin's first lines. No code cache, no other file: nothing of
+  // sparehand's is loaded at a call.
+  await esbuild.build({
+    ...inProcess,
+    entryPoints: [join(root, 'lib/agents/opencode-plugin-main.ts')],
+    outfile: join(out, 'opencode-plugin.mjs'),
+  });
+  // What Claude Code's mod runs for each Bash call (lib/agents/claude-mod-core.ts): a module with no node in reach, so
+  // node:fs, node:path, node:url, `process` and `Buffer` are the stand-ins lib/hook/read-ahead.ts serves from what
+  // Claude Code lends. Install writes it beside the mod's own module, which imports it.
+  const standIn = (name) => join(root, 'lib/hook/read-ahead', `${name}.ts`);
+  await esbuild.build({
+    ...inProcess,
+    platform: 'neutral',
+    mainFields: ['module', 'main'],
+    alias: Object.fromEntries(
+      ['fs', 'path', 'url'].flatMap((m) => [
+        [m, standIn(`node-${m}`)],
+        [`node:${m}`, standIn(`node-${m}`)],
+      ]),
+    ),
+    inject: [standIn('globals')],
+    entryPoints: [join(root, 'lib/agents/claude-mod-core.ts')],
+    outfile: join(out, 'claude-mod-core.mjs'),
+  });
+  // What `agent test` runs the installed mod with: a stand-in of Claude Code, in a node of its own.
+  await esbuild.build({ ...inProcess, entryPoints: [join(root, 'lib/agents/claude-mod-stand-in.ts')], outfile: join(out, 'claude-mod-stand-in.mjs') });
   // ssh's ProxyCommand inside a sandbox whose only way out is a proxy: started once per connection, so on its own.
   await esbuild.build({ ...common, entryPoints: [join(root, 'lib/sandbox/ssh-proxy-main.ts')], outfile: join(out, 'ssh-proxy.cjs') });
 }

@@ -15,12 +15,21 @@ import { pathToFileURL } from 'node:url';
 // The versions confirmed working (each tool file's `confirmed`, the newest one, with what it `needs`), from the
 // registry as built in dist/ (`npm run test:agents` builds first). `bin` is the command the suite runs.
 const { allAgents } = await import(new URL('../dist/agents/index.js', import.meta.url).href);
+// A tool with a hook inside it (install.inProcess) also gets the newest confirmed version that predates that hook, in
+// `<id>@<version>`: the suite checks there that the settings hook still answers where the other cannot load.
+const older = (a, b) => {
+  const [x, y] = [a, b].map((v) => v.split('.').map(Number));
+  for (let i = 0; i < Math.max(x.length, y.length); i++) if ((x[i] ?? 0) !== (y[i] ?? 0)) return (x[i] ?? 0) < (y[i] ?? 0);
+  return false;
+};
+const entry = (a, c) => ({ packages: [`${c.package}@${c.version}`, ...(c.needs ?? [])], bin: a.program.binary.name });
 export const E2E_TOOLS = Object.fromEntries(
   allAgents()
     .filter((a) => a.facts.confirmed.length > 0 && a.program?.binary)
-    .map((a) => {
-      const c = a.facts.confirmed.at(-1);
-      return [a.id, { packages: [`${c.package}@${c.version}`, ...(c.needs ?? [])], bin: a.program.binary.name }];
+    .flatMap((a) => {
+      const since = a.install.inProcess?.since;
+      const before = since && a.facts.confirmed.filter((c) => older(c.version, since)).at(-1);
+      return [[a.id, entry(a, a.facts.confirmed.at(-1))], ...(before ? [[`${a.id}@${before.version}`, entry(a, before)]] : [])];
     }),
 );
 

@@ -17,13 +17,17 @@ describe('the package', () => {
     const [packed] = JSON.parse(npm(['pack', '--dry-run', '--json', '--ignore-scripts'])) as [{ files: { path: string }[] }];
     const files = packed.files.map((f) => f.path).sort();
     expect(files.filter((f) => f.endsWith('.map'))).toEqual([]);
-    expect(files.filter((f) => !/^(bin\/|dist\/[^/]+\.cjs$|docs\/[^/]+\.md$|LICENSE$|README\.md$|package\.json$)/.test(f))).toEqual([]);
+    expect(files.filter((f) => !/^(bin\/|dist\/[^/]+\.[cm]js$|docs\/[^/]+\.md$|LICENSE$|README\.md$|package\.json$)/.test(f))).toEqual([]);
     for (const f of [
       'bin/sparehand.js',
       'dist/hook.bundle.cjs',
       'dist/hook-answer.bundle.cjs',
       'dist/cli.bundle.cjs',
       'dist/cli-loader.cjs',
+      // The hooks inside the tools: OpenCode's and Kilo's plugin, Claude Code's mod and its stand-in (agent test).
+      'dist/opencode-plugin.mjs',
+      'dist/claude-mod-core.mjs',
+      'dist/claude-mod-stand-in.mjs',
       'docs/config.md',
       'docs/workers.md',
       'LICENSE',

@@ -3,6 +3,7 @@
 // program @anthropic-ai/claude-code@2.1.332 driven offline (docs/real-programs.md), 2026-11-29.
 import * as p from './payload-shape.js';
 import { claudeApproval } from './claude-permissions.js';
+import { claudeMod } from './claude-mod.js';
 import { claudeStyleAnswer, claudeStyleTarget, inHome, inProject, looseInput, numField, once, rewrittenInput } from './shapes.js';
 import type { AgentSpec } from './types.js';
 
@@ -39,6 +40,10 @@ export const claudeCode: AgentSpec<Payload> = {
         url: 'https://github.com/anthropics/claude-code/releases/tag/v2.1.295',
         read: '2026-12-03',
       },
+      { title: 'Claude Code mods: overview', url: 'https://code.claude.com/docs/en/plugins/mods/overview', read: '2026-12-03' },
+      { title: 'Claude Code mods: create a mod', url: 'https://code.claude.com/docs/en/plugins/mods/create', read: '2026-12-03' },
+      { title: 'Claude Code mods: troubleshoot', url: 'https://code.claude.com/docs/en/plugins/mods/troubleshoot', read: '2026-12-03' },
+      { title: 'Claude Code mods: manage mods for your organization', url: 'https://code.claude.com/docs/en/plugins/mods/admin', read: '2026-12-03' },
     ],
     confirmed: [
       {
@@ -53,6 +58,18 @@ export const claudeCode: AgentSpec<Payload> = {
         date: '2026-12-01',
         how: 'still the newest on npm (dist-tag latest) on 2026-12-01; npm run test:agents passed through sparehand agent install (test/e2e/agents/claude-code.test.ts)',
       },
+      {
+        package: '@anthropic-ai/claude-code',
+        version: '2.1.240',
+        date: '2026-12-03',
+        how: 'a version that loads no mod (2.1.287 and later do): sparehand agent install put in the settings hook, which offloaded npm test to a real sshd worker under claude -p (test/e2e/agents/claude-code.test.ts)',
+      },
+      {
+        package: '@anthropic-ai/claude-code',
+        version: '2.1.332',
+        date: '2026-12-03',
+        how: 'still the newest on npm on 2026-12-03; sparehand agent install put in the mod (~/.claude/skills/sparehand/, loaded as sparehand@skills-dir), which rewrote npm test inside Claude Code and ran it on a real sshd worker with no `sparehand agent hook` process started (counted with strace), and started no sparehand process for a light command; with mods kept off by a managed setting, the settings hook did (test/e2e/agents/claude-code.test.ts)',
+      },
     ],
     documented: '2.1.240 (docs of 2026-08-22)',
     failMode: 'Fails open: a timeout, an exit status other than 0 or 2, or output that is not JSON lets the call go on; exit 2 always blocks (CC-docs).',
@@ -61,6 +78,8 @@ export const claudeCode: AgentSpec<Payload> = {
       'updatedInput replaces the whole tool input: every field is echoed back (CC-docs).',
       'Its settings file is also read by VS Code (Local harness, matchers ignored), Cursor and Devin: the hook answers each in its own form (docs/real-programs.md, one hook, many callers).',
       'Since 2.1.295 a hook entry may say onFailure: "block", which blocks the command when the hook cannot start, times out or exits oddly (release notes): sparehand never writes it, and agent test and doctor warn where the user set it.',
+      'Mods (2.1.287 and later): a plugin in ~/.claude/skills/<name>/ with a hooks module loads as <name>@skills-dir, under claude -p with no flag and no question, interactively once the folder is trusted; `allowManagedModsOnly` in managed settings keeps it out ("mods are limited to your organization\'s by policy"); Claude Code reads the module before it loads it ($ spelled $.noun.event(...) where it is called, $.env.get with a literal name); the Bash event is flat (e.command), the permission check (tool.check) judges the rewritten command, its next() refuses a changed input, and $.tool.check gives Claude Code\'s verdict on the original (2.1.332, docs/agents.md "Claude Code\'s mod").',
+      "A mod's every call of $ is a hop to Claude Code's main thread (0.35–1.1 ms each in 2.1.332, ten at once 3.5–6 ms): the mod reads the environment once a session, and what the hook read last time all at once (docs/agents.md \"Claude Code's mod\").",
     ],
     // The hook events of the vendored settings schema (SchemaStore, 2026-08-03). Not PreSkillShellCommand: it came in
     // 2.1.332, and a settings file naming it opens a dialog at start-up in 2.1.331 and older.
@@ -169,5 +188,8 @@ export const claudeCode: AgentSpec<Payload> = {
   install: {
     targets: [target('user', inHome('.claude', 'settings.json')), target('project', inProject('.claude', 'settings.json'))],
     afterInstall: [],
+    // Where the Claude Code here can load a mod (2.1.287 and later, not kept off by its settings): the hook runs inside
+    // Claude Code, and no process starts for a call (claude-mod.ts).
+    inProcess: claudeMod,
   },
 };

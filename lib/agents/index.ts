@@ -65,5 +65,4 @@ export const isAgentId = (s: string): boolean => Object.hasOwn(AGENTS, s);
 
 export const allAgents = (): AgentSpec<unknown>[] => Object.values(AGENTS);
 
-/** Environment variable that turns one tool's hook off (`off`) or switches a redirect tool to rewriting. */
-export const agentEnvVar = (id: string): string => `SPAREHAND_AGENT_${id.toUpperCase().replace(/-/g, '_')}`;
+export { agentEnvVar } from './env-var.js';

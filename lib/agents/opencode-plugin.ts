@@ -1,51 +1,33 @@
 // The plugin file sparehand installs into tools that load OpenCode's plugin API (OpenCode itself, and forks that
-// kept it, such as Kilo): it hands each shell call to `sparehand agent hook --for <host>` (plugin-file.ts) and applies
-// the answer. No import from the tool; every failure leaves the call alone, but a refusal throws. The payload names
-// the host it was written for, since several tools send the same shape.
+// kept it, such as Kilo): it answers each shell call inside the tool's own process with the hook's own steps
+// (opencode-plugin-main.ts, bundled into the file) and applies the answer. No import from the tool, no process per
+// call; every failure leaves the call alone, but a refusal throws. The payload names the host it was written for,
+// since several tools send the same shape (and a plugin written before sparehand answered in-process still sends it to
+// `sparehand agent hook`).
+import { readFileSync } from 'node:fs';
+import { SparehandError } from '../errors.js';
+import { packagePath } from '../package-files.js';
 import * as p from './payload-shape.js';
-import { pluginFileTarget, pluginPrelude } from './plugin-file.js';
+import { pluginFileTarget, pluginHeader } from './plugin-file.js';
 import { json, looseInput, numField, once, rewrittenInput } from './shapes.js';
 import type { AgentSpec, HookAnswer, HookCommand, InstallBase, OwnFileTarget, Scope, ShellCall, WireAnswer } from './types.js';
 
+/** The plugin file: its first lines (where sparehand is, which tool), then the bundled body (opencode-plugin-main.ts). */
 export function pluginSource(hook: HookCommand): string {
-  return `${pluginPrelude(hook)}
-// Rewrites args in place (OpenCode runs what is left in them), or throws the refusal for the model to read.
-async function apply(tool, sessionID, callID, args, directory) {
-  if (!args || typeof args !== "object" || typeof args.command !== "string") return;
-  let answer = null;
-  try {
-    answer = await ask({ tool, sessionID, callID, args, directory });
-  } catch {
-    return;
-  }
-  if (!answer || typeof answer !== "object") return;
-  if (answer.args && typeof answer.args === "object" && typeof answer.args.command === "string") {
-    Object.assign(args, answer.args);
-  } else if (typeof answer.error === "string" && answer.error) {
-    throw new Error(answer.error);
-  }
+  return `${pluginHeader(hook)}${pluginBody()}`;
 }
 
-export const SparehandPlugin = async (ctx) => {
-  const directory = (ctx && (ctx.directory || ctx.worktree)) || process.cwd();
+/** The bundled body, as scripts/build.js wrote it; a checkout that was not built cannot write the plugin. */
+function pluginBody(): string {
+  const file = packagePath(PLUGIN_BODY);
   try {
-    // Plugin API v2: tool domain hooks; the event's input is mutable.
-    if (ctx && ctx.tool && typeof ctx.tool.hook === "function") {
-      ctx.tool.hook("execute.before", async (event) => {
-        if (event && event.input && typeof event.input === "object") {
-          await apply(event.tool, event.sessionID, event.id, event.input, directory);
-        }
-      });
-    }
-  } catch {}
-  return {
-    // Plugin API v1: mutate output.args.
-    "tool.execute.before": async (input, output) => {
-      await apply(input && input.tool, input && input.sessionID, input && input.callID, output && output.args, directory);
-    },
-  };
-};
-`;
+    return readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new SparehandError('INSTALL', `the plugin's body is missing (${file}): this installation of sparehand was not built`, {
+      cause: e,
+      hint: 'run `npm run build` in its folder, then install again',
+    });
+  }
 }
 
 /**
@@ -69,6 +51,9 @@ try {
 process.stdout.write(JSON.stringify(outcome));
 `;
 }
+
+/** The bundled body of the plugin, in the package (scripts/build.js). */
+export const PLUGIN_BODY = 'dist/opencode-plugin.mjs';
 
 /** What the plugin sends: its host, the tool, the call's ids, its args (v1 output.args / v2 event.input), the folder. */
 const pluginPayload = once(() =>

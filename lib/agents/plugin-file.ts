@@ -1,20 +1,25 @@
-// What every JavaScript plugin file of sparehand's shares, whichever plugin API its tool has: the marked first line,
-// where sparehand is, and `ask`, which hands one call to `sparehand agent hook --for <host>` and reads the answer.
-// Every failure (sparehand gone, a crash, a 10 s timeout, bad JSON) is "no answer": the plugin leaves the call alone.
+// What every JavaScript plugin file of sparehand's shares, whichever plugin API its tool has: the marked first line and
+// where sparehand is (pluginHeader); for a plugin that asks the hook process, `ask`, which hands one call to
+// `sparehand agent hook --for <host>` and reads the answer. Every failure (sparehand gone, a crash, a 10 s timeout, bad
+// JSON) is "no answer": the plugin leaves the call alone.
 import { hookShell, portableShell } from './shapes.js';
 import type { HookCommand, InstallBase, OwnFileTarget, Scope } from './types.js';
 
 const PLUGIN_MARK = '// sparehand plugin';
 
-/** The plugin's first lines: the mark, the imports `ask` needs, and where node and sparehand are. */
-export function pluginPrelude(hook: HookCommand, opts: { firstLine?: string } = {}): string {
+/** The mark, and where node and sparehand are (`NODE` null: \`sparehand\` from PATH) and which tool it was written for. */
+export function pluginHeader(hook: HookCommand, opts: { firstLine?: string } = {}): string {
   return `${opts.firstLine ? `${opts.firstLine}\n` : ''}${PLUGIN_MARK}: sends heavy shell commands through \`sparehand run\`. Written by \`sparehand agent install ${hook.agent}\`; remove with \`sparehand agent uninstall ${hook.agent}\`.
-import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
-
 const NODE = ${hook.portable ? 'null' : JSON.stringify(hook.node)};
 const SCRIPT = ${JSON.stringify(hook.script)};
 const HOST = ${JSON.stringify(hook.agent)};
+`;
+}
+
+/** The plugin's first lines (pluginHeader), then `ask`, which hands one call to the hook process. */
+export function pluginPrelude(hook: HookCommand, opts: { firstLine?: string } = {}): string {
+  return `${pluginHeader(hook, opts)}import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 
 // Runs the hook with the call on stdin; any failure (sparehand gone, crash, 10 s timeout, bad JSON) is null.
 function ask(payload) {

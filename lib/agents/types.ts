@@ -130,6 +130,24 @@ export interface OwnFileTarget {
 }
 
 /**
+ * The hook inside the tool's own process (a Claude Code mod), installed at user level in place of that level's targets
+ * where the installed program can load it; elsewhere the targets answer as before. Never both (lib/install/engine.ts);
+ * `agent status` and `agent test` say which is in place and why.
+ */
+export interface InProcessHook {
+  /** How messages name it: "a mod". */
+  name: string;
+  /** Its files, all sparehand's (the first is the one `agent test` runs). */
+  targets: readonly OwnFileTarget[];
+  /** The first version of the program that loads it. */
+  since: string;
+  /** Why the program here would not load it though new enough (a managed setting, turned off by the user), or undefined. */
+  blockedBy?: (base: InstallBase) => string | undefined;
+  /** What the user sees the first time, or must do, after install. */
+  afterInstall?: readonly string[];
+}
+
+/**
  * A hook entry as one table of an array of tables in a TOML file (`[[hooks]]`, `[[hooks.PreToolUse]]`). Install appends
  * sparehand's table (or replaces it where it is), uninstall removes exactly its text; the user's tables, keys and
  * comments stay.
@@ -358,5 +376,7 @@ export interface AgentSpec<P = unknown> {
      * command after removing them.
      */
     afterInstall?: readonly string[];
+    /** The hook inside the tool's own process, used at user level where the program here can load it. */
+    inProcess?: InProcessHook;
   };
 }

@@ -7,7 +7,8 @@ import { agentEnvVar } from '../agents/index.js';
 import type { AgentSpec, InstallBase, Scope } from '../agents/types.js';
 import { type Outcome, decodeWire } from './decode-answer.js';
 import { which } from '../which.js';
-import { installedCommandsIn, notesAt, targetsAt } from '../install/engine.js';
+import { inProcessAt, installedCommandsIn, notesAt, targetsAt } from '../install/engine.js';
+import { type InProcessChoice, inProcessChoice } from '../install/in-process.js';
 import { installedHandlers } from '../install/json-target.js';
 import { hasNote } from '../install/note-block.js';
 import { type ProcResult, capture } from '../process.js';
@@ -37,6 +38,8 @@ export interface CheckResult {
   fix?: string;
   /** What is not broken but should not be so: a setting of the user's that makes the tool fail closed. */
   warnings?: string[];
+  /** For a tool with a hook inside it (install.inProcess): which of its two hooks answers here, and why. */
+  answers?: string;
 }
 
 /** Absolute paths a hook command names in quotes (its node and script), to catch a moved installation. */
@@ -196,6 +199,33 @@ async function trusted(agent: AgentSpec, base: InstallBase, scope: Scope, res: C
 }
 
 /**
+ * For a tool with a hook inside it: says which of its two hooks answers at user level, and why; a hook inside it that
+ * the program here will not load is broken (install puts the other in its place).
+ */
+function whichAnswers(agent: AgentSpec, base: InstallBase, res: CheckResult, choice: InProcessChoice): CheckResult {
+  const hook = agent.install.inProcess!;
+  const fix = `sparehand agent install ${agent.id}`;
+  if (res.status === 'not-installed')
+    return { ...res, answers: `nothing yet; install would put in ${choice.use ? hook.name : 'the settings hook'}: ${choice.why}` };
+  const inside = inProcessAt(agent, 'user').some((t) => t.path(base) === res.file);
+  if (inside && !choice.use && !choice.known) return { ...res, answers: `${hook.name}, if ${agent.name} loads it: ${choice.why}` };
+  if (inside && !choice.use) {
+    return {
+      ...res,
+      status: 'broken',
+      answers: 'nothing',
+      problem: `${hook.name} is installed, but ${choice.why}`,
+      fix: `${fix} (puts the settings hook in its place)`,
+    };
+  }
+  if (inside) return { ...res, answers: `${hook.name}, inside ${agent.name}: ${choice.why}` };
+  return {
+    ...res,
+    answers: choice.use ? `the settings hook; ${choice.why}, which \`${fix}\` puts in its place` : `the settings hook: ${choice.why}`,
+  };
+}
+
+/**
  * Tests a tool's installed hook at user level and in the project at `cwd`, each file once (run in HOME, the project's
  * files can be the user's own). Empty when it is installed at neither level.
  */
@@ -205,7 +235,10 @@ export async function checkInstalled(
   opts: { commands: readonly string[]; heavyFirst?: boolean },
 ): Promise<{ installed: CheckResult[]; user: CheckResult }> {
   const trial = { cwd: at.cwd, ...opts };
-  const user = await checkAgent(agent, { home: at.home, env: at.env }, 'user', trial);
+  const base = { home: at.home, env: at.env };
+  const choice = await inProcessChoice(agent, base);
+  const checked = await checkAgent(agent, base, 'user', trial);
+  const user = choice ? whichAnswers(agent, base, checked, choice) : checked;
   const project =
     targetsAt(agent, 'project').length > 0
       ? await checkAgent(agent, { home: at.home, env: at.env, project: projectRoot(at.cwd) }, 'project', trial)

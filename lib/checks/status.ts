@@ -2,7 +2,8 @@
 // checked against, and whether a hash-trusting tool trusts the hook. Reads the registry only.
 import type { AgentSpec, Confirmed, InstallBase, Scope } from '../agents/types.js';
 import { versionOf } from './program.js';
-import { notesAt, targetsAt, toolInstalled, trustEntryOf } from '../install/engine.js';
+import { inProcessAt, installedCommandsIn, notesAt, targetsAt, toolInstalled, trustEntryOf, usualAt } from '../install/engine.js';
+import { folderOf, inProcessChoice } from '../install/in-process.js';
 import { hasNote } from '../install/note-block.js';
 import { confirmTrust } from './trust-confirm.js';
 import { parseToml, tomlAt } from '../install/toml-trust.js';
@@ -35,6 +36,11 @@ export interface AgentStatus {
   confirmed: Confirmed[];
   /** The tool's own sandbox (with `wants`): on or off, and whether a run inside it offloads. */
   sandbox?: SandboxReport;
+  /**
+   * For a tool with a hook inside it (install.inProcess): which of its two hooks answers at user level (`inside`,
+   * `settings`, or `none` when neither is there or the one there will not load), where the inside one is, and why.
+   */
+  answers?: { by: 'inside' | 'settings' | 'none'; why: string; folder: string; name: string };
 }
 
 /** Whether the tool trusts the hook installed at this scope (by the hash it would compute). */
@@ -71,7 +77,7 @@ async function scopeStatus(agent: AgentSpec, base: InstallBase, scope: Scope): P
   const trust = await trustState(agent, base, scope);
   return {
     scope,
-    files: targetsAt(agent, scope).map((t) => t.path(base)),
+    files: usualAt(agent, scope).map((t) => t.path(base)),
     installed: await toolInstalled(ws, agent, base, scope),
     notes,
     ...(trust ? { trust } : {}),
@@ -99,5 +105,42 @@ export async function agentStatus(
     sourcesRead: reads.at(-1) ?? null,
     confirmed: [...agent.facts.confirmed],
     ...(wants && agent.sandbox ? { sandbox: await sandboxReport(agent, base, wants, tilde) } : {}),
+    ...(agent.install.inProcess ? { answers: await whichAnswers(agent, base) } : {}),
   };
+}
+
+/** Whether any of these targets holds sparehand's hook. */
+async function anyInstalled(targets: ReturnType<typeof targetsAt>, base: InstallBase): Promise<boolean> {
+  for (const t of targets) {
+    const text = await readIfExists(t.path(base));
+    try {
+      if (text !== undefined && installedCommandsIn(t, t.path(base), text).length > 0) return true;
+    } catch {
+      // a file that does not parse holds no hook of ours
+    }
+  }
+  return false;
+}
+
+/** Which of the tool's two hooks answers at user level, and why. */
+async function whichAnswers(agent: AgentSpec, base: InstallBase): Promise<NonNullable<AgentStatus['answers']>> {
+  const hook = agent.install.inProcess!;
+  const choice = (await inProcessChoice(agent, base))!;
+  const inside = inProcessAt(agent, 'user');
+  const folder = folderOf(inside.map((t) => t.path(base)));
+  const name = hook.name;
+  if (await anyInstalled(inside, base)) {
+    if (!choice.use && choice.known)
+      return {
+        by: 'none',
+        folder,
+        name,
+        why: `${hook.name} is installed, but ${choice.why}: \`sparehand agent install ${agent.id}\` puts the settings hook in its place`,
+      };
+    return { by: 'inside', folder, name, why: choice.why };
+  }
+  if (await anyInstalled(usualAt(agent, 'user'), base)) {
+    return { by: 'settings', folder, name, why: choice.use ? `${choice.why}: \`sparehand agent install ${agent.id}\` puts it in place` : choice.why };
+  }
+  return { by: 'none', folder, name, why: `not installed; install would put in ${choice.use ? hook.name : 'the settings hook'}: ${choice.why}` };
 }

@@ -9,9 +9,13 @@ import { VERSION } from '../version.js';
 import { configuredWants } from '../sandbox/explain.js';
 import { reportLine } from '../sandbox/report.js';
 
-function scopeLine(ctx: Context, s: ScopeStatus): string {
+function scopeLine(ctx: Context, s: ScopeStatus, inside?: string): string {
   const hook =
-    s.files.length === 0 ? 'no hook at this level' : `${s.installed ? 'installed' : 'not installed'} (${s.files.map((f) => tilde(ctx, f)).join(', ')})`;
+    inside !== undefined
+      ? `installed (${tilde(ctx, inside)}/)`
+      : s.files.length === 0
+        ? 'no hook at this level'
+        : `${s.installed ? 'installed' : 'not installed'} (${s.files.map((f) => tilde(ctx, f)).join(', ')})`;
   const notes = s.notes.length ? `; note ${s.notes.some((n) => n.present) ? 'present' : 'absent'} (${s.notes.map((n) => tilde(ctx, n.file)).join(', ')})` : '';
   const trust = s.trust ? `; trust: ${s.trust}` : '';
   return `${hook}${notes}${trust}`;
@@ -24,7 +28,13 @@ function print(ctx: Context, list: AgentStatus[], project: string): void {
     w('');
     w(`${a.id} (${a.name}): ${a.connection}`);
     if (a.connection === 'none') continue;
-    w(`  user:     ${scopeLine(ctx, a.user)}`);
+    w(`  user:     ${scopeLine(ctx, a.user, a.answers?.by === 'inside' ? a.answers.folder : undefined)}`);
+    if (a.answers) {
+      const by = { inside: `${a.answers.name.replace(/^an? /, 'the ')} in ${tilde(ctx, a.answers.folder)}/`, settings: 'the settings hook', none: 'nothing' }[
+        a.answers.by
+      ];
+      w(`  answers:  ${by} (${a.answers.why})`);
+    }
     const same = a.project.files.length > 0 && a.project.files.every((f, i) => f === a.user.files[i]);
     w(`  project:  ${same ? 'the same files as user level' : scopeLine(ctx, a.project)}`);
     if (a.binary) w(`  program:  ${a.binary.path ? `${a.binary.path}${a.binary.version ? ` (${a.binary.version})` : ''}` : `${a.binary.name} not on PATH`}`);

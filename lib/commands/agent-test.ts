@@ -48,6 +48,7 @@ export function register(agent: Command, ctx: Context, setExit: (n: number) => v
         if (config) ctx.stdout.write(`config: ${config}\n`);
         for (const r of results) {
           ctx.stdout.write(`${r.agent} (${r.scope}): ${r.status === 'not-installed' ? 'not installed' : r.status}${r.file ? ` — ${r.file}` : ''}\n`);
+          if (r.answers) ctx.stdout.write(`  answers: ${r.answers}\n`);
           for (const t of r.trials) ctx.stdout.write(`  ${t.command}: ${describeOutcome(t.outcome)}\n`);
           if (r.problem && r.status !== 'not-installed') ctx.stdout.write(`  problem: ${r.problem}\n`);
           for (const w of r.warnings ?? []) ctx.stdout.write(`  warning: ${w}\n`);

@@ -78,6 +78,12 @@ async function section(a: AgentSpec): Promise<string> {
     for (const n of a.install.notes ?? [])
       lines.push(`- ${n.scope} level: \`${n.path(BASE)}\` (note between \`<!-- sparehand:begin -->\` and \`<!-- sparehand:end -->\`)`);
     if (a.install.trust) lines.push(`- with \`--trust\`: the trust entry in \`${a.install.trust.file(BASE)}\``);
+    const inside = a.install.inProcess;
+    if (inside) {
+      lines.push(
+        `- in place of the user-level hook, where the ${a.name} on PATH loads ${inside.name} (${inside.since} and later, not kept off by its settings): ${inside.name}, sparehand's own files ${inside.targets.map((t) => `\`${t.path(BASE)}\``).join(', ')}; the hook runs inside ${a.name}, and no process starts for a call`,
+      );
+    }
     lines.push('');
   }
   const entry = a.install.targets[0];
@@ -96,7 +102,8 @@ async function section(a: AgentSpec): Promise<string> {
   lines.push(...(await answers(a)));
   if (a.facts.failMode) lines.push(`**When the hook fails:** ${a.facts.failMode}`, '');
   if (a.install.trust) lines.push(`**Trust:** ${a.install.trust.howTo}.`, '');
-  if ((a.install.afterInstall ?? []).length > 0) lines.push('**After install:**', '', ...a.install.afterInstall!.map((t) => `- ${t}`), '');
+  const after = [...(a.install.afterInstall ?? []), ...(a.install.inProcess?.afterInstall ?? []).map((t) => `(${a.install.inProcess!.name}) ${t}`)];
+  if (after.length > 0) lines.push('**After install:**', '', ...after.map((t) => `- ${t}`), '');
   lines.push(...sandboxSection(a));
   lines.push('**Sources:**', '', ...a.facts.sources.map((s) => `- [${s.title}](${s.url}), read ${s.read}`), '');
   lines.push(

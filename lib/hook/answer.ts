@@ -1,21 +1,18 @@
-// The hook's full path, loaded only for payloads that may hold a heavy command: the caller's payload (its shape,
-// checked by hand: lib/agents/payload-shape.ts), decide, the caller's answer. No zod unless the config must be checked
-// (lib/config-checked.ts). lib/hook/main.ts is the hot path in front of it and the one place that fails open
-// (and logs); nothing here catches an error of its own.
-import { AGENTS, agentEnvVar, allAgents, isAgentId } from '../agents/index.js';
+// The hook's full path, loaded only for payloads that may hold a heavy command: which tool is calling, then its
+// payload (its shape, checked by hand: lib/agents/payload-shape.ts), decide, the caller's answer (./answer-as.ts). No
+// zod unless the config must be checked (lib/config-checked.ts). lib/hook/main.ts is the hot path in front of it and
+// the one place that fails open (and logs); nothing here catches an error of its own.
+import { AGENTS, allAgents, isAgentId } from '../agents/index.js';
 import type { HookSpec, WireAnswer } from '../agents/types.js';
-import { decide, type DecideContext } from './decide.js';
+import { answerAs, leaveFor } from './answer-as.js';
+import type { DecideContext } from './decide.js';
 import { entryCheck } from './entry-check.js';
 import { logLine } from './io.js';
 import { ownHookInstalled } from './own-hook.js';
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+export { leaveFor };
 
-export const leaveFor = (spec: HookSpec | undefined): WireAnswer => ({
-  stdout: spec?.leaveStdout ?? '',
-  stderr: '',
-  exitCode: 0,
-});
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * The caller of a payload: of the tools whose shape fits, the most specific (a shape other tools copy, marked
@@ -44,20 +41,12 @@ export async function answerPayload(ctx: DecideContext, agent: string, raw: unkn
   if (!isObject(raw)) return leaveFor(named);
   const caller = callerOf(named, raw);
   if (!caller?.payload || !caller.read || !caller.encode) return leaveFor(named);
-  if (ctx.env[agentEnvVar(caller.id)] === 'off') return leaveFor(caller);
-  const parsed = caller.payload().safeParse(raw);
-  if (!parsed.success) {
-    logLine(ctx, `${caller.id}: payload does not fit its schema: left alone`);
-    return leaveFor(caller);
-  }
-  const call = caller.read(parsed.data);
-  if (!call || !caller.shellTools.includes(call.tool)) return leaveFor(caller);
-  if (caller !== named && ownHookInstalled(ctx, caller, call.cwd)) {
+  // A call of another tool's (one that also runs this tool's hooks) is left to the entry installed for it, if any.
+  return answerAs(caller, raw, ctx, (call) => {
+    if (caller === named || !ownHookInstalled(ctx, caller, call.cwd)) return false;
     logLine(ctx, `${named.id}: a call of ${caller.id}'s, left to the hook installed for ${caller.id}`);
-    return leaveFor(caller);
-  }
-  const answer = await decide(caller, call, ctx);
-  return answer.kind === 'leave' ? leaveFor(caller) : caller.encode(answer, parsed.data);
+    return true;
+  });
 }
 
 /** The whole answer for one payload text, as the hook process gives it (tests and docs use it); throws only on internal errors. */

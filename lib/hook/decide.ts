@@ -1,5 +1,5 @@
 // The agent-neutral decision: leave, rewrite or refuse one shell call. Never names a tool; reads the spec.
-import { agentEnvVar } from '../agents/index.js';
+import { agentEnvVar } from '../agents/env-var.js';
 import type { HookAnswer, HookSpec, ShellCall } from '../agents/types.js';
 import { classify, rewriteCommand } from '../classify/index.js';
 import { loadCheckedConfigOrKept } from '../config-checked.js';

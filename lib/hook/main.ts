@@ -29,7 +29,7 @@ function leaveText(paths: HookPaths, agent: string): string {
 }
 
 /** The config's rule changes, read without validation: only used to rule commands out early. */
-function rawRules(ctx: Pick<Context, 'home' | 'env'>): RuleChanges {
+export function rawRules(ctx: Pick<Context, 'home' | 'env'>): RuleChanges {
   try {
     const path = configPath(ctx);
     const text = readConfigText(path) ?? '{}';

@@ -11,6 +11,7 @@ import { type Planned, notesAt, planInstall, planUninstall, targetsAt, toolInsta
 import { lookedFor, usedHere } from './select.js';
 import { self, sparehandInvocation } from '../self.js';
 import { removeCreatedDirs } from './created.js';
+import { type InProcessChoice, folderOf, inProcessChoice } from './in-process.js';
 import { withInstallLock } from './lock.js';
 import { type Change, type Workspace, applyChanges, unifiedDiff, workspace } from './workspace.js';
 import { sandboxLines, revertSandbox } from '../sandbox/install-lines.js';
@@ -63,7 +64,8 @@ async function write(ctx: Context, ws: Workspace, opts: { dryRun: boolean; insta
     ctx.stdout.write(changes.length ? 'dry run: nothing was written\n' : 'dry run: nothing would change\n');
   } else {
     await applyChanges(changes, { sweep: ws.paths(), recordFirst: opts.install });
-    if (!opts.install) await removeCreatedDirs(opts.base);
+    // Also after an install that took one of a tool's two hooks out (the folders it had made, now empty).
+    await removeCreatedDirs(opts.base);
   }
   return changes;
 }
@@ -96,6 +98,7 @@ async function installLocked(ctx: Context, agents: readonly AgentSpec[], opts: C
   const lines = new Map<string, string[]>(agents.map((a) => [a.id, []]));
   const out = (a: AgentSpec, s: string) => lines.get(a.id)!.push(s);
   const sandboxSaid = new Map<string, string[]>();
+  const inside = new Map<string, InProcessChoice>();
   for (const agent of agents) {
     if (agent.connection === 'none') {
       out(agent, `${agent.id}: cannot be connected: ${agent.why}`);
@@ -114,7 +117,9 @@ async function installLocked(ctx: Context, agents: readonly AgentSpec[], opts: C
     }
     const undo = ws.checkpoint();
     try {
-      planned.push(await planInstall(ws, agent, { base, scope, trust: Boolean(opts.trust) }));
+      const choice = scope === 'user' ? await inProcessChoice(agent, base) : undefined;
+      if (choice) inside.set(agent.id, choice);
+      planned.push(await planInstall(ws, agent, { base, scope, trust: Boolean(opts.trust), inProcess: choice?.use === true }));
       if (scope === 'user')
         sandboxSaid.set(agent.id, await sandboxLines(ctx, ws, agent, base, { access: Boolean(opts.sandboxAccess), dryRun: Boolean(opts.dryRun) }));
     } catch (e) {
@@ -126,11 +131,30 @@ async function installLocked(ctx: Context, agents: readonly AgentSpec[], opts: C
   }
   const changes = await write(ctx, ws, { dryRun: Boolean(opts.dryRun), install: true, base });
   const changed = new Set(changes.map((c) => c.path));
-  const state = (p: string) => (changed.has(p) ? (opts.dryRun ? 'would change' : 'written') : 'unchanged');
+  const state = (...ps: string[]) => (ps.some((p) => changed.has(p)) ? (opts.dryRun ? 'would change' : 'written') : 'unchanged');
   for (const p of planned) {
     const a = p.agent;
-    const parts = [...p.files.map((f) => `hook in ${tilde(ctx, f)} (${state(f)})`), ...p.notes.map((f) => `note in ${tilde(ctx, f)} (${state(f)})`)];
+    const choice = inside.get(a.id);
+    const hook = a.install.inProcess;
+    const files =
+      choice?.use && hook
+        ? [`${hook.name.replace(/^an? /, '')} in ${tilde(ctx, folderOf(p.files))}/ (${state(...p.files)})`]
+        : p.files.map((f) => `hook in ${tilde(ctx, f)} (${state(f)})`);
+    const parts = [...files, ...p.notes.map((f) => `note in ${tilde(ctx, f)} (${state(f)})`)];
     out(a, `${a.id}: ${parts.join('; ')}`);
+    if (choice && hook) {
+      out(
+        a,
+        `  ${choice.use ? `${hook.name} answers inside ${a.name}, in place of its settings hook` : `the settings hook answers, not ${hook.name}`}: ${choice.why}`,
+      );
+      const taken = p.replaced.filter((f) => changed.has(f));
+      if (taken.length > 0)
+        out(
+          a,
+          `  ${choice.use ? 'the settings hook' : `the ${hook.name.replace(/^an? /, '')}`} taken out of ${tilde(ctx, choice.use ? taken.join(', ') : `${folderOf(taken)}/`)}`,
+        );
+      if (choice.use) for (const t of hook.afterInstall ?? []) out(a, `  then: ${t}`);
+    }
     if (a.install.trust && p.trust) {
       if (!opts.trust) out(a, `  then: trust the hook: ${a.install.trust.howTo}`);
       else if (!opts.dryRun && opts.confirm) for (const line of await opts.confirm(ctx, p, base)) out(a, `  ${line}`);

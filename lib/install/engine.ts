@@ -22,6 +22,8 @@ export interface PlanOptions {
   /** node and script of the installed command (default: this process and this installation). */
   node?: string;
   script?: string;
+  /** Install the tool's hook inside the tool (install.inProcess) in place of its usual one at this level. */
+  inProcess?: boolean;
 }
 
 /** Where a trust entry went (or would go) for a hook installed in `hooksRealPath`. */
@@ -40,10 +42,16 @@ export interface Planned {
   notes: string[];
   trust?: TrustEntry;
   command: HookCommand;
+  /** Files the other of the tool's two hooks was taken out of (the usual one where the in-process one went in, or back). */
+  replaced: string[];
 }
 
-/** Targets of a tool at one scope. */
-export const targetsAt = (agent: AgentSpec, scope: Scope): InstallTarget[] => agent.install.targets.filter((t) => t.scope === scope);
+/** Targets of a tool at one scope: its hook files, and at user level those of its hook inside the tool (if any). */
+export const targetsAt = (agent: AgentSpec, scope: Scope): InstallTarget[] => [...usualAt(agent, scope), ...inProcessAt(agent, scope)];
+/** The hook files of a tool at one scope, without its hook inside the tool. */
+export const usualAt = (agent: AgentSpec, scope: Scope): InstallTarget[] => agent.install.targets.filter((t) => t.scope === scope);
+/** The files of a tool's hook inside the tool, at user level (its only level). */
+export const inProcessAt = (agent: AgentSpec, scope: Scope): InstallTarget[] => (scope === 'user' ? [...(agent.install.inProcess?.targets ?? [])] : []);
 export const notesAt = (agent: AgentSpec, scope: Scope) => (agent.install.notes ?? []).filter((n) => n.scope === scope);
 
 /** Real path of a file that may not exist yet (its nearest existing folder resolved). */
@@ -132,7 +140,7 @@ export async function restore(
   await saveRecord(ws, base, record);
 }
 
-/** Adds (or refreshes) this tool's hook, note and, with `trust`, its trust entry. */
+/** Adds (or refreshes) this tool's hook, note and, with `trust`, its trust entry; takes the other of its two hooks out. */
 export async function planInstall(ws: Workspace, agent: AgentSpec, opts: PlanOptions): Promise<Planned> {
   // A project's files are shared by a team: no path of this machine in them.
   const command = hookCommand(agent.id, {
@@ -140,41 +148,11 @@ export async function planInstall(ws: Workspace, agent: AgentSpec, opts: PlanOpt
     ...(opts.script ? { script: opts.script } : {}),
     portable: opts.scope === 'project',
   });
-  const planned: Planned = { agent, files: [], notes: [], command };
-  for (const target of targetsAt(agent, opts.scope)) {
-    const path = target.path(opts.base);
-    const text = await ws.read(path);
-    if (target.kind === 'json') {
-      const missing = missingFrom(target, path, text);
-      const next = installJson(target, path, text, command);
-      if (missing !== undefined) {
-        const record = await loadRecord(ws, opts.base);
-        (fileRecord(record, path).containers ??= {})[target.arrayPath.join('.')] = missing;
-        await saveRecord(ws, opts.base, record);
-      }
-      await put(ws, agent, opts.base, path, next);
-      const trust = trustEntryOf(agent, target, opts.base, path, next);
-      if (trust && agent.install.trust && opts.trust) {
-        const toml = await ws.read(trust.file);
-        await put(
-          ws,
-          agent,
-          opts.base,
-          trust.file,
-          setTomlString(trust.file, toml, agent.install.trust.table(trust.hooksRealPath, trust.group, trust.handler), agent.install.trust.field, trust.hash),
-        );
-      }
-      if (trust) planned.trust = trust;
-    } else if (target.kind === 'toml') {
-      await put(ws, agent, opts.base, path, installToml(target, path, text, command));
-    } else {
-      await put(ws, agent, opts.base, path, installOwnFile(target, path, text, command), {
-        own: true,
-        ...(target.mode === undefined ? {} : { mode: target.mode }),
-      });
-    }
-    planned.files.push(path);
-  }
+  const planned: Planned = { agent, files: [], notes: [], command, replaced: [] };
+  const inside = opts.inProcess === true && inProcessAt(agent, opts.scope).length > 0;
+  const [chosen, other] = inside ? [inProcessAt(agent, opts.scope), usualAt(agent, opts.scope)] : [usualAt(agent, opts.scope), inProcessAt(agent, opts.scope)];
+  for (const target of other) if (await removeTarget(ws, agent, opts, target)) planned.replaced.push(target.path(opts.base));
+  for (const target of chosen) await installTarget(ws, agent, opts, target, command, planned);
   if (agent.connection !== 'none') {
     const block = noteBlock(sparehandInvocation(command.portable ? 'bare' : agent.sparehandName, command));
     for (const note of notesAt(agent, opts.scope)) {
@@ -186,50 +164,49 @@ export async function planInstall(ws: Workspace, agent: AgentSpec, opts: PlanOpt
   return planned;
 }
 
+/** Puts the tool's hook in one target's file (and its trust entry, with `trust`). */
+async function installTarget(ws: Workspace, agent: AgentSpec, opts: PlanOptions, target: InstallTarget, command: HookCommand, planned: Planned): Promise<void> {
+  const path = target.path(opts.base);
+  const text = await ws.read(path);
+  if (target.kind === 'json') {
+    const missing = missingFrom(target, path, text);
+    const next = installJson(target, path, text, command);
+    if (missing !== undefined) {
+      const record = await loadRecord(ws, opts.base);
+      (fileRecord(record, path).containers ??= {})[target.arrayPath.join('.')] = missing;
+      await saveRecord(ws, opts.base, record);
+    }
+    await put(ws, agent, opts.base, path, next);
+    const trust = trustEntryOf(agent, target, opts.base, path, next);
+    if (trust && agent.install.trust && opts.trust) {
+      const toml = await ws.read(trust.file);
+      await put(
+        ws,
+        agent,
+        opts.base,
+        trust.file,
+        setTomlString(trust.file, toml, agent.install.trust.table(trust.hooksRealPath, trust.group, trust.handler), agent.install.trust.field, trust.hash),
+      );
+    }
+    if (trust) planned.trust = trust;
+  } else if (target.kind === 'toml') {
+    await put(ws, agent, opts.base, path, installToml(target, path, text, command));
+  } else {
+    await put(ws, agent, opts.base, path, installOwnFile(target, path, text, command), {
+      own: true,
+      ...(target.mode === undefined ? {} : { mode: target.mode }),
+    });
+  }
+  planned.files.push(path);
+}
+
 /**
  * Removes what install added: the hook entry (and its trust entry), sparehand's own files, and the note unless
  * `keepNotes` says another installed tool still reads that file.
  */
 export async function planUninstall(ws: Workspace, agent: AgentSpec, opts: PlanOptions, keepNotes: ReadonlySet<string>): Promise<Planned> {
-  const planned: Planned = { agent, files: [], notes: [], command: hookCommand(agent.id, opts) };
-  for (const target of targetsAt(agent, opts.scope)) {
-    const path = target.path(opts.base);
-    const text = await ws.read(path);
-    if (text === undefined) {
-      // Not there (an install killed before it was written): only the record may name it.
-      await restore(ws, agent, opts.base, path, undefined, undefined);
-      continue;
-    }
-    if (target.kind === 'json') {
-      const trust = trustEntryOf(agent, target, opts.base, path, text);
-      const record = await loadRecord(ws, opts.base);
-      const key = target.arrayPath.join('.');
-      // No record (installed by an older sparehand, or the state folder was cleared): prune nothing.
-      const next = uninstallJson(target, path, text, record.files[path]?.containers?.[key] ?? target.arrayPath.length + 1);
-      if (next === text) continue;
-      // Forgotten once what install created is gone (another tool's entry may still hold the list).
-      if (missingFrom(target, path, next) !== undefined) {
-        delete record.files[path]?.containers?.[key];
-        await saveRecord(ws, opts.base, record);
-      }
-      await restore(ws, agent, opts.base, path, onlySeed(target, path, next) ? undefined : next, next);
-      if (trust && agent.install.trust) {
-        const toml = await ws.read(trust.file);
-        const rest = removeTomlField(trust.file, toml, agent.install.trust.table(trust.hooksRealPath, trust.group, trust.handler), agent.install.trust.field);
-        if (rest !== toml) await restore(ws, agent, opts.base, trust.file, rest, '');
-      }
-    } else if (target.kind === 'toml') {
-      const next = uninstallToml(target, path, text);
-      if (next === text) continue;
-      // A file that held only sparehand's table goes when install created it; the user's (even empty) stays.
-      await restore(ws, agent, opts.base, path, next.trim() === '' ? undefined : next, next);
-    } else {
-      const next = uninstallOwnFile(target, text);
-      if (next === text) continue;
-      await restore(ws, agent, opts.base, path, undefined, undefined);
-    }
-    planned.files.push(path);
-  }
+  const planned: Planned = { agent, files: [], notes: [], command: hookCommand(agent.id, opts), replaced: [] };
+  for (const target of targetsAt(agent, opts.scope)) if (await removeTarget(ws, agent, opts, target)) planned.files.push(target.path(opts.base));
   for (const note of notesAt(agent, opts.scope)) {
     const path = note.path(opts.base);
     const text = await ws.read(path);
@@ -242,6 +219,46 @@ export async function planUninstall(ws: Workspace, agent: AgentSpec, opts: PlanO
     planned.notes.push(path);
   }
   return planned;
+}
+
+/** Takes the tool's hook (and its trust entry) out of one target's file; whether there was one to take out. */
+async function removeTarget(ws: Workspace, agent: AgentSpec, opts: PlanOptions, target: InstallTarget): Promise<boolean> {
+  const path = target.path(opts.base);
+  const text = await ws.read(path);
+  if (text === undefined) {
+    // Not there (an install killed before it was written): only the record may name it.
+    await restore(ws, agent, opts.base, path, undefined, undefined);
+    return false;
+  }
+  if (target.kind === 'json') {
+    const trust = trustEntryOf(agent, target, opts.base, path, text);
+    const record = await loadRecord(ws, opts.base);
+    const key = target.arrayPath.join('.');
+    // No record (installed by an older sparehand, or the state folder was cleared): prune nothing.
+    const next = uninstallJson(target, path, text, record.files[path]?.containers?.[key] ?? target.arrayPath.length + 1);
+    if (next === text) return false;
+    // Forgotten once what install created is gone (another tool's entry may still hold the list).
+    if (missingFrom(target, path, next) !== undefined) {
+      delete record.files[path]?.containers?.[key];
+      await saveRecord(ws, opts.base, record);
+    }
+    await restore(ws, agent, opts.base, path, onlySeed(target, path, next) ? undefined : next, next);
+    if (trust && agent.install.trust) {
+      const toml = await ws.read(trust.file);
+      const rest = removeTomlField(trust.file, toml, agent.install.trust.table(trust.hooksRealPath, trust.group, trust.handler), agent.install.trust.field);
+      if (rest !== toml) await restore(ws, agent, opts.base, trust.file, rest, '');
+    }
+  } else if (target.kind === 'toml') {
+    const next = uninstallToml(target, path, text);
+    if (next === text) return false;
+    // A file that held only sparehand's table goes when install created it; the user's (even empty) stays.
+    await restore(ws, agent, opts.base, path, next.trim() === '' ? undefined : next, next);
+  } else {
+    const next = uninstallOwnFile(target, text);
+    if (next === text) return false;
+    await restore(ws, agent, opts.base, path, undefined, undefined);
+  }
+  return true;
 }
 
 /**

@@ -9,6 +9,7 @@ import { SparehandError } from '../errors.js';
 import { type ProcResult, capture } from '../process.js';
 import { resolvedHost } from '../sandbox/ssh-way.js';
 import type { UpPlan } from './rsync-flavour.js';
+import { workerWhere } from './worker-where.js';
 import { type Connection, rsyncRsh, rsyncRshBlanks, rsyncWord, sshArgs } from './ssh-args.js';
 
 /** The transport as the reports show it. */
@@ -17,16 +18,12 @@ export type TransportInfo =
   | { kind: 'exec'; exec: string[] }
   | { kind: 'kubernetes'; namespace: string; selector: string };
 
+export { workerWhere };
+
 /** The worker as ssh reaches it; an exec worker here is sparehand's own mistake. */
 export function sshWorker(worker: Worker): SshWorker {
   if (worker.destination === undefined) throw new SparehandError('INTERNAL', `worker "${worker.name}" is an exec worker, not an ssh one`);
   return worker as SshWorker;
-}
-
-/** What the worker is, in a line or a key: its ssh destination, or its exec command. */
-export function workerWhere(worker: Pick<Worker, 'destination' | 'exec' | 'kubernetes'>): string {
-  const k = worker.kubernetes;
-  return worker.destination ?? (k ? `pods -l ${k.selector} in ${k.namespace}` : quote(worker.exec ?? []));
 }
 
 /**

@@ -5,7 +5,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Worker } from '../config.js';
-import { workerWhere } from './transport.js';
+import { workerWhere } from './worker-where.js';
 import type { Context } from '../context.js';
 import { writeFileAtomically } from '../fs-atomic.js';
 import { cacheDir } from '../paths.js';

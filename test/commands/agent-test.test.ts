@@ -72,7 +72,10 @@ describe('agent test all after agent install all', () => {
 
   it('the human form names each tool, what came back, and the fix', async () => {
     const r = await sparehand(['agent', 'test', 'claude-code', '--command', 'ls'], { env, cwd: home });
-    expect(r.stdout).toBe(`claude-code (user): working — ${join(home, '.claude', 'settings.json')}\n  ls: left alone\n`);
+    // Which of its two hooks answers, and why: no Claude Code on this PATH, so the settings hook, which every version runs.
+    expect(r.stdout).toBe(
+      `claude-code (user): working — ${join(home, '.claude', 'settings.json')}\n  answers: the settings hook: claude is not on PATH, so whether it loads a mod is not known\n  ls: left alone\n`,
+    );
   });
 });
 

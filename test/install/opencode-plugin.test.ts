@@ -1,19 +1,19 @@
 // The OpenCode plugin install writes: loaded as OpenCode loads it (no import from OpenCode), through the v1 and v2
-// hook APIs, and harmless when sparehand is gone.
+// hook APIs, answering inside the tool's process (no process started for a call), and harmless when sparehand is gone
+// or its own code fails.
 import { pathToFileURL } from 'node:url';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { pluginSource } from '../../lib/agents/opencode-plugin.js';
-import { pluginCommand } from '../../lib/agents/plugin-file.js';
+import { pluginCommand, pluginPrelude } from '../../lib/agents/plugin-file.js';
 import { classify } from '../../lib/classify/index.js';
 import { hookCommand } from '../../lib/install/hook-command.js';
 import { tempDir } from '../helpers/context.js';
 
 /** Loads the plugin in a child node (a throwaway HOME), runs `body` with `hooks` and `v2` in scope, prints its result. */
-async function inPlugin(file: string, body: string): Promise<unknown> {
-  const home = tempDir('sparehand-home-');
+async function inPlugin(file: string, body: string, home = tempDir('sparehand-home-')): Promise<unknown> {
   const source = `
 const m = await import(${JSON.stringify(pathToFileURL(file).href)});
 let v2;
@@ -73,15 +73,27 @@ describe('OpenCode plugin', () => {
     expect(out).toEqual({ a: { command: 'npm test' }, v2: { command: 'npm test' } });
   });
 
-  it('leaves the call alone when the hook crashes', async () => {
-    const dir = tempDir('sparehand-fake-');
-    const fake = join(dir, 'sparehand.js');
-    writeFileSync(fake, 'process.stdout.write("{not json"); process.exit(3);\n');
+  it('starts no process: nothing of node:child_process is in it', () => {
+    const text = readFileSync(plugin(), 'utf8');
+    expect(text).not.toMatch(/child_process|\bspawn(Sync)?\(|\bexecFile(Sync)?\(/);
+  });
+
+  it('leaves the call alone, and says why in the log, when its own code fails on the call', async () => {
+    const home = tempDir('sparehand-home-');
     const out = await inPlugin(
-      plugin({ script: fake }),
-      `const a = { command: 'npm test' }; await hooks['tool.execute.before']({ tool: 'bash' }, { args: a }); return a;`,
+      plugin(),
+      `
+      // args whose fields cannot be listed: the answer's first step (what in the call could be heavy?) throws on it.
+      const a = new Proxy({ command: 'npm test' }, { ownKeys() { throw new Error('no keys here'); } });
+      await hooks['tool.execute.before']({ tool: 'bash', sessionID: 's', callID: 'c' }, { args: a });
+      return { command: a.command };
+      `,
+      home,
     );
     expect(out).toEqual({ command: 'npm test' });
+    expect(readFileSync(join(home, '.local', 'state', 'sparehand', 'hook.log'), 'utf8')).toMatch(
+      /opencode: internal error in the tool's own process, left alone: Error: no keys here/,
+    );
   });
 
   it('written for another tool that loads the same API, asks the hook for that tool, which answers it', async () => {
@@ -95,7 +107,8 @@ describe('OpenCode plugin', () => {
   });
 
   it("a plugin written before it named its host is read back as OpenCode's", () => {
-    const old = readFileSync(plugin(), 'utf8')
+    // As sparehand wrote it then: the prelude that asks the hook process, without the HOST line.
+    const old = `${pluginPrelude(hookCommand('opencode'))}const answer = await ask({ tool, args });\n`
       .replace(/^const HOST = .*\n/m, '')
       .replace('"--for", HOST', '"--for", "opencode"')
       .replace('{ host: HOST, ...payload }', 'payload');

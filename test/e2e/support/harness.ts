@@ -90,6 +90,8 @@ export function baseEnv(box: Sandbox, toolBin: string, extra: Record<string, str
 }
 
 export interface RunResult {
+  /** With `trace`: the argv of every program the CLI and what it started ran (each successful execve). */
+  execs?: string[][];
   exitCode?: number;
   timedOut: boolean;
   stdout: string;
@@ -100,15 +102,25 @@ export interface RunResult {
   ended: ProcessInfo[];
 }
 
+/** Ends the shared ssh connections sparehand keeps up for its next run (in $HOME, where the runs' HOME keeps them). */
+const STOP_SHARED = 'for s in "$HOME"/.cache/sparehand/ssh/*; do [ -S "$s" ] && ssh -o ControlPath="$s" -O exit sparehand-worker 2>/dev/null; done; true';
+
 /** Runs the CLI in its own process group, with a timeout; ends the group and known daemons afterwards. */
 export async function runTool(
   box: Sandbox,
   file: string,
   args: string[],
   env: Record<string, string>,
-  opts: { timeoutMs?: number; knownDaemons?: RegExp[]; cwd?: string } = {},
+  opts: { timeoutMs?: number; knownDaemons?: RegExp[]; cwd?: string; trace?: boolean } = {},
 ): Promise<RunResult> {
-  const child = execa(file, args, {
+  // Every program started, counted by strace around the CLI (-f: its children too; -s: whole arguments). strace waits for
+  // all it follows, so sparehand's shared ssh connections (left up for the next run) are ended inside it, once the CLI is.
+  const trace = opts.trace ? join(box.root, 'execve.trace') : undefined;
+  const then = `status=$?; ${STOP_SHARED}; exit $status`;
+  const [cmd, argv] = trace
+    ? ['strace', ['-f', '-qq', '-s', '65536', '-e', 'trace=execve', '-o', trace, 'sh', '-c', `"$@"; ${then}`, 'sh', file, ...args]]
+    : [file, args];
+  const child = execa(cmd, argv, {
     cwd: opts.cwd ?? box.project,
     env,
     extendEnv: false,
@@ -122,6 +134,7 @@ export async function runTool(
   const pgid = child.pid;
   const result = await child;
   if (pgid) killGroup(pgid);
+  if (!trace) await execa('sh', ['-c', STOP_SHARED], { env, extendEnv: false, reject: false });
   const ended: ProcessInfo[] = [];
   for (const p of processesWithEnv(MARKER, box.mark)) {
     if ((opts.knownDaemons ?? []).some((re) => re.test(p.cmdline))) {
@@ -132,6 +145,7 @@ export async function runTool(
   const leftovers = await waitForNone(MARKER, box.mark, 3000);
   for (const p of leftovers) killPid(p.pid);
   return {
+    ...(trace ? { execs: execsIn(readFileSync(trace, 'utf8')) } : {}),
     exitCode: result.exitCode,
     timedOut: Boolean(result.timedOut),
     stdout: String(result.stdout ?? ''),
@@ -139,6 +153,30 @@ export async function runTool(
     leftovers,
     ended,
   };
+}
+
+/** A program start of sparehand's: its script or its link run, or a shell told to run it. */
+export const startsSparehand = (argv: readonly string[]): boolean =>
+  argv.some((a) => /(^|\/)sparehand(\.js)?$/.test(a) || /(^|[\s/"'])sparehand(\.js)?["']?\s+(agent|run)\b/.test(a));
+
+/** A start of `sparehand agent hook` (the hook process), directly or through a shell. */
+export const startsHook = (argv: readonly string[]): boolean => /(^|[\s/"'])sparehand(\.js)?["']?\s+agent\s+hook\b/.test(argv.join(' '));
+
+/** The argv of each successful execve in strace's output (`PID execve("file", ["arg", …], …) = 0`). */
+export function execsIn(trace: string): string[][] {
+  // strace writes C escapes; JSON reads the common ones (\n, \t, \", \\), and a rare other stays as written.
+  const unquote = (q: string): string => {
+    try {
+      return JSON.parse(`"${q}"`) as string;
+    } catch {
+      return q;
+    }
+  };
+  return trace
+    .split('\n')
+    .map((line) => /execve\("(?:[^"\\]|\\.)*", \[(.*)\], .*\) = 0$/.exec(line)?.[1])
+    .filter((list): list is string => list !== undefined)
+    .map((list) => [...list.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => unquote(m[1]!)));
 }
 
 /** Everything a failing test should print: the model's view, and the CLI's own output. */
@@ -152,6 +190,7 @@ export function explain(box: Sandbox, run: RunResult | undefined): string {
     run ? `CLI stderr:\n${tail(run.stderr)}` : '',
     run?.ended.length ? `known daemons ended by pid: ${run.ended.map((p) => `${p.pid} ${p.cmdline}`).join('; ')}` : '',
     run?.leftovers.length ? `left running: ${JSON.stringify(run.leftovers)}` : '',
+    run?.execs ? `programs started: ${run.execs.length}; of sparehand's: ${JSON.stringify(run.execs.filter(startsSparehand))}` : '',
   ]
     .filter(Boolean)
     .join('\n');

@@ -65,7 +65,13 @@ async function writeRegistryEntries(box: Sandbox, tool: string, env: Record<stri
 }
 
 /** `sparehand agent install <tool> [args]` in the sandbox (or a development stand-in, see above). */
-export async function installSparehand(box: Sandbox, tool: string, env: Record<string, string>, args: string[] = []): Promise<InstallResult> {
+export async function installSparehand(
+  box: Sandbox,
+  tool: string,
+  env: Record<string, string>,
+  args: string[] = [],
+  enclose?: (file: string, args: string[]) => [string, string[]],
+): Promise<InstallResult> {
   const mode = process.env.SPAREHAND_E2E_HOOK ?? 'install';
   if (mode === 'none') return { how: 'no hook (SPAREHAND_E2E_HOOK=none)', output: '' };
   if (mode === 'toy' && tool === 'claude-code') {
@@ -76,12 +82,18 @@ export async function installSparehand(box: Sandbox, tool: string, env: Record<s
     await writeRegistryEntries(box, tool, env);
     return { how: "the registry's entries written by hand (SPAREHAND_E2E_HOOK=hand)", output: '' };
   }
-  return agentCommand(box, env, ['install', tool, ...args]);
+  return agentCommand(box, env, ['install', tool, ...args], enclose);
 }
 
 /** `sparehand agent <args>` in the sandbox, as the user runs it. */
-export async function agentCommand(box: Sandbox, env: Record<string, string>, args: string[]): Promise<InstallResult> {
-  const result = await execa(process.execPath, [BIN, 'agent', ...args], {
+export async function agentCommand(
+  box: Sandbox,
+  env: Record<string, string>,
+  args: string[],
+  enclose?: (file: string, args: string[]) => [string, string[]],
+): Promise<InstallResult> {
+  const [file, argv] = enclose ? enclose(process.execPath, [BIN, 'agent', ...args]) : [process.execPath, [BIN, 'agent', ...args]];
+  const result = await execa(file, argv, {
     cwd: box.project,
     env,
     extendEnv: false,

@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, expect } from 'vitest';
-import { disposeSandbox, explain, makeSandbox, type RunResult, runTool, type Sandbox, toolInstall } from './harness.js';
+import { disposeSandbox, explain, makeSandbox, type RunResult, runTool, type Sandbox, startsHook, startsSparehand, toolInstall } from './harness.js';
 import type { FakeModelOptions } from '../fake-model/server.js';
 import { agentCommand, type InstallResult, installSparehand } from './install.js';
 import type { ToolDriver } from './tools.js';
@@ -30,6 +30,10 @@ export interface ScenarioOptions {
   under?: string;
   /** Processes besides the tool's own known to stay (sparehand's shared ssh connection to a worker): ended by pid. */
   knownDaemons?: RegExp[];
+  /** Count the programs the CLI (and all it starts) runs, with strace (RunResult.execs). */
+  trace?: boolean;
+  /** Runs `sparehand agent install`/`uninstall` and the CLI inside this (a mount namespace with managed settings). */
+  enclose?: (file: string, args: string[]) => [string, string[]];
 }
 
 export interface Scenario {
@@ -44,7 +48,7 @@ type Skip = (note: string) => never;
 
 /** Runs one scenario, or skips the test (with the reason) when the tool is not installed on this machine. */
 export async function runScenario(driver: ToolDriver, skip: Skip, opts: ScenarioOptions = {}): Promise<Scenario> {
-  const installed = toolInstall(driver.id);
+  const installed = toolInstall(driver.cache ?? driver.id);
   if (!installed.ok) {
     console.warn(`SKIPPED ${driver.id}: ${installed.reason}`);
     return skip(installed.reason);
@@ -66,17 +70,18 @@ export async function runScenario(driver: ToolDriver, skip: Skip, opts: Scenario
       if (other) return skip(`this machine has another sparehand on PATH (${other})`);
     }
     opts.beforeInstall?.(box);
-    let install = await installSparehand(box, driver.id, env, opts.installArgs);
+    let install = await installSparehand(box, driver.id, env, opts.installArgs, opts.enclose);
     expect(install.exitCode ?? 0, `${install.how} failed:\n${install.output}`).toBe(0);
     if (opts.uninstall) {
-      const undo = await agentCommand(box, env, ['uninstall', driver.id]);
+      const undo = await agentCommand(box, env, ['uninstall', driver.id], opts.enclose);
       expect(undo.exitCode, `${undo.how} failed:\n${undo.output}`).toBe(0);
       install = { how: `${install.how}, then ${undo.how}`, output: `${install.output}${undo.output}` };
     }
     opts.afterInstall?.(box);
-    const [file, args] = (opts.command ?? driver.command)(box, toolBin, install.output);
+    const [given, givenArgs] = (opts.command ?? driver.command)(box, toolBin, install.output);
+    const [file, args] = opts.enclose ? opts.enclose(given, givenArgs) : [given, givenArgs];
     const knownDaemons = [...(driver.knownDaemons ?? []), ...(opts.knownDaemons ?? [])];
-    const run = await runTool(box, file, args, env, { knownDaemons, timeoutMs: opts.timeoutMs });
+    const run = await runTool(box, file, args, env, { knownDaemons, timeoutMs: opts.timeoutMs, trace: opts.trace });
     const why = `${install.how}${install.output ? `:\n${install.output.trim()}` : ''}\n${explain(box, run)}`;
     if (process.env.SPAREHAND_E2E_VERBOSE) console.log(`--- ${driver.id}\n${why}`);
     return { box, install, run, why };
@@ -119,6 +124,18 @@ export function expectRewritten(s: Scenario): void {
   expect(ran(s).length, `no tool result shows SPAREHAND_RUN=1:\n${s.why}`).toBeGreaterThan(0);
   expect(s.box.fake.asked, `the model had to ask more than once:\n${s.why}`).toEqual(['npm test']);
   expectCleanRun(s);
+}
+
+/** No `sparehand agent hook` process started (the hook answered inside the tool), counted with strace (`trace`). */
+export function expectNoHookProcess(s: Scenario): void {
+  expect(s.run.execs, `the run was not traced:\n${s.why}`).toBeDefined();
+  expect(s.run.execs!.filter(startsHook), `a sparehand agent hook process started:\n${s.why}`).toEqual([]);
+}
+
+/** No process of sparehand's started at all (a light command), counted with strace (`trace`). */
+export function expectNoSparehandProcess(s: Scenario): void {
+  expect(s.run.execs, `the run was not traced:\n${s.why}`).toBeDefined();
+  expect(s.run.execs!.filter(startsSparehand), `a process of sparehand's started:\n${s.why}`).toEqual([]);
 }
 
 /** Redirect: `npm test` was refused naming a `sparehand run` command, and that command then ran. */

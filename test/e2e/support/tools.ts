@@ -8,8 +8,10 @@ import { dirname, join } from 'node:path';
 import { baseEnv, PROMPT, type Sandbox } from './harness.js';
 
 export interface ToolDriver {
-  /** The folder in the e2e cache (scripts/e2e-setup.js) and sparehand's tool id. */
+  /** sparehand's tool id, and the folder in the e2e cache (scripts/e2e-setup.js) unless `cache` names another. */
   id: string;
+  /** The folder in the e2e cache, for another version of the program (`claude-code@2.1.240`). */
+  cache?: string;
   /** Writes the tool's own configuration (not sparehand's) into the sandbox's HOME. */
   configure(box: Sandbox, toolBin: string): Promise<void>;
   /** The environment of the run. */
