@@ -10,15 +10,22 @@ import base from './vitest.config.js';
 
 const ROOT = dirname(fileURLToPath(import.meta.url));
 
-/** Files that take most of a minute each on two cores: a copy of the repository tested whole, real bash per case. */
+/** Files that take many seconds each on two cores: a copy of the repository tested whole, real bash or a real hook
+ * process per case, an apply killed at each of its calls. */
 const SLOW = [
   'test/agents/add-a-tool.test.ts',
+  'test/agents/fuzz.test.ts',
   'test/classify/means-the-same.property.test.ts',
   'test/classify/quoting.property.test.ts',
+  'test/classify/split.property.test.ts',
+  'test/commands/agent-test.test.ts',
+  'test/hook/in-process.test.ts',
+  'test/hook/process.test.ts',
   'test/scripts/build.test.ts',
+  'test/sync/apply-crash.test.ts',
 ];
 
-const WORKER = /helpers\/(sshd|worker-env|container|podman-first)\.js['"]/;
+const WORKER = /helpers\/(sshd|worker-env|container|podman-first|venv-worker)\.js['"]/;
 
 function testFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {

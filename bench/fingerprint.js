@@ -10,8 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { RUNS, median, tree } from './setup.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const { fingerprint, changedSince } = await import(join(root, 'dist/remote/warm-send.js'));
-const { keepWarm, takeWarm } = await import(join(root, 'dist/sync/warm-kept.js'));
+const { fingerprint, changedSince } = await import(join(root, 'dist/send/warm-send.js'));
+const { keepWarm, takeWarm } = await import(join(root, 'dist/send/warm-kept.js'));
 const files = Number(process.env.BENCH_FILES || 100_000);
 const proj = tree(files);
 execFileSync('git', ['add', '-A'], { cwd: proj });

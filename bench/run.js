@@ -16,13 +16,13 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = join(root, 'bin', 'sparehand.js');
 const { connectionFor, closeConnections } = await import(join(root, 'dist/remote/connection.js'));
 const { sshArgs, rsyncRsh } = await import(join(root, 'dist/remote/ssh-args.js'));
-const { rsyncUpArgs } = await import(join(root, 'dist/remote/rsync-args.js'));
+const { rsyncUpArgs } = await import(join(root, 'dist/send/rsync-args.js'));
 const { upFilterArgs, notBroughtBack, skipArgument, skipRules } = await import(join(root, 'dist/remote/sync-rules.js'));
 const { BOOT, programPreamble } = await import(join(root, 'dist/remote/worker/program.js'));
 const { jobFrame } = await import(join(root, 'dist/remote/job.js'));
 const { frame } = await import(join(root, 'dist/remote/frames.js'));
 const { remoteRoot } = await import(join(root, 'dist/run/project.js'));
-const { syncUp } = await import(join(root, 'dist/remote/sync.js'));
+const { syncUp } = await import(join(root, 'dist/send/rsync-up.js'));
 const { rsyncHere, rsyncThere } = await import(join(root, 'dist/remote/rsync-found.js'));
 
 const s = await sshd();
@@ -98,7 +98,7 @@ try {
   compare('warm `run -- true` (20 files) vs one ssh round trip', sparehand(small), () => must('ssh', sshArgs(worker, conn, 'true'), { env }), 3);
 
   const big = tree(20_000);
-  // sparehand's sync step as `run` does it (lib/remote/sync.ts, in this process) against plain
+  // sparehand's sync step as `run` does it (lib/send/rsync-up.ts, in this process) against plain
   // `rsync -a --delete` with the same ssh options: what sparehand's filters and way of calling rsync cost.
   const t = { worker, conn, config: {}, localRoot: big, remoteRoot: remoteRoot(worker, 'bench-20k', 0), env };
   const rsyncs = { here: await rsyncHere(c), there: await rsyncThere(c, worker, conn) };

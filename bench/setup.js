@@ -78,12 +78,12 @@ export async function sshd() {
   return { dir, home, user, port, proc, identity: join(dir, 'user_key'), hostKey };
 }
 
-/** A git project with `files` small files in folders of 100, and a `.gitignore` for dist/. */
-export function tree(files) {
+/** A git project with `files` small files in folders of `per` (100), and a `.gitignore` for dist/. */
+export function tree(files, per = 100) {
   const dir = tmp('sparehand-bench-proj-');
   for (let i = 0; i < files; i++) {
-    const sub = join(dir, 'src', `d${Math.floor(i / 100)}`);
-    if (i % 100 === 0) mkdirSync(sub, { recursive: true });
+    const sub = join(dir, 'src', `d${Math.floor(i / per)}`);
+    if (i % per === 0) mkdirSync(sub, { recursive: true });
     writeFileSync(join(sub, `f${i}.js`), `export const v${i} = ${i};\n`);
   }
   writeFileSync(join(dir, '.gitignore'), 'dist/\n');

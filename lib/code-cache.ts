@@ -2,10 +2,11 @@
 // compiled anew by every hook process otherwise; with the cache it starts in about half the time
 // (docs/performance.md). Node 20 has no module compile cache of its own (that came in 22.1).
 import { isAscii } from 'node:buffer';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { Script } from 'node:vm';
+import { ownFolder, readOwnBytes, replaceOwnFile } from './state/own-file.js';
 
 type Wrapped = (exports: unknown, require: NodeJS.Require, module: { exports: unknown }, filename: string, dir: string) => void;
 
@@ -17,12 +18,8 @@ export function requireWithCodeCache(file: string, cacheDir: string): unknown {
   const st = statSync(file);
   const stem = `${basename(file)}-${process.version}-${process.arch}-`;
   const cachePath = join(cacheDir, `${stem}${st.size}-${Math.trunc(st.mtimeMs)}.v8`);
-  let cachedData: Buffer | undefined;
-  try {
-    cachedData = readFileSync(cachePath);
-  } catch {
-    // first run of this build: no cache yet
-  }
+  // None on the first run of this build; never a link, a FIFO or another user's (lib/state/own-file.ts).
+  const cachedData = readOwnBytes({}, cachePath);
   // The same wrapper Node puts around a CommonJS module; V8 checks the cache against this exact source.
   const script = new Script(`(function (exports, require, module, __filename, __dirname) { ${source}\n})`, {
     filename: file,
@@ -34,11 +31,9 @@ export function requireWithCodeCache(file: string, cacheDir: string): unknown {
     // Written at exit, so that the functions this run compiled are in it too. Never fails the hook.
     process.once('exit', () => {
       try {
-        mkdirSync(cacheDir, { recursive: true });
+        if (!ownFolder({}, cacheDir, { make: true })) return;
         for (const old of readdirSync(cacheDir)) if (old.startsWith(stem)) rmSync(join(cacheDir, old), { force: true });
-        const tmp = `${cachePath}.${process.pid}.tmp`;
-        writeFileSync(tmp, script.createCachedData());
-        renameSync(tmp, cachePath);
+        replaceOwnFile(cachePath, script.createCachedData());
       } catch {
         // no cache this time
       }

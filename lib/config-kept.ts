@@ -1,13 +1,12 @@
 // The last config that parsed, kept in the cache folder, so that a typo in the config file (a trailing comma)
 // does not turn every hook off: the hook and `run` go on with the last good config (or the built-in defaults) and
 // say which file and line is broken; the commands that write the config still refuse it.
-import { mkdirSync, readFileSync } from 'node:fs';
-import { writeOwnFileSync } from './fs-atomic.js';
 import { join } from 'node:path';
 import type { Context } from './context.js';
 import { cacheDir } from './paths.js';
+import { type Said, readOwnFile, writeOwnFile } from './state/own-file.js';
 
-type Env = Pick<Context, 'home' | 'env'>;
+type Env = Pick<Context, 'home' | 'env'> & Said;
 
 const keptPath = (c: Env): string => join(cacheDir(c), 'config.last-good.json');
 
@@ -38,7 +37,7 @@ const isChecked = (v: unknown): v is Checked =>
 /** The kept copy of the config at `path`, if the last one that parsed was that file's (with what its check found). */
 export function keptConfigText(c: Env, path: string): { text: string; saved: string; checked?: Checked } | undefined {
   try {
-    const kept = JSON.parse(readFileSync(keptPath(c), 'utf8')) as Kept;
+    const kept = JSON.parse(readOwnFile(c, keptPath(c)) ?? 'null') as Kept;
     if (kept.path !== path || typeof kept.text !== 'string') return undefined;
     return { text: kept.text, saved: kept.saved, ...(isChecked(kept.checked) ? { checked: kept.checked } : {}) };
   } catch {
@@ -53,12 +52,7 @@ export function keptConfigText(c: Env, path: string): { text: string; saved: str
 export function keepConfigText(c: Env, path: string, text: string, checked?: Checked): void {
   const kept = keptConfigText(c, path);
   if (kept?.text === text && (checked === undefined || kept.checked?.by === checked.by)) return;
-  const file = keptPath(c);
-  try {
-    mkdirSync(cacheDir(c), { recursive: true });
-    const record: Kept = { path, text, saved: new Date().toISOString(), ...(checked ? { checked } : {}) };
-    writeOwnFileSync(file, `${JSON.stringify(record)}\n`);
-  } catch {
-    // A cache folder that cannot be written (a sandbox): the config itself was read; only the spare copy is missing.
-  }
+  const record: Kept = { path, text, saved: new Date().toISOString(), ...(checked ? { checked } : {}) };
+  // A cache folder that cannot be written (a sandbox): the config itself was read; only the spare copy is missing.
+  writeOwnFile(c, keptPath(c), `${JSON.stringify(record)}\n`);
 }

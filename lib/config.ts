@@ -57,10 +57,30 @@ export type Worker = z.infer<typeof WorkerSchema>;
 export type SshWorker = Worker & { destination: string };
 
 /**
+ * A service the worker starts for each run instead (docs/run.md "Services on the worker"), as CI's service containers
+ * are: `start` runs in the copy before the command and is stopped after it; the command reaches it at
+ * 127.0.0.1:`port` there, and nothing is forwarded for that port.
+ */
+export const StartedServiceSchema = z.object({
+  /** Its name in sparehand's lines (default: the start command's first word). */
+  name: z.optional(z.string().check(z.regex(/^[A-Za-z0-9][A-Za-z0-9 ._-]{0,63}$/, 'letters, digits, spaces, ".", "_" and "-", at most 64'))),
+  port: intRange(1, 65535),
+  /** A shell command that runs in the foreground until stopped (`redis-server --port 6379 --save ''`). */
+  start: z.string().check(z.minLength(1)),
+  /** A shell command that succeeds once the service takes requests (besides its port answering): `redis-cli ping`. */
+  ready: z.optional(z.string().check(z.minLength(1))),
+  /** Seconds it has to get ready (default 30). */
+  timeout: z.optional(intRange(1, 600)),
+});
+export type StartedService = z.infer<typeof StartedServiceSchema>;
+
+/**
  * A service on this machine that commands on a worker reach at 127.0.0.1:PORT there: a port (`5432`, `"6379"`),
- * or `"HOST:PORT"` for one this machine reaches at HOST (`"localhost:8080"`, `"127.0.0.2:5432"`).
+ * or `"HOST:PORT"` for one this machine reaches at HOST (`"localhost:8080"`, `"127.0.0.2:5432"`); or one the worker
+ * starts for the run (StartedServiceSchema).
  */
 export const ServiceSchema = z.union([
+  StartedServiceSchema,
   intRange(1, 65535),
   z.string().check(
     z.refine((s) => {
@@ -72,13 +92,27 @@ export const ServiceSchema = z.union([
 export type Service = z.infer<typeof ServiceSchema>;
 
 const ServicesSchema = z.array(ServiceSchema);
+/** Whether the hooks split test commands (`auto`), or not (`off`: the default, and a project's way out of a global `auto`). */
+const SplitSchema = z.enum(['auto', 'off']);
 
 export const ConfigSchema = z.object({
   workers: z.optional(z.array(WorkerSchema)),
   /** This machine's services forwarded to every run's worker for its duration (docs/run.md "Services on this machine"). */
   services: z.optional(ServicesSchema),
   /** Settings for one project, by its folder here (the git top level; `~/` is the home folder). */
-  projects: z.optional(z.record(z.string(), z.object({ services: z.optional(ServicesSchema) }))),
+  projects: z.optional(
+    z.record(
+      z.string(),
+      z.object({
+        services: z.optional(ServicesSchema),
+        split: z.optional(SplitSchema),
+        /** Files held back from the worker for what they hold (a tracked `.npmrc` with an auth token) that are sent anyway: paths from the project's root. */
+        sendHeldBack: z.optional(z.array(z.string())),
+      }),
+    ),
+  ),
+  /** `"auto"`: the hooks run the test commands that can shard themselves as shards on the free slots (docs/run.md "Split"). */
+  split: z.optional(SplitSchema),
   /** Changes to the heavy-command rules: each entry is a command prefix, e.g. "npm run e2e". */
   rules: z.optional(
     z.object({

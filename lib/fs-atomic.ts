@@ -3,9 +3,10 @@
 // a killed process is removed by the next install or uninstall (write-file-atomic's `<name>.<hash>` could not be).
 // fs.promises, not node:fs/promises: in a CommonJS bundle that is read when first used, and loading it (with the
 // readline and watcher modules it pulls in) costs the hook's heavy path ~2 ms, which only reads its config here.
-import { existsSync, promises as fsp, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, promises as fsp, readdirSync, rmSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { processAlive } from './pid.js';
+import { replaceOwnFile } from './state/own-file.js';
 
 const TEMP = /^\..+\.sparehand-tmp-(\d+)-[0-9a-z]+$/;
 
@@ -70,15 +71,6 @@ export function removeStaleTemps(dir: string): void {
 
 /**
  * One of sparehand's own state files (not the user's), written whole or not at all and readable by this user only:
- * `<file>.<pid>`, then a rename. Throws as writeFileSync does; the temp file does not stay behind.
+ * `<file>.<pid>` made anew (never through a link), then a rename (lib/state/own-file.ts). Throws as writeFileSync does.
  */
-export function writeOwnFileSync(file: string, data: string | Uint8Array): void {
-  const tmp = `${file}.${process.pid}`;
-  try {
-    writeFileSync(tmp, data, { mode: 0o600 });
-    renameSync(tmp, file);
-  } catch (e) {
-    rmSync(tmp, { force: true });
-    throw e;
-  }
-}
+export const writeOwnFileSync = replaceOwnFile;

@@ -200,10 +200,10 @@ async function build(out) {
   // sparehand's is loaded at a call.
   await esbuild.build({
     ...inProcess,
-    entryPoints: [join(root, 'lib/agents/opencode-plugin-main.ts')],
+    entryPoints: [join(root, 'lib/in-process/opencode-plugin.ts')],
     outfile: join(out, 'opencode-plugin.mjs'),
   });
-  // What Claude Code's mod runs for each Bash call (lib/agents/claude-mod-core.ts): a module with no node in reach, so
+  // What Claude Code's mod runs for each Bash call (lib/in-process/claude-mod.ts): a module with no node in reach, so
   // node:fs, node:path, node:url, `process` and `Buffer` are the stand-ins lib/hook/read-ahead.ts serves from what
   // Claude Code lends. Install writes it beside the mod's own module, which imports it.
   const standIn = (name) => join(root, 'lib/hook/read-ahead', `${name}.ts`);
@@ -218,7 +218,7 @@ async function build(out) {
       ]),
     ),
     inject: [standIn('globals')],
-    entryPoints: [join(root, 'lib/agents/claude-mod-core.ts')],
+    entryPoints: [join(root, 'lib/in-process/claude-mod.ts')],
     outfile: join(out, 'claude-mod-core.mjs'),
   });
   // What `agent test` runs the installed mod with: a stand-in of Claude Code, in a node of its own.

@@ -4,19 +4,10 @@
 import * as p from './payload-shape.js';
 import { claudeApproval } from './claude-permissions.js';
 import { claudeMod } from './claude-mod.js';
-import { claudeStyleAnswer, claudeStyleTarget, inHome, inProject, looseInput, numField, once, rewrittenInput } from './shapes.js';
+import { claudeStyleAnswer, claudeStyleTarget, inHome, inProject, numField, once, preToolUsePayload, rewrittenInput } from './shapes.js';
 import type { AgentSpec } from './types.js';
 
-const payload = once(() =>
-  p.looseObject({
-    session_id: p.string(),
-    hook_event_name: p.literal('PreToolUse'),
-    tool_name: p.string(),
-    tool_input: looseInput(),
-    cwd: p.optional(p.string()),
-    permission_mode: p.optional(p.string()),
-  }),
-);
+const payload = once(() => preToolUsePayload({ session_id: p.string(), permission_mode: p.optional(p.string()) }));
 type Payload = p.Infer<ReturnType<typeof payload>>;
 
 // onFailure: "block" (Claude Code 2.1.295, github.com/anthropics/claude-code release v2.1.295, 2026-10-08) blocks the

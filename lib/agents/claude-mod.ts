@@ -25,7 +25,7 @@ const NAME = 'sparehand';
 /** The mod's folder: a plugin in Claude Code's skills folder loads as `sparehand@skills-dir`. */
 export const modDir = (b: InstallBase): string => join(b.home, '.claude', 'skills', NAME);
 export const MOD_ID = `${NAME}@skills-dir`;
-/** The bundled body (scripts/build.js: lib/agents/claude-mod-core.ts). */
+/** The bundled body (scripts/build.js: lib/in-process/claude-mod.ts). */
 export const MOD_CORE = 'dist/claude-mod-core.mjs';
 /** What `agent test` runs the mod with (scripts/build.js: lib/agents/claude-mod-stand-in.ts). */
 const MOD_STAND_IN = 'dist/claude-mod-stand-in.mjs';

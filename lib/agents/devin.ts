@@ -2,18 +2,10 @@
 // (overview, two revisions, search excerpts), read 2026-11-29; Windsurf legacy hooks via the survey of
 // 2026-11-10. Not confirmed in the real program (no CLI on npm).
 import * as p from './payload-shape.js';
-import { claudeStyleAnswer, claudeStyleTarget, inConfigHome, inHome, inProject, looseInput, once, rewrittenInput } from './shapes.js';
+import { claudeStyleAnswer, claudeStyleTarget, inConfigHome, inHome, inProject, once, preToolUsePayload, rewrittenInput } from './shapes.js';
 import type { AgentSpec, InstallBase } from './types.js';
 
-const payload = once(() =>
-  p.looseObject({
-    hook_event_name: p.literal('PreToolUse'),
-    tool_name: p.literal('exec'),
-    tool_input: looseInput(),
-    session_id: p.optional(p.string()),
-    cwd: p.optional(p.string()),
-  }),
-);
+const payload = once(() => preToolUsePayload({ tool_name: p.literal('exec') }));
 type Payload = p.Infer<ReturnType<typeof payload>>;
 
 const target = (scope: 'user' | 'project', path: (b: InstallBase) => string, arrayPath: readonly string[]) =>

@@ -2,19 +2,10 @@
 // revisions), rtk PR #2267 (third party), read 2026-11-29. Real program: droid@0.215.0 driven offline,
 // 2026-11-29 (docs/real-programs.md, fact 4).
 import * as p from './payload-shape.js';
-import { claudeStyleAnswer, claudeStyleTarget, inHome, inProject, looseInput, once, rewrittenInput } from './shapes.js';
+import { claudeStyleAnswer, claudeStyleTarget, inHome, inProject, once, preToolUsePayload, rewrittenInput } from './shapes.js';
 import type { AgentSpec, InstallBase } from './types.js';
 
-const payload = once(() =>
-  p.looseObject({
-    hook_event_name: p.literal('PreToolUse'),
-    tool_name: p.literal('Execute'),
-    tool_input: looseInput(),
-    session_id: p.optional(p.string()),
-    cwd: p.optional(p.string()),
-    permission_mode: p.optional(p.string()),
-  }),
-);
+const payload = once(() => preToolUsePayload({ tool_name: p.literal('Execute'), permission_mode: p.optional(p.string()) }));
 type Payload = p.Infer<ReturnType<typeof payload>>;
 
 // hooks.json with the event names at the top level: droid ignores the {"hooks":{…}} shape there.

@@ -4,19 +4,10 @@
 // @moonshot-ai/kimi-code@2.1.0 (on npm, although the survey had it as a Python program) driven offline 2026-12-01.
 import { join } from 'node:path';
 import * as p from './payload-shape.js';
-import { claudeStyleAnswer, inProject, looseInput, once, tomlHooksTarget } from './shapes.js';
+import { claudeStyleAnswer, inProject, once, preToolUsePayload, tomlHooksTarget } from './shapes.js';
 import type { AgentSpec, InstallBase } from './types.js';
 
-const payload = once(() =>
-  p.looseObject({
-    hook_event_name: p.literal('PreToolUse'),
-    tool_name: p.string(),
-    tool_input: looseInput(),
-    client_type: p.optional(p.string()),
-    session_id: p.optional(p.string()),
-    cwd: p.optional(p.string()),
-  }),
-);
+const payload = once(() => preToolUsePayload({ client_type: p.optional(p.string()) }));
 type Payload = p.Infer<ReturnType<typeof payload>>;
 
 /** `$KIMI_CODE_HOME`, default `~/.kimi-code`. */

@@ -5,19 +5,10 @@
 // (docs/real-programs.md: its model service is Qoder's own, which no fake model stands in for).
 import { isAbsolute, join } from 'node:path';
 import * as p from './payload-shape.js';
-import { claudeStyleAnswer, claudeStyleTarget, inProject, looseInput, numField, once, rewrittenInput, strField } from './shapes.js';
+import { claudeStyleAnswer, claudeStyleTarget, inProject, numField, once, preToolUsePayload, rewrittenInput, strField } from './shapes.js';
 import type { AgentSpec, InstallBase } from './types.js';
 
-const payload = once(() =>
-  p.looseObject({
-    session_id: p.string(),
-    hook_event_name: p.literal('PreToolUse'),
-    tool_name: p.string(),
-    tool_input: looseInput(),
-    cwd: p.optional(p.string()),
-    permission_mode: p.optional(p.string()),
-  }),
-);
+const payload = once(() => preToolUsePayload({ session_id: p.string(), permission_mode: p.optional(p.string()) }));
 type Payload = p.Infer<ReturnType<typeof payload>>;
 
 /** `$QODER_CONFIG_DIR`, default `~/.qoder` (its README, "配置目录环境变量"). */

@@ -3,19 +3,10 @@
 // real program @qwen-code/qwen-code@0.24.4 driven offline 2026-12-01 (docs/real-programs.md, "More tools").
 import { join } from 'node:path';
 import * as p from './payload-shape.js';
-import { claudeStyleAnswer, claudeStyleTarget, inProject, looseInput, once, rewrittenInput } from './shapes.js';
+import { claudeStyleAnswer, claudeStyleTarget, inProject, once, preToolUsePayload, rewrittenInput } from './shapes.js';
 import type { AgentSpec, InstallBase } from './types.js';
 
-const payload = once(() =>
-  p.looseObject({
-    hook_event_name: p.literal('PreToolUse'),
-    tool_name: p.string(),
-    tool_input: looseInput(),
-    session_id: p.optional(p.string()),
-    cwd: p.optional(p.string()),
-    permission_mode: p.optional(p.string()),
-  }),
-);
+const payload = once(() => preToolUsePayload({ permission_mode: p.optional(p.string()) }));
 type Payload = p.Infer<ReturnType<typeof payload>>;
 
 /** `$QWEN_HOME`, default `~/.qwen`. */

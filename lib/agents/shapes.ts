@@ -12,6 +12,17 @@ export function once<T>(make: () => T): () => T {
 /** Tool input objects are kept whole on rewrite, so they are loose: unknown fields pass through. */
 export const looseInput = once(() => p.looseObject({ command: p.string() }));
 
+/** Claude Code's PreToolUse payload, which the tools that copied its hooks send too; each adds or tightens its own fields. */
+export const preToolUsePayload = <F extends Record<string, p.Shape<unknown>>>(fields: F) =>
+  p.looseObject({
+    hook_event_name: p.literal('PreToolUse'),
+    tool_name: p.string(),
+    tool_input: looseInput(),
+    session_id: p.optional(p.string()),
+    cwd: p.optional(p.string()),
+    ...fields,
+  });
+
 export const json = (value: unknown): WireAnswer => ({ stdout: `${JSON.stringify(value)}\n`, stderr: '', exitCode: 0 });
 /** Exit 2 with the reason on stderr: the refusal form of tools whose JSON answers cannot refuse. */
 export const exit2 = (reason: string): WireAnswer => ({ stdout: '', stderr: `${reason}\n`, exitCode: 2 });

@@ -2,19 +2,11 @@
 // updated 2026-11-30 and 2026-12-01; "通过 Hook 实现自动化"), read 2026-12-03; rtk's TRAE adapter (rtk-ai/rtk
 // src/hooks/init/trae.rs and hook_cmd.rs's process_trae_payload, third party), read 2026-12-03. Not confirmed in the
 // real program: a desktop IDE, on neither npm nor Debian.
-import * as p from './payload-shape.js';
-import { claudeStyleAnswer, claudeStyleTarget, inHome, inProject, looseInput, once, rewrittenInput, strField } from './shapes.js';
+import type * as p from './payload-shape.js';
+import { claudeStyleAnswer, claudeStyleTarget, inHome, inProject, once, preToolUsePayload, rewrittenInput, strField } from './shapes.js';
 import type { AgentSpec, InstallBase } from './types.js';
 
-const payload = once(() =>
-  p.looseObject({
-    hook_event_name: p.literal('PreToolUse'),
-    tool_name: p.string(),
-    tool_input: looseInput(),
-    session_id: p.optional(p.string()),
-    cwd: p.optional(p.string()),
-  }),
-);
+const payload = once(() => preToolUsePayload({}));
 type Payload = p.Infer<ReturnType<typeof payload>>;
 
 /** TRAE's own hook files: `~/.trae/hooks.json` (TRAE, per rtk), `~/.trae-cn/hooks.json` (TRAE CN, its docs), the project's. */

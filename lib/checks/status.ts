@@ -1,7 +1,7 @@
 // `agent status`: per tool, what is installed where, the tool's binary and version, what the connection was
 // checked against, and whether a hash-trusting tool trusts the hook. Reads the registry only.
 import type { AgentSpec, Confirmed, InstallBase, Scope } from '../agents/types.js';
-import { versionOf } from './program.js';
+import { versionOf } from '../install/version-of.js';
 import { inProcessAt, installedCommandsIn, notesAt, targetsAt, toolInstalled, trustEntryOf, usualAt } from '../install/engine.js';
 import { folderOf, inProcessChoice } from '../install/in-process.js';
 import { hasNote } from '../install/note-block.js';

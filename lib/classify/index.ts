@@ -43,10 +43,12 @@ export function bashQuote(s: string): string {
 /**
  * The command with each heavy part sent through `<invocation> run --or-local [--timeout Ns] -- '<part>'`, the rest
  * as written. `timeoutS`: the time each run has (the tool's own limit on the call, less a margin to report in).
+ * `splits`: which parts go as `run --or-local --split auto` (the config's `split`, lib/split/wanted.ts).
  */
-export function rewriteCommand(c: Classification, invocation: string, timeoutS?: number): string {
+export function rewriteCommand(c: Classification, invocation: string, timeoutS?: number, splits?: (part: string) => boolean): string {
   if (!c.wrap) throw new SparehandError('INTERNAL', 'rewriteCommand: the command is not heavy');
-  const run = `${invocation} run --or-local${timeoutS === undefined ? '' : ` --timeout ${timeoutS}s`} --`;
+  const runWith = (split: boolean) =>
+    `${invocation} run --or-local${split ? ' --split auto' : ''}${timeoutS === undefined ? '' : ` --timeout ${timeoutS}s`} --`;
   // A piece moved into the sent one before it (`2>&1`) is part of that one's text.
   const parts: Array<{ text: string; send: boolean }> = [];
   let last: { text: string; send: boolean } | undefined;
@@ -59,5 +61,5 @@ export function rewriteCommand(c: Classification, invocation: string, timeoutS?:
     parts.push(part);
     if (p.send) last = part;
   }
-  return parts.map((p) => (p.send ? `${run} ${bashQuote(p.text)}` : p.text)).join('');
+  return parts.map((p) => (p.send ? `${runWith(splits?.(p.text) === true)} ${bashQuote(p.text)}` : p.text)).join('');
 }

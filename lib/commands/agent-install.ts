@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { allAgents } from '../agents/index.js';
 import { confirmLines } from '../checks/trust-confirm.js';
 import type { Context } from '../context.js';
-import { installAgents, uninstallAgents } from '../install/connect.js';
+import { installAgents, uninstallAgents } from '../connect.js';
 import { TOOL_CHOICES, selectAgents } from '../install/select.js';
 import { canWiden } from '../sandbox/settings.js';
 

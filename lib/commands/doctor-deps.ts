@@ -8,7 +8,7 @@ import { depsPlan } from '../run/deps.js';
 import { failedInstall, failedInstallLine } from '../run/failed-installs.js';
 import { clientId, projectKey } from '../run/project.js';
 import { projectDeps } from '../run/venv-here.js';
-import type { DoctorCheck } from './doctor.js';
+import type { DoctorCheck } from './doctor-check.js';
 
 /** The checks for the project `ctx.cwd` is in (none outside a git repository, or when dependencies are copied). */
 export function dependencyChecks(ctx: Context, config: Config): DoctorCheck[] {

@@ -18,7 +18,8 @@ import { dependencyChecks } from './doctor-deps.js';
 import { formatReport } from './worker.js';
 import { gitRoot, projectRoot } from '../project-root.js';
 import { serviceSignsLine } from '../run/service-signs.js';
-import { servicesFor } from '../run/services.js';
+import { servicesFor, workerServicesFor } from '../run/services.js';
+import { heldBackHere } from '../run/held-back-here.js';
 import { tilde } from '../context.js';
 import { toolInstalled } from '../install/engine.js';
 import { workspace } from '../install/workspace.js';
@@ -26,14 +27,7 @@ import { configuredWants } from '../sandbox/explain.js';
 import { reportLine, sandboxReport } from '../sandbox/report.js';
 import { PLATFORM_VAR, platformHere } from '../platform/here.js';
 import { platformLabel } from '../platform/platform.js';
-
-export interface DoctorCheck {
-  name: string;
-  ok: boolean;
-  detail: string;
-  /** Not a failure, but to be looked at (printed `warn`): a setting of the user's that makes a tool fail closed. */
-  warning?: true;
-}
+import type { DoctorCheck } from './doctor-check.js';
 
 /**
  * One check per coding tool and level where a hook is installed: the installed command is run as the tool
@@ -94,20 +88,39 @@ function localSlotsCheck(ctx: Context, config: Config): DoctorCheck {
   return { name: 'local slots', ok: true, detail: `${slots} (${why}); runs here are ${gentle}` };
 }
 
-/** In a project: the services on this machine it seems to need and the config does not forward (service-signs.ts). */
-function servicesCheck(ctx: Context): DoctorCheck | undefined {
+/** The project here and the config, for the checks that need both; nothing outside a project or with a config that
+ * does not read (its own check says why). */
+function projectAndConfig(ctx: Context): { root: string; config: Config } | undefined {
   const root = gitRoot(ctx.cwd);
   if (root === undefined) return undefined;
-  let config: Config;
   try {
-    config = readConfig(ctx).config;
+    return { root, config: readConfig(ctx).config };
   } catch {
     return undefined;
   }
+}
+
+/** In a project: the services on this machine it seems to need and the config does not forward (service-signs.ts). */
+function servicesCheck(ctx: Context): DoctorCheck | undefined {
+  const { root, config } = projectAndConfig(ctx) ?? {};
+  if (root === undefined || config === undefined) return undefined;
   const line = serviceSignsLine(ctx, config, root);
   const forwarded = servicesFor(ctx, config, root).map((f) => f.port);
+  const started = workerServicesFor(ctx, config, root).map((w) => `${w.name} (${w.port})`);
   if (line) return { name: 'services', ok: true, detail: line };
-  return forwarded.length ? { name: 'services', ok: true, detail: `forwarded to the worker for each run: ${forwarded.join(', ')}` } : undefined;
+  const said = [
+    ...(forwarded.length ? [`forwarded to the worker for each run: ${forwarded.join(', ')} (each request crosses ssh)`] : []),
+    ...(started.length ? [`started on the worker for each run: ${started.join(', ')}`] : []),
+  ];
+  return said.length ? { name: 'services', ok: true, detail: said.join('; ') } : undefined;
+}
+
+/** In a project: the files held back from the worker for what they hold, with the setting that sends them (held-back.ts). */
+async function heldBackCheck(ctx: Context): Promise<DoctorCheck | undefined> {
+  const { root, config } = projectAndConfig(ctx) ?? {};
+  if (root === undefined || config === undefined) return undefined;
+  const { line } = await heldBackHere(ctx, config, root);
+  return line ? { name: 'held back', ok: true, warning: true, detail: line } : undefined;
 }
 
 /**
@@ -152,6 +165,8 @@ export async function doctor(ctx: Context): Promise<{ ok: boolean; checks: Docto
   }
   const services = servicesCheck(ctx);
   if (services) checks.push(services);
+  const held = await heldBackCheck(ctx);
+  if (held) checks.push(held);
   checks.push(...(await installedHookChecks(ctx)));
   checks.push(...(await sandboxChecks(ctx)));
   const ok = checks.every((c) => c.ok) && workers.every((w) => w.ok) && toolchains.every((t) => t.problems.length === 0);

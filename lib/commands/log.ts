@@ -19,7 +19,7 @@ function today(entries: readonly LogEntry[], now = new Date()): { runs: number; 
   };
 }
 
-/** How a warm run sent the project (lib/remote/warm-send.ts), when it did not use rsync. */
+/** How a warm run sent the project (lib/send/warm-send.ts), when it did not use rsync. */
 const SENT: Record<string, string> = { skipped: ' (nothing changed, nothing sent)', own: ' (the few changed files sent in the session)' };
 
 function formatEntry(e: LogEntry): string {
@@ -38,6 +38,26 @@ function formatEntry(e: LogEntry): string {
   return `${when}  ${where}  exit ${e.exit}  ${times}${waited}${back}  ${e.project}  ${e.command}`;
 }
 
+/** The entries' lines, the shards of one split run together under one line, in shard order (lib/split/). */
+function grouped(runs: readonly LogEntry[]): string[] {
+  const lines: string[] = [];
+  const shown = new Set<string>();
+  for (const e of runs) {
+    if (!e.split) {
+      lines.push(formatEntry(e));
+      continue;
+    }
+    const { id } = e.split;
+    if (shown.has(id)) continue;
+    shown.add(id);
+    const shards = runs.filter((r) => r.split?.id === id).sort((a, b) => (a.split?.shard ?? 0) - (b.split?.shard ?? 0));
+    const worst = shards.reduce((w, r) => Math.max(w, r.exit), 0);
+    lines.push(`split ${id}: ${e.split.of} shards, exit ${worst}`);
+    for (const r of shards) lines.push(`  shard ${r.split?.shard}/${r.split?.of}  ${formatEntry(r)}`);
+  }
+  return lines;
+}
+
 export function register(program: Command, ctx: Context, setExit: (n: number) => void): void {
   program
     .command('log')
@@ -52,7 +72,7 @@ export function register(program: Command, ctx: Context, setExit: (n: number) =>
       const t = today(all);
       if (o.json) ctx.stdout.write(`${JSON.stringify({ runs, today: t }, null, 2)}\n`);
       else {
-        for (const e of runs) ctx.stdout.write(`${formatEntry(e)}\n`);
+        for (const line of grouped(runs)) ctx.stdout.write(`${line}\n`);
         ctx.stdout.write(
           `today: ${t.runs} run${t.runs === 1 ? '' : 's'}, ${t.onWorkers} on workers (${secs(t.workerMs)} of commands off this machine), ${t.here} here\n`,
         );

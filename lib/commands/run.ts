@@ -1,5 +1,6 @@
 // `sparehand run`: the command on a worker, or here. (The work is in lib/run; this file only wires options.)
-import { type Command, InvalidArgumentError } from 'commander';
+import { writeSync } from 'node:fs';
+import { type Command, InvalidArgumentError, Option } from 'commander';
 import { quote } from 'shell-quote';
 import { loadConfigOrKept } from '../config.js';
 import { type Context, say } from '../context.js';
@@ -15,6 +16,7 @@ import type { Config } from '../config.js';
 import { gentlePrefix } from '../run/gentle.js';
 import { localTurn } from '../run/local-wait.js';
 import { RunSignals } from '../run/signals.js';
+import { type ShardMark, parseShardMark, shownWithMark } from '../run/shard-mark.js';
 
 export interface RunOptions {
   orLocal?: boolean;
@@ -26,6 +28,10 @@ export interface RunOptions {
   timeout?: number;
   syncBack?: boolean;
   quiet?: boolean;
+  /** `--split N|auto`: the test command as shards on free slots at once (lib/split/). */
+  split?: string;
+  /** A shard of a split run (set by the run that split it, never by hand): its mark, for the log and status. */
+  shardOf?: ShardMark;
 }
 
 const HELP = `
@@ -87,6 +93,8 @@ export function register(program: Command, ctx: Context, setExit: (n: number) =>
       'end the whole run within this long (e.g. 90s, 10m): connecting, waiting, sending, installing and the command; exit status 124',
       timeoutOption,
     )
+    .option('--split <n|auto>', 'a test command as N shards on free slots at once (auto: as many as are free now), one merged result')
+    .addOption(new Option('--shard-of <mark>').hideHelp().argParser(shardOfOption))
     .option('--no-sync-back', 'do not bring changed files back')
     .option('--quiet', 'no summary line')
     .argument('<command...>', "after --: one shell string ('npm test && npm run build') or an argv")
@@ -97,12 +105,33 @@ export function register(program: Command, ctx: Context, setExit: (n: number) =>
       if (command.trim() === '') {
         throw new SparehandError('USAGE', 'the command is empty', { hint: "usage: sparehand run [options] -- '<command>'" });
       }
+      if (opts.split !== undefined && !opts.shardOf) {
+        // Loaded lazily: a run that does not split never loads the planner.
+        const { runSplit } = await import('../split/run-command.js');
+        const split = await runSplit(ctx, command, { ...opts, split: opts.split, timeoutMs: opts.timeout });
+        if (split !== undefined) return setExit(split);
+      }
       setExit(await run(ctx, command, opts));
     });
 }
 
+function shardOfOption(text: string): ShardMark {
+  const mark = parseShardMark(text);
+  if (!mark) throw new InvalidArgumentError('is set by `--split` for each of its shards');
+  return mark;
+}
+
+/** A shard tells the run that split it where it ran and how it ended, on its fd 3 (lib/split/run-split.ts). */
+function reportShard(entry: RunOutcome & { exit: number }): void {
+  try {
+    writeSync(3, JSON.stringify({ where: entry.where, exit: entry.exit, files: entry.files ?? 0, conflicts: entry.conflicts ?? 0 }));
+  } catch {
+    // Not started by a split (no fd 3): nothing to tell.
+  }
+}
+
 async function run(ctx: Context, command: string, opts: RunOptions): Promise<number> {
-  const outcome: RunOutcome = { where: 'here' };
+  const outcome: RunOutcome = { where: 'here', ...(opts.shardOf ? { split: opts.shardOf } : {}) };
   const start = new Date();
   // A failure of sparehand's own under `run` is 125 (lib/cli.ts).
   let exit = 125;
@@ -118,6 +147,7 @@ async function run(ctx: Context, command: string, opts: RunOptions): Promise<num
     throw e;
   } finally {
     appendLog(ctx, { start: start.toISOString(), project: projectRoot(ctx.cwd), command, exit, totalMs: Date.now() - start.getTime(), ...outcome });
+    if (opts.shardOf) reportShard({ ...outcome, exit });
   }
 }
 
@@ -154,7 +184,7 @@ async function runSomewhere(ctx: Context, command: string, opts: RunOptions, out
   // A broken config file is named first; the run goes on with the last good one (the hooks do the same).
   const config = loadConfigOrKept(ctx, (l) => say(ctx, l));
   // Every run that may wait takes its turn: for a slot here (with --or-local) and for the workers' slots.
-  const turn = localTurn(ctx, config, command);
+  const turn = localTurn(ctx, config, shownWithMark(command, opts.shardOf));
   if ((config.workers ?? []).length === 0) {
     if (!opts.orLocal) {
       throw new SparehandError('WORKER', 'no worker is configured', {
@@ -186,6 +216,7 @@ async function runSomewhere(ctx: Context, command: string, opts: RunOptions, out
     syncBack: opts.syncBack,
     quiet: opts.quiet,
     outcome,
+    ...(opts.shardOf ? { shard: opts.shardOf } : {}),
   });
 }
 

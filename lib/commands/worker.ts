@@ -13,7 +13,7 @@ import { checkWorkersWithToolchains, toolchainLine } from '../toolchain/check.js
 import { rsyncLabel, rsyncNotes } from '../remote/rsync-flavour.js';
 import { lookForWorkerRsync } from '../remote/rsync-found.js';
 import { workerStatus } from '../remote/status.js';
-import { resetProject } from '../remote/reset.js';
+import { PACKAGE_CACHE_OWNERS, resetCaches, resetProject } from '../run/reset.js';
 import { notAProject } from '../run/sendable.js';
 import { runsOn } from '../run/runs-here.js';
 import { CONTROL_PERSIST } from '../remote/ssh-args.js';
@@ -202,7 +202,8 @@ export function register(program: Command, ctx: Context, setExit: (n: number) =>
     )
     .argument('[name]', 'only this worker')
     .option('--project <dir>', 'the project (default: the one you are in)')
-    .action(async (name: string | undefined, o: { project?: string }) => {
+    .option('--all', `also remove the package managers' caches on the worker (${PACKAGE_CACHE_OWNERS}), which installs there use and a reset keeps`)
+    .action(async (name: string | undefined, o: { project?: string; all?: boolean }) => {
       const config = loadConfig(ctx, (l) => say(ctx, l));
       const workers = name ? [findWorker(config, name)] : (config.workers ?? []);
       if (workers.length === 0) throw new SparehandError('WORKER', 'no worker configured', { hint: 'add one with `sparehand worker add NAME user@host`' });
@@ -225,7 +226,11 @@ export function register(program: Command, ctx: Context, setExit: (n: number) =>
             ? `${w.name}: removed ${printable(r.there)} (the copies of ${shown})${forgot}`
             : `${w.name}: no copies of ${shown} there (no ${printable(r.there)}), nothing removed${forgot}`,
         );
+        if (!o.all) continue;
+        const caches = await resetCaches(ctx, w);
+        say(ctx, caches.length > 0 ? `${w.name}: removed the package managers' caches ${caches.join(', ')}` : `${w.name}: no package manager caches there`);
       }
+      if (!o.all) say(ctx, `kept the package managers' caches on the worker (${PACKAGE_CACHE_OWNERS}): \`worker reset --all\` removes them too`);
     });
   worker
     .command('fetch')

@@ -1,10 +1,11 @@
 // The hook's input and its log: stdin read with a size cap and a time limit, errors appended to a bounded log.
-import { appendFileSync, closeSync, constants, fstatSync, openSync, readSync, statSync, truncateSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Context } from '../context.js';
 import { hookLogPath } from '../paths.js';
-import { writableDir } from '../sandbox/own-dirs.js';
+import { writableDir } from '../state/own-dirs.js';
+import { appendOwnFile } from '../state/own-file.js';
 
 export const MAX_PAYLOAD = 1024 * 1024;
 const MAX_LOG = 256 * 1024;
@@ -191,17 +192,12 @@ function readStream(stdin: Readable, ms: number, start: string): Promise<string 
 /** One line in the hook log; never throws (the hook must not fail because its log cannot be written). */
 export function logLine(ctx: Pick<Context, 'home' | 'env'>, message: string): void {
   try {
-    // Where the state folder is read-only (a hook run inside a sandbox), the temp folder it leaves writable.
+    // Where the state folder is read-only (a hook run inside a sandbox), the temp folder it leaves writable. Nothing
+    // said about a log that is not sparehand's (the hook's stderr is the tool's): it is made anew.
     const usual = hookLogPath(ctx);
-    const dir = writableDir(ctx, dirname(usual), 'state');
+    const dir = writableDir({ env: ctx.env }, dirname(usual), 'state');
     if (dir === undefined) return;
-    const path = join(dir, basename(usual));
-    try {
-      if (statSync(path).size > MAX_LOG) truncateSync(path, 0);
-    } catch {
-      // no log yet
-    }
-    appendFileSync(path, `${new Date().toISOString()} ${message.replace(/\s+/g, ' ').slice(0, 2000)}\n`);
+    appendOwnFile({}, join(dir, basename(usual)), `${new Date().toISOString()} ${message.replace(/\s+/g, ' ').slice(0, 2000)}\n`, { max: MAX_LOG });
   } catch {
     // nowhere to log: stay silent
   }

@@ -1,9 +1,10 @@
 // "Refuse once, then let the same command through": per tool and session, under the user's cache folder, bounded.
-import { appendFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Context } from '../context.js';
 import { cacheDir } from '../paths.js';
-import { writableDir } from '../sandbox/own-dirs.js';
+import { writableDir } from '../state/own-dirs.js';
+import { appendOwnFile, readOwnFile } from '../state/own-file.js';
 
 const MAX_SESSIONS = 200;
 const MAX_AGE_MS = 7 * 24 * 3600 * 1000;
@@ -23,18 +24,21 @@ export function hash(s: string): string {
 /** True when this command was refused before in this session; otherwise records it and returns false. */
 export function seenBefore(ctx: Pick<Context, 'home' | 'env'>, agent: string, session: string, command: string): boolean {
   // Where the cache folder is read-only (a hook run inside a sandbox), the temp folder it leaves writable.
-  const dir = writableDir(ctx, join(cacheDir(ctx), 'redirects'), 'redirects') ?? join(cacheDir(ctx), 'redirects');
+  // Nothing said about a file that is not sparehand's (the hook's stderr is the tool's): it is not read.
+  const dir = writableDir({ env: ctx.env }, join(cacheDir(ctx), 'redirects'), 'redirects') ?? join(cacheDir(ctx), 'redirects');
   const file = join(dir, hash(`${agent}\0${session}`));
   const line = hash(command);
-  let lines: string[] = [];
-  try {
-    lines = readFileSync(file, 'utf8').split('\n');
-  } catch {
-    mkdirSync(dir, { recursive: true });
-    prune(dir);
+  const text = readOwnFile({}, file);
+  if (text?.split('\n').includes(line)) return true;
+  if (text === undefined) {
+    try {
+      prune(dir);
+    } catch {
+      // no folder yet
+    }
   }
-  if (lines.includes(line)) return true;
-  appendFileSync(file, `${line}\n`);
+  // Unrecorded, the command would be refused on every try: the hook's one catch leaves it alone instead.
+  if (!appendOwnFile({}, file, `${line}\n`)) throw new Error(`cannot record the refusal in ${file}`);
   return false;
 }
 

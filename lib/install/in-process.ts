@@ -3,7 +3,7 @@
 // that one and takes the other out; `agent status` and `agent test` say which is in place and why.
 import { dirname } from 'node:path';
 import type { AgentSpec, InstallBase } from '../agents/types.js';
-import { versionOf } from '../checks/program.js';
+import { versionOf } from './version-of.js';
 import { programPath } from './select.js';
 
 export interface InProcessChoice {

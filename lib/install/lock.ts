@@ -1,38 +1,40 @@
 // One install or uninstall at a time per state folder: each plans from the files and the record of what install
 // created, then writes them, so two at once would each write a record that lacks the other's files (and uninstall
-// would leave those behind). The lock is a file in the temp folder naming its holder's pid (not in the state folder,
-// which uninstall removes when empty); a holder that died leaves a lock the next one takes over.
+// would leave those behind). The lock is a file in this user's private temp folder (`$TMPDIR/sparehand-<uid>`, else
+// the cache folder) naming its holder's pid (not in the state folder, which uninstall removes when empty; not loose in
+// a shared /tmp, where another user could make it first and hold every install off); a holder that died leaves a
+// lock the next one takes over.
 import { createHash } from 'node:crypto';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { InstallBase } from '../agents/types.js';
 import { SparehandError } from '../errors.js';
-import { stateDir } from '../paths.js';
+import { cacheDir, stateDir } from '../paths.js';
 import { processAlive } from '../pid.js';
+import { tempOwnDir } from '../state/own-dirs.js';
+import { createOwnFile, ownFolder, readOwnFile } from '../state/own-file.js';
 
 const WAIT_MS = 60_000;
 
 /** The lock file for the state folder `base` has. */
 function lockPath(base: Pick<InstallBase, 'home' | 'env'>): string {
   const id = createHash('sha256').update(stateDir(base)).digest('hex').slice(0, 16);
-  return join(tmpdir(), `sparehand-install-${process.getuid?.() ?? 'u'}-${id}.lock`);
+  const dir = [tempOwnDir(base), cacheDir(base)].find((d) => ownFolder({}, d, { make: true })) ?? cacheDir(base);
+  return join(dir, `install-${id}.lock`);
 }
 
 /** Takes the lock (true), or false while another process holds it (a dead holder's lock is removed for the next try). */
 function tryLock(file: string): boolean {
-  try {
-    writeFileSync(file, `${process.pid}\n`, { flag: 'wx', mode: 0o600 });
-    return true;
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-  }
-  let holder = Number.NaN;
-  try {
-    holder = Number.parseInt(readFileSync(file, 'utf8'), 10);
-  } catch {
+  const made = createOwnFile({}, file, `${process.pid}\n`);
+  if (made === 'made') return true;
+  if (made === 'failed') throw new SparehandError('INSTALL', `cannot make the install lock ${file}`);
+  const text = readOwnFile({}, file);
+  // Not a file sparehand made (a link, a FIFO planted there): no holder, taken away.
+  if (text === undefined) {
+    rmSync(file, { force: true });
     return false;
   }
+  const holder = Number.parseInt(text, 10);
   // Being written this instant (no pid yet): wait for it. A holder that is gone: its lock goes.
   if (Number.isInteger(holder) && holder > 0 && !processAlive(holder)) rmSync(file, { force: true });
   return false;

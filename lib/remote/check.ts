@@ -4,6 +4,8 @@ import { quote } from 'shell-quote';
 import type { Worker } from '../config.js';
 import type { Context } from '../context.js';
 import { type SparehandError, isSparehandError } from '../errors.js';
+import { localesInUse, missingLocales } from '../locale.js';
+import { printable } from '../safe-text.js';
 import { LOGIN_ENV } from './login-env.js';
 import { VERSIONS, parseVersions } from './versions.js';
 import { connect, connectionFor, sshEnv } from './connection.js';
@@ -43,6 +45,8 @@ export interface WorkerReport {
   platform?: string | null;
   /** What each toolchain version command asked for printed there (first line), null when it failed. */
   versions?: Record<string, string | null>;
+  /** This machine's locales (LANG, LC_*) the worker lacks (`locale -a` there), each with the variables that name it. */
+  missingLocales?: Array<{ name: string; locale: string }>;
   /** Free space in the worker's --dir (bytes), null when unknown. */
   freeBytes?: number | null;
   dir: string;
@@ -70,11 +74,29 @@ echo "bash=$BASH_VERSION"
 ${WORKER_RSYNC_PROBE}
 echo "df=$(df -Pk -- "$d" 2>/dev/null | awk 'NR==2 {print $4}')"
 login_env "$d/.login-env"
+echo "locales=$(locale -a 2>/dev/null | head -n 5000 | tr '\n' ' ')"
 echo "perl=$(perl -MDigest::MD5 -MTime::HiRes -e 'print $^V' 2>/dev/null)"
 perl -e "$status" "$d" 2>/dev/null
 perl -e "$platform" 2>/dev/null
 versions "$@"
 `;
+
+/**
+ * The locales the command uses here that the worker lacks: there it runs in the C locale for them (no UTF-8, other
+ * sorting and formats). Unknown (no `locale -a` there, as on musl, which takes any name) counts as none missing.
+ */
+export function localeGaps(env: NodeJS.ProcessEnv, listed: string | null): Array<{ name: string; locale: string }> {
+  const there = (listed ?? '').split(/\s+/).filter((l) => /^[A-Za-z0-9_.+@-]{1,100}$/.test(l));
+  return there.length === 0 ? [] : missingLocales(localesInUse(env), there);
+}
+
+/** The note for each of them, with how to add it there. */
+export function localeNotes(worker: string, gaps: ReadonlyArray<{ name: string; locale: string }>): string[] {
+  return gaps.map(
+    (g) =>
+      `${worker} has no locale ${printable(g.locale)} (${g.name} here): commands there run in the C locale instead (other characters, sorting and formats); add it there (Debian, Ubuntu: \`sudo locale-gen ${quote([g.locale])}\`, or the package locales-all) or run with a locale it has (\`locale -a\` there)`,
+  );
+}
 
 /** What follows from the worker's platform when it is not this machine's (lib/platform/difference.ts). */
 function platformNote(ctx: Context, worker: Worker, there: Platform | undefined): string[] {
@@ -136,6 +158,7 @@ export async function checkWorker(ctx: Context, worker: Worker, opts: { versions
   const platform = parsePlatform(field('platform') ?? '');
   if (platform) await rememberWorkerPlatform(ctx, worker, platform);
   const kb = field('df');
+  const gaps = localeGaps(ctx.env, field('locales'));
   const problems: string[] = [];
   let hint: string | undefined;
   if (!bash) {
@@ -167,8 +190,9 @@ export async function checkWorker(ctx: Context, worker: Worker, opts: { versions
     platform: platform ? platformWords(platform) : null,
     ...(opts.versions?.length ? { versions } : {}),
     freeBytes: kb ? Number(kb) * 1024 : null,
+    ...(gaps.length ? { missingLocales: gaps } : {}),
     problems,
     ...(hint ? { hint } : {}),
-    notes: [...(found ? rsyncNotes(found, 'on the worker') : []), ...platformNote(ctx, worker, platform)],
+    notes: [...(found ? rsyncNotes(found, 'on the worker') : []), ...platformNote(ctx, worker, platform), ...localeNotes(worker.name, gaps)],
   };
 }

@@ -2,7 +2,7 @@
 // socket can be written, or unix sockets are refused (a coding tool's sandbox), there is no shared connection: each
 // ssh connects on its own (ControlPath=none), through the sandbox's proxy where that is its only way out.
 import { createHash } from 'node:crypto';
-import { chmodSync, closeSync, existsSync, openSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, lstatSync, openSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { connect as netConnect, createServer } from 'node:net';
 import { userInfo } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -11,14 +11,15 @@ import type { Context } from '../context.js';
 import { SparehandError } from '../errors.js';
 import { cacheDir } from '../paths.js';
 import { capture, start } from '../process.js';
-import { canWrite, tempOwnDir } from '../sandbox/own-dirs.js';
+import { canWrite, tempOwnDir } from '../state/own-dirs.js';
+import { type Said, fileFault, openFreshOwnFile, readOwnFile } from '../state/own-file.js';
 import { proxyCommandFor } from '../sandbox/ssh-way.js';
 import { diagnoseSsh } from './ssh-errors.js';
 import { rememberNoAnswer } from './unreachable.js';
 import { type Connection, sshControlArgs, sshMasterArgs } from './ssh-args.js';
 import { captureRemote, execFailure, sshWorker } from './transport.js';
 
-type Env = Pick<Context, 'home' | 'env'>;
+type Env = Pick<Context, 'home' | 'env'> & Said;
 
 /** Unix socket paths are limited (104 bytes on macOS); ssh adds 17 chars while creating one; our name is 16. */
 const SOCKET_DIR_MAX = 103 - 17 - 17;
@@ -39,7 +40,7 @@ export function controlDir(c: Env): string | undefined {
   ].filter((d): d is string => d !== undefined && d.length <= SOCKET_DIR_MAX);
   for (const dir of new Set(candidates)) {
     // Another user's folder (made first in a shared /tmp) is passed over: the sockets are as good as a key.
-    if (!canWrite(dir, { own: true })) continue;
+    if (!canWrite(dir, { own: true, said: c })) continue;
     const st = statSync(dir);
     if ((st.mode & 0o077) !== 0) chmodSync(dir, 0o700);
     return dir;
@@ -111,14 +112,15 @@ async function checkPlain(c: Env, worker: Worker, conn: Connection, env: NodeJS.
 /** Runs the background master with its stderr in a file: a persisting master must not hold our pipes open. */
 function startMaster(worker: Worker, conn: Connection, env: NodeJS.ProcessEnv, logFile: string): Promise<{ code: number; log: string }> {
   return new Promise((resolve, reject) => {
-    // Appended to by ssh and by the tunnel (SPAREHAND_PROXY_LOG) alike: neither writes over the other.
-    writeFileSync(logFile, '', { mode: 0o600 });
-    const fd = openSync(logFile, 'a');
+    // Appended to by ssh and by the tunnel (SPAREHAND_PROXY_LOG) alike: neither writes over the other. Made anew:
+    // never through a link planted under its name.
+    const fd = openFreshOwnFile({}, logFile);
+    if (fd === undefined) return reject(new SparehandError('SSH', `cannot write ${logFile}`));
     // A ControlPersist master sends its ProxyCommand's stderr nowhere: sparehand's tunnel writes its reason here.
     const child = start('ssh', sshMasterArgs(sshWorker(worker), conn), { stdio: ['ignore', 'ignore', fd], env: { ...env, SPAREHAND_PROXY_LOG: logFile } });
     closeSync(fd);
     child.once('error', (e) => reject(new SparehandError('SSH', `cannot start ssh: ${e.message}`, { cause: e })));
-    child.once('exit', (code) => resolve({ code: code ?? 255, log: readFileSync(logFile, 'utf8') }));
+    child.once('exit', (code) => resolve({ code: code ?? 255, log: readOwnFile({}, logFile) ?? '' }));
   });
 }
 
@@ -155,8 +157,9 @@ export async function connect(
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
     }
-    const age = Date.now() - (statSync(starting, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
-    if (age > 30_000) rmSync(starting, { force: true });
+    // Left by a run that died, or not one sparehand made (a link planted there, dangling or not): taken away.
+    const st = lstatSync(starting, { throwIfNoEntry: false });
+    if (st && (fileFault(st) !== undefined || Date.now() - st.mtimeMs > 30_000)) rmSync(starting, { force: true });
     await new Promise((r) => setTimeout(r, 50));
     if (!existsSync(starting) && (await alive())) return performance.now() - started;
   }

@@ -30,10 +30,13 @@ export interface Job {
   venv: string;
   /** Programs the command starts that are found here: each must be found there too. */
   programs: readonly string[];
-  env: Readonly<Record<string, string>>;
+  /** Variables for the command (null: unset there). */
+  env: Readonly<Record<string, string | null>>;
   /** The copy's generation as this machine's ancestor knows it ('' when it has none), and the one it gets now. */
   gen: string;
   newgen: string;
+  /** Services the worker starts before the command and stops after it (worker/services.pl.ts). */
+  services?: ReadonlyArray<{ port: number; name: string; start: string; ready?: string; timeout: number }>;
   /** Whether to say if the copy is untouched since the last run (a `copy` frame after the claim: warm-send.ts). */
   warm?: boolean;
 }
@@ -55,12 +58,20 @@ export function jobFrame(job: Job): Buffer {
     ['gen', job.gen],
     ['newgen', job.newgen],
     ['warm', job.warm ? '1' : ''],
+    // One line each: port, seconds, then name, ready and start in hex (any byte, no separator to escape).
+    [
+      'services',
+      (job.services ?? [])
+        .map((s) => [String(s.port), String(s.timeout), ...[s.name, s.ready ?? '', s.start].map((t) => Buffer.from(t).toString('hex'))].join('\t'))
+        .join('\n'),
+    ],
   ];
   const deps = job.deps.map((d): [string, string] => [
     'dep',
     [d.dir, d.dir.replaceAll('/', '%'), d.hash, d.folder ? `${d.folder}:${d.depth ?? 2}` : '', (d.note ?? '').replace(/[\t\n]/g, ' '), d.command].join('\t'),
   ]);
-  const env = Object.entries(job.env).map(([k, v]): [string, string] => ['env', `${k}=${v}`]);
+  // `NAME` alone: unset (env.pl.ts command_env).
+  const env = Object.entries(job.env).map(([k, v]): [string, string] => ['env', v === null ? k : `${k}=${v}`]);
   const programs = job.programs.map((p): [string, string] => ['program', p]);
   const prune = (job.prune ?? []).map((p): [string, string] => ['prune', p]);
   return frame('job', fields([...one, ...deps, ...env, ...programs, ...prune]));

@@ -10,15 +10,22 @@ import type { Context } from '../context.js';
 import { SparehandError } from '../errors.js';
 import { exitStatus, start } from '../process.js';
 import { type Platform, parsePlatform } from '../platform/platform.js';
-import { ReportReader, type Staging } from '../sync/report-reader.js';
-import { type Frame, FrameReader, frame } from './frames.js';
+import { ReportReader, type Staging } from './report-reader.js';
+import { type Frame, FrameReader, frame, sessionKey } from './frames.js';
 import { type Job, jobFrame } from './job.js';
 import { RootRewriter, rewrittenOutput, rootRewriteStream, rootsOf } from './root-rewrite.js';
 import { programPreamble } from './worker/program.js';
+import { printableSentence } from '../safe-text.js';
 
 /** How the run tells a stage about a signal sparehand received (`again`: not the first one). */
 export interface SignalSource {
   react(reaction: ((sig: NodeJS.Signals, again: boolean) => void) | undefined): void;
+}
+
+/** What ends a wait on the worker besides its answer: the run's deadline (Date.now() time) and a signal. */
+export interface Bound {
+  deadline?: number | undefined;
+  signals?: SignalSource | undefined;
 }
 
 /** What the worker said when asked for a slot. */
@@ -73,6 +80,15 @@ const NO_PERL = 'the worker has no perl, which sparehand needs to count slots an
 
 /** After asking the remote group to stop, how long before closing the line (the worker then KILLs). */
 const GRACE_MS = 5000;
+/**
+ * After the line was closed, how long the worker program may take to end (its KILL comes 2 s after it sees the
+ * line closed): past that it is hung up on (a program that does not read its input, stopped by its command, say).
+ */
+const HANG_UP_MS = 4000;
+/** After ssh was asked to end (SIGTERM), how long before it is killed. */
+const KILL_MS = 2000;
+/** A hole is hashed here in pieces this big, the event loop free between them (the deadline and signals reach it). */
+const HOLE_PIECE = 16 << 20;
 /** After a refusal, how long the worker's other stream may take to end. */
 const REFUSED_END_MS = 1000;
 /** After the report, how long ssh may take to end before it is stopped. */
@@ -106,7 +122,7 @@ export interface Session {
   /** Terminal mode: the job file the terminal session reads (after `go`), or undefined when the session ended. */
   ready: Promise<string | undefined>;
   /** Terminal mode: reads the report the terminal session left on the worker. */
-  results(sshStatus: number): Promise<ExecResult>;
+  results(sshStatus: number, bound?: Bound): Promise<ExecResult>;
   /** Ends the session; the worker lets the slot go. */
   close(): void;
   /** The copy's folder on the worker, as its `root` frame named it (checked: root-rewrite.ts rootsOf). */
@@ -146,11 +162,16 @@ export function openSession(
     else void programErr.write(d);
   });
   child.stdin?.on('error', () => undefined);
-  child.stdin?.write(Buffer.concat([programPreamble(), jobFrame(opts.job)]));
+  // The session's key first (frames.ts): only a frame sealed with it is the worker program's.
+  const key = sessionKey();
+  child.stdin?.write(Buffer.concat([programPreamble(key), jobFrame(opts.job)]));
   const ended = sshEnded(child, program);
   ended.catch(() => undefined);
+  // ssh's own end, before its output has: through a shared connection, the master holds the output open as long
+  // as the worker's side lives (a worker program stopped by its command, say).
+  const exited = new Promise<number>((r) => child.once('exit', (code, signal) => r(exitStatus(code, signal))));
 
-  const reader = new FrameReader();
+  const reader = new FrameReader(key);
   const report = new ReportReader(opts.staging);
   const result: Omit<ExecResult, 'sshStatus' | 'report'> = {};
   let stoppedBy: ExecResult['stoppedBy'];
@@ -171,11 +192,31 @@ export function openSession(
   let roots: string[] = [];
   let fetching = 0;
   let framesSeen = 0;
+  /** Nothing more of the session is wanted (hung up on): what still comes is not read. */
+  let abandoned = false;
   /** Terminal mode: the holding session has passed on all the terminal session left. */
   let relayed = false;
 
+  /** A big hole, hashed in pieces with the event loop free between them; checked whole against its file first. */
+  const bigHole = async (n: number): Promise<void> => {
+    if (!report.holeFits(n)) {
+      report.take({ type: 'hole', payload: Buffer.from(String(n)) });
+      return;
+    }
+    for (let left = n; left > 0 && !abandoned; left -= HOLE_PIECE) {
+      report.take({ type: 'hole', payload: Buffer.from(String(Math.min(left, HOLE_PIECE))) });
+      await new Promise((r) => setImmediate(r));
+    }
+  };
+
   const onFrame = async (f: Frame): Promise<void> => {
     switch (f.type) {
+      case 'hole': {
+        const n = f.payload.length <= 16 && /^\d+$/.test(f.payload.toString('latin1')) ? Number(f.payload.toString('latin1')) : 0;
+        if (n > HOLE_PIECE) return bigHole(n);
+        if (!report.take(f)) result.broken = 'a frame the worker should not send (hole)';
+        return;
+      }
       case 'out':
         opts.onOutput?.(f.payload);
         return out.write(f.payload);
@@ -192,7 +233,7 @@ export function openSession(
         const [first, ...more] = text.split(' ');
         if (/^\d+$/.test(first ?? '')) claimed({ slot: Number(first) });
         else if (first === 'busy') claimed({ busy: true, slots: Number(more[0]) || 0 });
-        else claimed({ refused: text });
+        else claimed({ refused: printableSentence(text) });
         return;
       }
       case 'ready':
@@ -206,8 +247,12 @@ export function openSession(
       case 'done':
         relayed = true;
         return;
+      case 'forged':
+        // Terminal mode: what the terminal session left on the worker is not what it wrote (the holding session checked).
+        result.broken = f.payload.toString().slice(0, 200);
+        return;
       case 'refused':
-        result.refused = f.payload.toString();
+        result.refused = printableSentence(f.payload.toString());
         // Before a slot was given, the refusal is the claim's answer.
         claimed({ refused: result.refused });
         return;
@@ -256,12 +301,13 @@ export function openSession(
     try {
       for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
         for (const f of reader.push(chunk)) {
+          if (abandoned) break;
           if (framesSeen++ === 0) releaseErr();
           await onFrame(f);
           changed();
         }
         if (reader.broken) result.broken ??= reader.broken;
-        if (result.broken) break;
+        if (result.broken || abandoned) break;
       }
     } finally {
       for (const o of [out, err, programErr]) o.flush();
@@ -278,22 +324,57 @@ export function openSession(
       changed();
     }
   })();
+  // (Its output cut off once the session is hung up on: the end of the reading, not a failure.)
+  pumped.catch(() => undefined);
 
   const write = (data: Buffer) => {
     if (child.stdin?.writable) child.stdin.write(data);
   };
-  const hangUp = () => {
-    if (child.exitCode !== null || child.pid === undefined) return;
+  const signalGroup = (sig: NodeJS.Signals) => {
+    if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
     try {
-      process.kill(-child.pid, 'SIGTERM');
+      process.kill(-child.pid, sig);
     } catch {
       /* already gone */
     }
   };
-  const finished = () => streamEnded || relayed || Boolean(result.broken) || result.refused !== undefined || report.done || Boolean(report.broken);
-  const untilFinished = async () => {
-    while (!finished()) await settled();
+  const hangUp = () => {
+    abandoned = true;
+    signalGroup('SIGTERM');
   };
+  /** ssh's end, hung up on first (killed when it does not end when asked); what it still had to say is not read. */
+  const endNow = async (): Promise<number> => {
+    hangUp();
+    let kill: NodeJS.Timeout | undefined;
+    try {
+      return await Promise.race([ended, exited, new Promise<number>((r) => (kill = setTimeout(() => (signalGroup('SIGKILL'), r(exited)), KILL_MS)))]);
+    } finally {
+      clearTimeout(kill);
+      if (child.exitCode !== null || child.signalCode !== null) for (const s of [child.stdout, child.stderr]) s?.destroy();
+    }
+  };
+  const finished = () => streamEnded || relayed || Boolean(result.broken) || result.refused !== undefined || report.done || Boolean(report.broken);
+  /** Waits until `done()`, or until the deadline passes or a signal comes (then the session is hung up on: true). */
+  const bounded = async (done: () => boolean, bound: Bound | undefined): Promise<boolean> => {
+    let cut = false;
+    const stop = () => {
+      cut = true;
+      hangUp();
+      changed();
+    };
+    const at = bound?.deadline;
+    const timer = at === undefined ? undefined : setTimeout(stop, Math.max(0, at - Date.now()));
+    bound?.signals?.react(stop);
+    try {
+      while (!done() && !cut) await settled();
+      return cut;
+    } finally {
+      clearTimeout(timer);
+      bound?.signals?.react(undefined);
+    }
+  };
+  /** The run's own bounds, kept for what follows it (the content fetched after the report). */
+  let runBound: Bound | undefined;
   const outcome = (sshStatus: number): ExecResult => ({ ...result, sshStatus, report, ...(stoppedBy ? { stoppedBy } : {}) });
 
   return {
@@ -315,12 +396,20 @@ export function openSession(
       write(Buffer.concat(parts));
     },
     run: async ({ deadline, startBy, signals }) => {
+      runBound = { deadline, signals };
       let closing: NodeJS.Timeout | undefined;
+      let giveUp: NodeJS.Timeout | undefined;
+      let hungUp = false;
       const stop = (sig: NodeJS.Signals) => {
         // Once the command has finished, nothing of a stopped run is wanted: end the session.
         if (result.status !== undefined) return hangUp();
         write(frame('sig', sig.slice(3)));
         closing ??= setTimeout(() => child.stdin?.end(), GRACE_MS);
+        // A worker program that does not end (stopped by its command) is not waited for.
+        giveUp ??= setTimeout(() => {
+          hungUp = true;
+          changed();
+        }, GRACE_MS + HANG_UP_MS);
       };
       signals.react((sig, again) => {
         if (again && sig === 'SIGINT') child.stdin?.end(); // a second Ctrl-C: stop now
@@ -351,15 +440,14 @@ export function openSession(
       try {
         for (;;) {
           if (finished()) break;
-          if (stoppedBy !== undefined && (result.status !== undefined || stoppedBy === 'late')) break;
+          if (stoppedBy !== undefined && (result.status !== undefined || stoppedBy === 'late' || hungUp)) break;
           await settled();
         }
         if (stoppedBy === 'late') return outcome(-1);
-        if (stoppedBy !== undefined) {
-          hangUp();
-          return outcome(await ended);
-        }
-        if (streamEnded || result.broken) return outcome(await ended);
+        if (stoppedBy !== undefined) return outcome(await endNow());
+        // (Frames that cannot be trusted: nothing more of the session is read, and it is hung up on.)
+        if (result.broken) return outcome(await endNow());
+        if (streamEnded) return outcome(await ended);
         // Refused (an install that failed, say): what the worker still prints on its other stream (the installer's
         // last lines) comes before sparehand's own line about it; a worker that does not end is not waited for.
         if (result.refused !== undefined)
@@ -370,18 +458,21 @@ export function openSession(
         clearTimeout(timer);
         clearTimeout(lateTimer);
         clearTimeout(closing);
+        clearTimeout(giveUp);
       }
     },
     fetch: async (indices) => {
       if (indices.length === 0 || streamEnded) return;
       fetching += indices.length;
       write(Buffer.concat(indices.map((i) => frame('want', String(i)))));
-      while (fetching > 0 && !streamEnded && !result.broken && !report.broken) await settled();
+      // (Bounded as the run is: what has not come by its deadline, or when a signal comes, is not applied.)
+      await bounded(() => fetching === 0 || streamEnded || Boolean(result.broken) || Boolean(report.broken), runBound);
       fetching = 0;
     },
-    results: async (sshStatus) => {
+    results: async (sshStatus, bound) => {
       write(frame('results'));
-      await untilFinished();
+      // (Cut short, the results say nothing of the run, which did run: never taken for one that did not.)
+      if (await bounded(finished, bound)) result.broken ??= "the worker did not pass on the terminal session's results in time";
       const r = outcome(sshStatus);
       // The terminal session's own exit status is the command's; a report that says otherwise was not its.
       if (r.status !== undefined && r.status !== sshStatus) r.broken ??= 'its exit status is not the one the terminal session ended with';
@@ -446,7 +537,7 @@ export async function execTerminal(
       const left = await Promise.race([hold.results(sshStatus), new Promise<undefined>((r) => setTimeout(r, STOPPED_ASK_MS, undefined).unref())]);
       return left?.phase ? { ...stopped, phase: left.phase, phaseAt: { [left.phase]: startedAt } } : stopped;
     }
-    const r = await hold.results(sshStatus);
+    const r = await hold.results(sshStatus, { deadline: opts.deadline, signals: opts.signals });
     // Ctrl-C at the terminal stopped it before the command ran (an install): the run was stopped, not lost.
     const signal = Object.entries(constants.signals).find(([, n]) => n === sshStatus - 128)?.[0] as NodeJS.Signals | undefined;
     if (r.status === undefined && r.refused === undefined && signal) r.stoppedBy = signal;

@@ -108,14 +108,38 @@ export const keptOnWorker = (config: Config): string[] => [...KEEP_ON_WORKER, ..
  * deleted there, so what the worker made survives), then `ignoredFile`: the paths git ignores here
  * (ignoredPatterns), likewise excluded. `hidden`: more paths to hide (anchored patterns: sync.ts secretsByContent).
  */
-export function upFilterArgs(config: Config, ignoredFile: string | undefined, hidden: readonly string[] = []): string[] {
+export function upFilterArgs(config: Config, ignoredFile: string | undefined, hidden: readonly string[] = [], tracked: readonly string[] = []): string[] {
   const sync = config.sync ?? {};
-  const secrets = sync.sendSecrets ? [] : [...SECRET_PATTERNS, ...hidden];
+  const secrets = sync.sendSecrets ? [] : [...hidden, ...SECRET_PATTERNS];
   const kept = [...(sync.copyDependencies ? [] : DEPENDENCY_DIRS), ...CACHE_DIRS, ...(sync.exclude ?? []), ...keptOnWorker(config)];
   return [
+    ...(sync.sendSecrets ? [] : trackedSecretRules(tracked)),
     ...secrets.map((p) => `--filter=H ${p}`),
     ...kept.map((p) => `--filter=- ${p}`),
     ...(ignoredFile === undefined ? [] : ['--from0', `--exclude-from=${ignoredFile}`]),
+  ];
+}
+
+/**
+ * The secret list's tracked files, sent (what git tracks is the project: held-back.ts): each included by its anchored
+ * path before the hide rules, with the folders above it the list names (`.kube/`), whose other entries stay hidden.
+ */
+export function trackedSecretRules(tracked: readonly string[]): string[] {
+  if (tracked.length === 0) return [];
+  const named = underMatcher(SECRET_PATTERNS);
+  const folders = new Set<string>();
+  for (const p of tracked) {
+    const parts = p.split('/');
+    for (let i = 1; i < parts.length; i++) {
+      const f = parts.slice(0, i).join('/');
+      if (named(f, 'd')) folders.add(f);
+    }
+  }
+  const esc = (p: string) => (/[*?[]/.test(p) ? p.replace(/[\\*?[]/g, '\\$&') : p);
+  return [
+    ...tracked.map((p) => `--filter=+ /${esc(p)}`),
+    ...[...folders].sort().map((f) => `--filter=+ /${esc(f)}/`),
+    ...[...folders].sort().map((f) => `--filter=H /${esc(f)}/*`),
   ];
 }
 
@@ -182,6 +206,18 @@ export function pruneNames(patterns: readonly string[]): string[] {
 
 /** The rules as one argument for the tree watch: the three parts on three lines. */
 export const skipArgument = (rules: SkipRules): string => `${rules.names}\n${rules.lasts}\n${rules.paths}`;
+
+/**
+ * A test for a whole path (`type` 'd' for a folder): whether it or a folder above it matches `patterns`, as the
+ * tree watch's walk, which never enters a skipped folder, judges it.
+ */
+export function underMatcher(patterns: readonly string[]): (path: string, type?: string) => boolean {
+  const skipped = skipMatcher(skipRules(patterns));
+  return (path, type) => {
+    const parts = path.split('/');
+    return parts.some((_, i) => skipped(`${parts.slice(0, i + 1).join('/')}${i < parts.length - 1 || type === 'd' ? '/' : ''}`));
+  };
+}
 
 /** A test for `path` (a folder's ending in `/`): what the tree watch does with `rules`, in JavaScript. */
 export function skipMatcher(rules: SkipRules): (path: string) => boolean {

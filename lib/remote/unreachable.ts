@@ -1,15 +1,15 @@
 // A worker that did not answer is remembered for a minute (per worker, in the state folder): runs in that minute
 // skip it at once instead of waiting out a connect timeout each, and say so; `worker check` asks it again at once
 // (and forgets it when it answers). A worker that answers slowly is not remembered: only no answer is.
-import { readFileSync, rmSync } from 'node:fs';
-import { writeOwnFileSync } from '../fs-atomic.js';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Worker } from '../config.js';
 import type { Context } from '../context.js';
 import { stateDir } from '../paths.js';
-import { readDirs, writableDir } from '../sandbox/own-dirs.js';
+import { readDirs, writableDir } from '../state/own-dirs.js';
+import { type Said, readOwnJson, writeOwnFile } from '../state/own-file.js';
 
-type Env = Pick<Context, 'home' | 'env'>;
+type Env = Pick<Context, 'home' | 'env'> & Said;
 
 /** How long a worker that did not answer is skipped. */
 export const REMEMBER_MS = 60_000;
@@ -24,15 +24,11 @@ export interface NoAnswer {
 const SUB = 'unreachable';
 const fileName = (w: Worker) => `${w.name.replace(/[^\w.-]/g, '_')}.json`;
 
-/** The worker's last "no answer", while it is still fresh. */
+/** The worker's last "no answer", while it is still fresh (from a file sparehand made: readOwnJson). */
 export function rememberedNoAnswer(c: Env, worker: Worker, now = Date.now()): NoAnswer | undefined {
   for (const dir of readDirs(c, join(stateDir(c), SUB), SUB)) {
-    try {
-      const v = JSON.parse(readFileSync(join(dir, fileName(worker)), 'utf8')) as NoAnswer;
-      if (typeof v.at === 'number' && typeof v.why === 'string' && now - v.at < REMEMBER_MS && now >= v.at) return v;
-    } catch {
-      /* none */
-    }
+    const v = readOwnJson(c, join(dir, fileName(worker))) as Partial<NoAnswer> | undefined;
+    if (typeof v?.at === 'number' && typeof v.why === 'string' && now - v.at < REMEMBER_MS && now >= v.at) return { at: v.at, why: v.why };
   }
   return undefined;
 }
@@ -41,12 +37,8 @@ export function rememberedNoAnswer(c: Env, worker: Worker, now = Date.now()): No
 export function rememberNoAnswer(c: Env, worker: Worker, why: string): void {
   const dir = writableDir(c, join(stateDir(c), SUB), SUB);
   if (dir === undefined) return;
-  const file = join(dir, fileName(worker));
-  try {
-    writeOwnFileSync(file, JSON.stringify({ at: Date.now(), why } satisfies NoAnswer));
-  } catch {
-    /* a convenience */
-  }
+  // A convenience: not written, the next run asks again.
+  writeOwnFile(c, join(dir, fileName(worker)), JSON.stringify({ at: Date.now(), why } satisfies NoAnswer));
 }
 
 /** Forgets it (it answered). */

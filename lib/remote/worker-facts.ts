@@ -7,20 +7,19 @@ import { join } from 'node:path';
 import type { Worker } from '../config.js';
 import { workerWhere } from './worker-where.js';
 import type { Context } from '../context.js';
-import { writeFileAtomically } from '../fs-atomic.js';
 import { cacheDir } from '../paths.js';
 import type { Facts } from '../classify/built-outputs.js';
 import { platformHere } from '../platform/here.js';
 import { type Platform, differenceLabels, parsePlatform, platformWords, samePlatform } from '../platform/platform.js';
-import { jsonOf } from '../read-quietly.js';
-import { readDirs, writableDir } from '../sandbox/own-dirs.js';
+import { readDirs, writableDir } from '../state/own-dirs.js';
+import { type Said, readOwnJson, writeOwnFile } from '../state/own-file.js';
 
-type Env = Pick<Context, 'home' | 'env'>;
+type Env = Pick<Context, 'home' | 'env'> & Said;
 
 /** A cache file's value: from sparehand's cache folder, else the temp folder a sandbox leaves writable. */
 export function cached(c: Env, rel: string): unknown {
   for (const dir of readDirs(c, cacheDir(c), 'cache')) {
-    const v = jsonOf(join(dir, rel));
+    const v = readOwnJson(c, join(dir, rel));
     if (v !== undefined) return v;
   }
   return undefined;
@@ -39,7 +38,8 @@ export async function keep(c: Env, rel: string, text: string | undefined): Promi
     return;
   }
   const dir = writableDir(c, cacheDir(c), 'cache');
-  if (dir !== undefined) await writeFileAtomically(join(dir, rel), text).catch(() => undefined);
+  // Never through a link planted in the cache folder (writeFileAtomically would write where it points).
+  if (dir !== undefined) writeOwnFile(c, join(dir, rel), text);
 }
 
 const PLATFORMS = join('workers', 'platforms.json');

@@ -1,17 +1,19 @@
 import { projectSettingsPaths } from '../agents/project-settings.js';
 import type { Context } from '../context.js';
 import type { ExecResult } from '../remote/session.js';
-import { notBroughtBack, skipMatcher, skipRules } from '../remote/sync-rules.js';
-import type { Fingerprint } from '../remote/warm-send.js';
-import { ctimeNow, keepWarm } from '../sync/warm-kept.js';
+import { notBroughtBack, underMatcher } from '../remote/sync-rules.js';
+import type { Fingerprint } from '../send/fingerprint-parts.js';
+import { ctimeNow, keepWarm } from '../send/warm-kept.js';
 import { printable } from '../safe-text.js';
 import { type Ancestor, afterRun, emptyAncestor, mineIndex, saveAncestor } from '../sync/ancestor.js';
 import { type Applied, applyChanges, contentNeeded } from '../sync/apply.js';
-import type { Change } from '../sync/change.js';
-import { isToolSettings, refusedLink, refusedPath } from '../sync/guard.js';
-import { makeConflictsFolder, ownFolder } from '../sync/own-folder.js';
-import { ignoredAmong } from '../sync/sent.js';
+import type { Change } from '../remote/change.js';
+import { isToolSettings, refusedPath } from '../sync/guard.js';
+import { refusedChains } from '../sync/link-chain.js';
+import { makeConflictsFolder, ownFolder } from '../state/own-folder.js';
+import { ignoredAmong } from '../send/sent.js';
 import { foreignCheck } from './foreign.js';
+import { mineBefore } from './shard-mine.js';
 import { type Prepared, foldsCaseHere, sameFolder } from './remote-prepare.js';
 import type { RunAttempt } from './remote-attempt.js';
 
@@ -39,21 +41,21 @@ export async function bringBack(ctx: Context, run: Prepared, at: RunAttempt, bas
     ctx.env,
   );
   const notSent = (p: string) => ignored.has(p);
-  const mine = mineIndex(root);
+  // A shard never takes what its sibling shards wrote for its own to replace (lib/run/shard-mine.ts).
+  const mine = run.shard ? mineBefore(root, run.startedAt) : mineIndex(root);
   const settings = projectSettingsPaths();
   // What the worker claims it skipped is checked here again: never a secret, a dependency folder or a cache.
-  const skipped = skipMatcher(skipRules(notBroughtBack(run.config)));
-  const neverBack = (c: Change) => {
-    const parts = c.path.split('/');
-    const hit = parts.some((_, i) => skipped(`${parts.slice(0, i + 1).join('/')}${i < parts.length - 1 || c.type === 'd' ? '/' : ''}`));
-    return hit ? 'it is a secret, a dependency folder or a cache, which never come back' : undefined;
-  };
+  const never = underMatcher(notBroughtBack(run.config));
+  const neverBack = (c: Change) => (never(c.path, c.type) ? 'it is a secret, a dependency folder or a cache, which never come back' : undefined);
   const ancestor = result.ancestor === 'same' ? base : emptyAncestor();
   const foreign = foreignCheck(ctx, at.target.worker, result.platform);
+  // Links are judged by where their whole chain ends, through the project as it will be after the apply.
+  const chains = refusedChains(changes, root);
   const known = (c: Change) => ({
     sent: !notSent(c.path),
     mine: mine(c.path),
-    refused: refusedPath(c.path) ?? (c.type === 'l' ? refusedLink(c.path, c.target) : undefined) ?? neverBack(c),
+    // (A deleted link has no target to judge: it is deleted as a file is.)
+    refused: refusedPath(c.path) ?? chains.get(c.index) ?? neverBack(c),
     settings: isToolSettings(c.path, settings),
     foreign: foreign(c),
     keptThere: ancestor.paths[c.path]?.k === 1,
@@ -71,7 +73,7 @@ export async function bringBack(ctx: Context, run: Prepared, at: RunAttempt, bas
     there,
     printable,
   });
-  saveAncestor(root, at.copy, afterRun(ancestor, root, changes, applied.outcomes, notSent, at.job.newgen));
+  saveAncestor(root, at.copy, afterRun(ancestor, root, changes, applied.outcomes, { notSent, never }, at.job.newgen));
   return applied;
 }
 

@@ -2,17 +2,17 @@
 // the hash of what it was made from (lib/run/deps.ts): the next run does not try the same install again (npm ci or
 // pip for 12 s before --or-local runs the command here anyway). A change to the lock file is another hash, and
 // is tried; `sparehand worker reset` forgets it all.
-import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { writeOwnFileSync } from '../fs-atomic.js';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Worker } from '../config.js';
 import type { Context } from '../context.js';
 import type { ExecResult } from '../remote/session.js';
 import { stateDir } from '../paths.js';
-import { readDirs, writableDir } from '../sandbox/own-dirs.js';
+import { readDirs, writableDir } from '../state/own-dirs.js';
+import { type Said, readOwnJson, writeOwnFile } from '../state/own-file.js';
 import type { DepsInstall } from './deps.js';
 
-type Env = Pick<Context, 'home' | 'env'>;
+type Env = Pick<Context, 'home' | 'env'> & Said;
 
 export interface FailedInstall {
   /** The install that failed (its folder and command). */
@@ -28,12 +28,8 @@ const fileName = (w: Worker, key: string) => `${w.name.replace(/[^\w.-]/g, '_')}
 
 function load(c: Env, worker: Worker, key: string): Record<string, FailedInstall> {
   for (const dir of readDirs(c, join(stateDir(c), SUB), SUB)) {
-    try {
-      const v = JSON.parse(readFileSync(join(dir, fileName(worker, key)), 'utf8')) as unknown;
-      if (typeof v === 'object' && v !== null) return v as Record<string, FailedInstall>;
-    } catch {
-      /* none */
-    }
+    const v = readOwnJson(c, join(dir, fileName(worker, key)));
+    if (typeof v === 'object' && v !== null) return v as Record<string, FailedInstall>;
   }
   return {};
 }
@@ -55,11 +51,8 @@ export function rememberFailedInstall(c: Env, worker: Worker, key: string, hash:
   const file = join(dir, fileName(worker, key));
   // The last few only: a project whose lock file keeps changing does not grow the file without end.
   const kept = Object.entries(load(c, worker, key)).slice(-9);
-  try {
-    writeOwnFileSync(file, JSON.stringify(Object.fromEntries([...kept, [hash, failure]])));
-  } catch {
-    /* the next run tries again */
-  }
+  // Not written: the next run tries again.
+  writeOwnFile(c, file, JSON.stringify(Object.fromEntries([...kept, [hash, failure]])));
 }
 
 /** A failed install the worker named (one of the run's own, by its hash: the worker's word is not taken for more). */

@@ -4,7 +4,7 @@
 // whose process is gone is taken over, and one that cannot be judged only makes the run use another copy (a
 // full sync), never wait. Where the state folder cannot be written (a coding tool's sandbox keeps HOME read-only),
 // the locks go in the project's own `.sparehand/folders`, which every run of the project also looks at.
-import { linkSync, mkdirSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, renameSync, unlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { Worker } from '../config.js';
@@ -12,11 +12,14 @@ import type { Context } from '../context.js';
 import { SparehandError } from '../errors.js';
 import { stateDir } from '../paths.js';
 import { processAlive } from '../pid.js';
-import { textOf } from '../read-quietly.js';
-import { canWrite } from '../sandbox/own-dirs.js';
-import { OWN_FOLDER, ownFolder } from '../sync/own-folder.js';
+import { readOwnFile, replaceOwnFile } from '../state/own-file.js';
+import { canWrite } from '../state/own-dirs.js';
+import { OWN_FOLDER, ownFolder } from '../state/own-folder.js';
 
 type Env = Pick<Context, 'home' | 'env'>;
+
+/** A lock's text: '' when there is none, or it is not a file sparehand made (a link, a FIFO: never followed or waited on). */
+const textOf = (file: string): string => readOwnFile({}, file, { linked: true }) ?? '';
 
 /** Whether a lock file is held by a run that is still going (another machine's counts as held). */
 function heldBy(file: string): boolean {
@@ -66,7 +69,8 @@ function projectWritable(root: string, dir: string): boolean {
 function takeIn(file: string, me: string): (() => void) | undefined {
   // Written in full first, then linked into place: the lock never exists without its owner.
   const mine = `${file}.${process.pid}`;
-  writeFileSync(mine, me, { mode: 0o600 });
+  // Made anew: never written through a link planted under its name.
+  replaceOwnFile(mine, me);
   try {
     linkSync(mine, file);
     return () => releaseIfMine(file, me);

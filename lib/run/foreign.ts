@@ -7,7 +7,7 @@ import { keptOnWorker } from '../platform/native-code.js';
 import { nativeCodeOfFile } from '../platform/of-file.js';
 import { type Platform, differenceLabels, samePlatform } from '../platform/platform.js';
 import { knownWorkerPlatform } from '../remote/worker-facts.js';
-import type { Change } from '../sync/change.js';
+import type { Change } from '../remote/change.js';
 
 /** The smallest file any of the formats can be (an ELF header is 52 bytes, a Mach-O one 28). */
 const SMALLEST = 28;

@@ -10,7 +10,7 @@ import { nativeCodeOfFile } from '../platform/of-file.js';
 import { type FileHead, type FileSink, fetchFiles } from '../remote/fetch-files.js';
 import { copyId, loadAncestor } from '../sync/ancestor.js';
 import { refusedPath } from '../sync/guard.js';
-import { OWN_FOLDER } from '../sync/own-folder.js';
+import { OWN_FOLDER } from '../state/own-folder.js';
 import { clientId, projectKey, remoteRoot } from './project.js';
 
 export interface KeptOutput {

@@ -3,16 +3,16 @@
 // (the state folder's `local-slots/`); the locks are held by a Perl child (local-slots-pl.ts) that the kernel
 // unlocks the moment sparehand ends, however it ends.
 import type { ChildProcess } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
 import { availableParallelism, totalmem } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Config } from '../config.js';
 import type { Context } from '../context.js';
 import { capture, start as startProgram } from '../process.js';
 import { stateDir } from '../paths.js';
+import { type Said, ownFolder } from '../state/own-file.js';
 import { PEEK_PL, TAKE_PL } from './local-slots-pl.js';
 
-type Env = Pick<Context, 'home' | 'env'>;
+type Env = Pick<Context, 'home' | 'env'> & Said;
 
 const GiB = 1024 ** 3;
 
@@ -119,10 +119,9 @@ export class LocalTurn {
 
   private start(workers: readonly string[], here: boolean): Promise<void> {
     const dir = slotsDir(this.ctx);
-    try {
-      mkdirSync(dir, { recursive: true, mode: 0o700 });
-    } catch (e) {
-      this.fail(`${dir} cannot be written (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    // The state folder private and this user's (the slot keeper checks local-slots/ and what is in it).
+    if (!ownFolder(this.ctx, dirname(dir), { make: true })) {
+      this.fail(`${dirname(dir)} cannot be written, or is not a private folder of this user's`);
       return Promise.resolve();
     }
     const info = JSON.stringify(this.run);
@@ -141,9 +140,13 @@ export class LocalTurn {
         if (!mine()) return;
         out += d.toString();
         for (let nl = out.indexOf('\n'); nl >= 0; nl = out.indexOf('\n')) {
-          this.line(out.slice(0, nl));
+          const text = out.slice(0, nl);
           out = out.slice(nl + 1);
-          told();
+          if (text.startsWith('unsafe ')) this.unsafe(dir, text.slice('unsafe '.length));
+          else {
+            this.line(text);
+            told();
+          }
         }
       });
       child.once('error', (e) => {
@@ -171,6 +174,13 @@ export class LocalTurn {
       (this.child?.stdout as { unref?: () => void } | null | undefined)?.unref?.();
       this.settle();
     }
+  }
+
+  /** `<name> <why>`: a file in the slots' folder that the keeper passed over (and took the name of away). */
+  private unsafe(dir: string, text: string): void {
+    const sp = text.indexOf(' ');
+    const name = text.slice(0, sp);
+    this.ctx.stderr?.write(`sparehand: ignored ${name.startsWith('/') ? name : join(dir, name)}: ${text.slice(sp + 1)}\n`);
   }
 
   private wake(): void {

@@ -1,7 +1,7 @@
 // Runs the command on this machine exactly as the shell would: bash -c, same folder, stdio passed through.
 import { closeSync, existsSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { scratchFolder } from '../sync/own-folder.js';
+import { scratchFolder } from '../state/own-folder.js';
 import { type Context, say } from '../context.js';
 import { SparehandError } from '../errors.js';
 import { exitStatus, start } from '../process.js';

@@ -1,13 +1,14 @@
 // Where the project's copy lives on a worker (the project here: lib/project-root.ts), and who this machine is.
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, relative, sep } from 'node:path';
 import type { Worker } from '../config.js';
 import type { Context } from '../context.js';
 import { stateDir } from '../paths.js';
+import { createOwnFile, readOwnFile } from '../state/own-file.js';
 import { remotePath } from '../remote/ssh-args.js';
 import { workerDir } from '../remote/workers.js';
-import { OWN_FOLDER, ownFolder } from '../sync/own-folder.js';
+import { OWN_FOLDER, ownFolder } from '../state/own-folder.js';
 
 /**
  * This machine, as workers know it: a random id made once (not the host name, which two laptops can share:
@@ -17,8 +18,9 @@ import { OWN_FOLDER, ownFolder } from '../sync/own-folder.js';
 export function clientId(c: Pick<Context, 'home' | 'env'>, root: string): string {
   const read = (file: string): string | undefined => {
     try {
-      const id = readFileSync(file, 'utf8').trim();
-      return /^[0-9a-f]{32}$/.test(id) ? id : undefined;
+      // The state folder's copy as sparehand's own state (never a link, a FIFO, another user's); the project's as is.
+      const id = (file === state ? readOwnFile({}, file) : readFileSync(file, 'utf8'))?.trim();
+      return id !== undefined && /^[0-9a-f]{32}$/.test(id) ? id : undefined;
     } catch {
       return undefined;
     }
@@ -31,10 +33,16 @@ export function clientId(c: Pick<Context, 'home' | 'env'>, root: string): string
   const found = read(state) ?? read(join(root, OWN_FOLDER, 'client-id'));
   if (found) return found;
   const id = randomBytes(16).toString('hex');
-  for (const place of [() => (mkdirSync(stateDir(c), { recursive: true, mode: 0o700 }), state), inProject]) {
+  for (const place of [() => state, inProject]) {
     try {
       const file = place();
       if (file === undefined) continue;
+      if (file === state) {
+        const made = createOwnFile({}, state, `${id}\n`);
+        if (made === 'made') return id;
+        if (made === 'exists') throw Object.assign(new Error('made meanwhile'), { code: 'EEXIST' });
+        continue;
+      }
       writeFileSync(file, `${id}\n`, { flag: 'wx', mode: 0o600 });
       return id;
     } catch (e) {

@@ -5,13 +5,14 @@ import { connectionFor, sshEnv } from '../remote/connection.js';
 import type { Job } from '../remote/job.js';
 import { rememberWorkerRsync, rsyncHere, rsyncThere } from '../remote/rsync-found.js';
 import { type OwnChange, type Session, openSession } from '../remote/session.js';
-import { ownSocket } from '../remote/forward.js';
+import { ownSocket } from './forward.js';
 import { sshOwnLines } from '../remote/ssh-lines.js';
 import { sshOwnSessionArgs } from '../remote/ssh-args.js';
 import { hasTerminal, remoteArgv, sshWorker, workerWhere } from '../remote/transport.js';
-import { type SyncTarget, syncUp } from '../remote/sync.js';
-import { type Fingerprint, changedSince, fingerprint, quickCheckBlind } from '../remote/warm-send.js';
-import { type Warm, takeWarm } from '../sync/warm-kept.js';
+import { type SyncTarget, syncUp } from '../send/rsync-up.js';
+import type { Fingerprint } from '../send/fingerprint-parts.js';
+import { changedSince, fingerprint, quickCheckBlind } from '../send/warm-send.js';
+import { type SentRecord, type Warm, keepSent, sentRecord, takeWarm } from '../send/warm-kept.js';
 import { bootCommand } from '../remote/worker/program.js';
 import { type Ancestor, copyId, emptyAncestor, keptPaths, loadAncestor } from '../sync/ancestor.js';
 import type { Attempt } from './claim.js';
@@ -37,6 +38,9 @@ export interface WarmPlan {
   kept: Warm | undefined;
   /** Whether to take a fingerprint at all (runs that bring files back). */
   wanted: boolean;
+  /** The copy (ancestor.ts copyId), and what the last send to it sent (warm-kept.ts sentRecord). */
+  copy: string;
+  sent: () => SentRecord | undefined;
 }
 
 /**
@@ -47,7 +51,9 @@ export interface WarmPlan {
 export async function send(ctx: Context, t: SyncTarget, signal: AbortSignal, warm: WarmPlan): Promise<Sent> {
   const t0 = performance.now();
   try {
-    const before = warm.wanted ? await fingerprint(t.localRoot, t.env, t.config, { keep: t.keep ?? [], inputs: t.inputs ?? [] }, warm.kept) : undefined;
+    const before = warm.wanted
+      ? await fingerprint(t.localRoot, t.env, t.config, { keep: t.keep ?? [], inputs: t.inputs ?? [], ...(t.secrets ? { secrets: t.secrets } : {}) }, warm.kept)
+      : undefined;
     // The same fingerprint, or a few files changed here (sent in the run's own session): no rsync, when the worker
     // says its copy is as the last run left it.
     const own = before && warm.kept ? (before.hash === warm.kept.hash ? [] : changedSince(warm.kept, before, t.localRoot)) : undefined;
@@ -59,13 +65,16 @@ export async function send(ctx: Context, t: SyncTarget, signal: AbortSignal, war
       if (signal.aborted) return { ms: performance.now() - t0 };
       if (there?.same && there.gen === warm.kept.gen) return { ms: performance.now() - t0, skipped: true, before, puts: own };
     }
-    // Files rsync's quick check cannot see changed (their mtime put back) go up as sparehand's own changes.
-    const blind = before && warm.kept ? quickCheckBlind(warm.kept, before) : [];
+    // Files rsync's quick check cannot see changed (their mtime put back) go up as sparehand's own changes: against
+    // the fingerprint the last whole run kept, or else what the last send sent (after a conflict, a lost session).
+    const then = before ? (warm.kept ?? warm.sent()) : undefined;
+    const blind = before && then ? quickCheckBlind(then, before) : [];
     const rsyncs = { here: await rsyncHere(ctx), there: await rsyncThere(ctx, t.worker, t.conn) };
     await syncUp(t, rsyncs, signal, before?.ignored).catch(async (e: unknown) => {
       await rememberWorkerRsync(ctx, t.worker, undefined);
       throw e;
     });
+    if (before && !signal.aborted) keepSent(t.localRoot, warm.copy, before, blind);
     return { ms: performance.now() - t0, before, blind };
   } catch (error) {
     return { error };
@@ -87,7 +96,7 @@ export interface RunAttempt extends Attempt {
   warm: WarmPlan;
   /** Aborted when the sync must stop (the run's start-by time, or the attempt abandoned). */
   sendSignal: AbortSignal;
-  /** The socket of the run's own connection, when it forwards services (lib/remote/forward.ts). */
+  /** The socket of the run's own connection, when it forwards services (lib/run/forward.ts). */
   socket?: string;
   /** The localhost ports the command's output says were refused (refused-ports.ts). */
   refused: RefusedPorts;
@@ -151,12 +160,19 @@ export function attempt(ctx: Context, worker: Worker, run: Prepared, sendNow: bo
     env: sshEnv(ctx),
     keep,
     inputs: depsInputs(run.deps),
+    secrets: run.secrets,
   };
   const stop = new AbortController();
   // The project must be there by the time the command has to start.
   const lateSend = run.clock.startBy === undefined ? undefined : setTimeout(() => stop.abort(), Math.max(0, run.clock.startBy - Date.now()));
   lateSend?.unref();
-  const warm: WarmPlan = { session, kept: run.watch ? kept : undefined, wanted: run.watch };
+  const warm: WarmPlan = {
+    session,
+    kept: run.watch ? kept : undefined,
+    wanted: run.watch,
+    copy,
+    sent: () => (run.watch ? sentRecord(run.root, copy) : undefined),
+  };
   const synced = sendNow ? send(ctx, target, stop.signal, warm) : undefined;
   let done = false;
   return {

@@ -10,12 +10,13 @@ import type { Config, Worker } from '../config.js';
 import type { Context } from '../context.js';
 import type { Job } from '../remote/job.js';
 import { remotePath } from '../remote/ssh-args.js';
+import { NO_SECRETS, type SecretPlan } from '../send/held-back.js';
 import { notBroughtBack, pruneNames, skipArgument, skipRules } from '../remote/sync-rules.js';
 import { workerDir, workerSlots } from '../remote/workers.js';
 import { runRecord } from '../remote/worker-slots.js';
 import { newGeneration } from '../sync/ancestor.js';
-import { foldsCase, makeStaging } from '../sync/own-folder.js';
-import type { Staging } from '../sync/report-reader.js';
+import { foldsCase, makeStaging } from '../state/own-folder.js';
+import type { Staging } from '../remote/report-reader.js';
 import { which } from '../which.js';
 import type { RunClock } from './clock.js';
 import { type DepsInstall, depsPlan } from './deps.js';
@@ -24,7 +25,8 @@ import type { LocalTurn } from './local-slots.js';
 import { clientId, projectKey, relativeCwd } from './project.js';
 import { type VenvHere, projectDeps } from './venv-here.js';
 import type { RunOutcome } from './run-log.js';
-import { type Forward, servicesFor } from './services.js';
+import { type Forward, type WorkerService, servicesFor, workerServicesFor } from './services.js';
+import { type ShardMark, shownWithMark } from './shard-mark.js';
 
 export interface RemoteRunOptions {
   orLocal?: boolean | undefined;
@@ -38,6 +40,8 @@ export interface RemoteRunOptions {
   outcome?: RunOutcome;
   /** The run's place in the local queue (local-wait.ts), with --or-local when local slots are on. */
   turn?: LocalTurn | undefined;
+  /** A shard of a split run (lib/split/): shown with its mark where runs are listed. */
+  shard?: ShardMark;
 }
 
 /** What one run sends, decided once before any worker is asked. */
@@ -58,14 +62,26 @@ export interface Prepared {
   venv?: VenvHere;
   /** This machine's services the run forwards (services.ts). */
   services: Forward[];
+  /** The services the worker starts for the run (services.ts). */
+  started: WorkerService[];
   startedAt: Date;
   clock: RunClock;
+  shard?: ShardMark;
   staging: Staging;
   /** Whether staging was made (and must be removed). */
   staged: () => boolean;
+  /** The secret list's tracked files sent, and the files held back for what they hold (held-back.ts). */
+  secrets: SecretPlan;
 }
 
-export function prepare(ctx: Context, config: Config, command: string, opts: RemoteRunOptions & { clock: RunClock }, root: string): Prepared {
+export function prepare(
+  ctx: Context,
+  config: Config,
+  command: string,
+  opts: RemoteRunOptions & { clock: RunClock },
+  root: string,
+  secrets: SecretPlan = NO_SECRETS,
+): Prepared {
   const nonce = randomBytes(12).toString('hex');
   const st = lstatSync(root);
   let made: { dir: string } | { why: string } | undefined;
@@ -82,8 +98,10 @@ export function prepare(ctx: Context, config: Config, command: string, opts: Rem
     programs: programsFoundHere(ctx, command),
     ...(config.sync?.copyDependencies ? { deps: [] } : projectDeps(root, ctx.cwd, ctx.env.VIRTUAL_ENV, depsPlan(root, ctx.cwd))),
     services: servicesFor(ctx, config, root),
+    started: workerServicesFor(ctx, config, root),
     startedAt: new Date(),
     clock: opts.clock,
+    ...(opts.shard ? { shard: opts.shard } : {}),
     staging: {
       dir: () => {
         made ??= sameFolder(root, rootId) ? makeStaging(root, nonce) : { why: 'the project folder was moved or deleted during the run' };
@@ -92,6 +110,7 @@ export function prepare(ctx: Context, config: Config, command: string, opts: Rem
       why: () => (made && 'why' in made ? made.why : 'its content could not be kept here'),
     },
     staged: () => made !== undefined && 'dir' in made,
+    secrets,
   };
 }
 
@@ -113,7 +132,7 @@ export function jobFor(ctx: Context, worker: Worker, run: Prepared, how: { mode:
     key: run.key,
     slots: workerSlots(worker),
     folder: how.folder,
-    record: runRecord({ machine: hostname(), user: `${userInfo().username}@${hostname()}`, project: run.root, command: run.command }),
+    record: runRecord({ machine: hostname(), user: `${userInfo().username}@${hostname()}`, project: run.root, command: shownWithMark(run.command, run.shard) }),
     rel: relativeCwd(run.root, ctx.cwd),
     command: run.command,
     skip: skipArgument(skipRules(notBroughtBack(run.config))),
@@ -123,6 +142,7 @@ export function jobFor(ctx: Context, worker: Worker, run: Prepared, how: { mode:
     venv: activeVenv(ctx, run.root),
     programs: run.programs,
     env: forwardedEnv(ctx.env, run.config),
+    services: run.started,
     gen: how.gen,
     newgen: newGeneration(),
   };

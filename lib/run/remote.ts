@@ -6,16 +6,17 @@ import { exitStatus } from '../process.js';
 import { gitRoot } from '../project-root.js';
 import { sshEnv } from '../remote/connection.js';
 import { execTerminal } from '../remote/session.js';
-import { addForwards } from '../remote/forward.js';
+import { addForwards } from './forward.js';
 import { remoteArgv } from '../remote/transport.js';
 import { expandPools } from '../remote/pools.js';
-import { filePuts } from '../remote/warm-send.js';
+import { filePuts } from '../send/warm-send.js';
+import { notBroughtBack, underMatcher } from '../remote/sync-rules.js';
 import { bootCommand } from '../remote/worker/program.js';
 import { findWorker } from '../remote/workers.js';
 import { rememberWorkerPlatform } from '../remote/worker-facts.js';
 import { printable } from '../safe-text.js';
-import { ownChanges } from '../sync/ancestor.js';
-import { removeStaging } from '../sync/own-folder.js';
+import { ownChanges, withOtherCopies } from '../sync/ancestor.js';
+import { removeStaging } from '../state/own-folder.js';
 import { networkCutHere, sandboxRefused } from '../sandbox/run-checks.js';
 import { claimSlot } from './claim.js';
 import { type RunClock, runClock, shownTimeout } from './clock.js';
@@ -25,14 +26,17 @@ import { gentlePrefix } from './gentle.js';
 import { recordRun } from './runs-here.js';
 import { conflictLines, keptLines, summaryLines, timesOnWorker } from './report.js';
 import { whyNotSendable } from './sendable.js';
+import { relativeCwd } from './project.js';
 import { toolchainNote } from './toolchain-note.js';
 import { hasRunOf } from './run-log.js';
 import { serviceSignsLine } from './service-signs.js';
 import { RunSignals } from './signals.js';
 import { refusedLine } from './refused-ports.js';
+import { forwardedLine } from './services.js';
 import { type Prepared, type RemoteRunOptions, prepare, venvUnmade } from './remote-prepare.js';
 import { type RunAttempt, anySignal, attempt, endedWithin, send } from './remote-attempt.js';
 import { bringBack, keepFingerprint } from './bring-back.js';
+import { heldBackChanged, heldBackHere } from './held-back-here.js';
 
 /** A progress line that rewrites itself, only when stderr is a terminal. */
 function progress(ctx: Context, text: string | undefined): void {
@@ -54,8 +58,13 @@ export async function runOnWorker(ctx: Context, config: Config, command: string,
   const root = git ?? ctx.cwd;
   const refusal = whyNotSendable(root, { home: ctx.home, git: git !== undefined, config });
   if (refusal) return cannot(`refusing to send ${root} to a worker: ${refusal}`, 'run it inside a project (a git repository), or with --local');
+  // Files held back from the worker for what they hold: named on the project's first run and when they change.
+  const firstRun = !hasRunOf(ctx, root);
+  const held = await heldBackHere(ctx, config, root);
+  const heldChanged = heldBackChanged(root, held.plan);
+  if (held.line && (heldChanged || firstRun)) say(ctx, held.line);
   // A project's first run names the services on this machine it seems to need (service-signs.ts).
-  if (!hasRunOf(ctx, root)) {
+  if (firstRun) {
     const signs = serviceSignsLine(ctx, config, root);
     if (signs) say(ctx, signs);
   }
@@ -83,7 +92,7 @@ export async function runOnWorker(ctx: Context, config: Config, command: string,
   }
   signals = new RunSignals();
   try {
-    const run = prepare(ctx, config, command, opts, root);
+    const run = prepare(ctx, config, command, opts, root, held.plan);
     // A venv the command uses that no worker can make: said, not run there with another Python's packages.
     const venvCannot = venvUnmade(ctx, run);
     if (venvCannot) return await cannot(venvCannot, 'add a requirements or lock file that names what it holds, or run it here');
@@ -214,9 +223,11 @@ async function runInSlot(ctx: Context, opts: InSlot, run: Prepared, claimed: Cla
   const upMs = sent.ms;
   if (sent.skipped && opts.outcome) opts.outcome.sent = sent.puts?.length ? 'own' : 'skipped';
   if (sent.before && opts.outcome) opts.outcome.looked = sent.before.looked;
+  // An output another copy brought here and that was changed here since is this copy's to send too (withOtherCopies).
+  if (run.watch) at.ancestor = withOtherCopies(root, at.copy, at.ancestor);
 
   // sparehand's own changes to the copy: what was deleted or changed here in outputs since the last run there.
-  const own = run.watch ? ownChanges(root, at.ancestor) : { changes: [], after: at.ancestor };
+  const own = run.watch ? ownChanges(root, at.ancestor, underMatcher(notBroughtBack(run.config))) : { changes: [], after: at.ancestor };
   // (Nothing sent but these when the send was skipped: the worker's copy is then as its last run left it.)
   session.go([...own.changes, ...(sent.puts ?? filePuts(root, sent.blind ?? []))], sent.skipped === true);
 
@@ -294,7 +305,7 @@ async function runInSlot(ctx: Context, opts: InSlot, run: Prepared, claimed: Cla
     }
     const status = result.status;
     if (result.platform) await rememberWorkerPlatform(ctx, worker, result.platform);
-    const unforwarded = at.refused.end().filter((p) => !run.services.some((f) => f.port === p));
+    const unforwarded = at.refused.end().filter((p) => !run.services.some((f) => f.port === p) && !run.started.some((w) => w.port === p));
     if (unforwarded.length > 0) say(ctx, refusedLine(worker.name, unforwarded));
     if (result.broken || result.report.broken || !result.report.done) {
       session.close();
@@ -313,7 +324,8 @@ async function runInSlot(ctx: Context, opts: InSlot, run: Prepared, claimed: Cla
     const back = opts.syncBack === false ? undefined : await bringBack(ctx, run, at, own.after, result, there);
     session.close();
     if (back && sent.before && !signals.received) await keepFingerprint(run, at, sent.before, result, back);
-    for (const line of [...conflictLines(back?.conflicts ?? [], printable), ...keptLines(back?.kept ?? []), ...(back?.notes ?? [])]) say(ctx, line);
+    for (const line of [...conflictLines(back?.conflicts ?? [], printable), ...keptLines(back?.kept ?? [], relativeCwd(root, ctx.cwd)), ...(back?.notes ?? [])])
+      say(ctx, line);
     const syncMs = upMs + (execEnd - runEnd) + (performance.now() - t2);
     const depsMs = (result.depsSeconds ?? 0) * 1000;
     const times = {
@@ -323,6 +335,8 @@ async function runInSlot(ctx: Context, opts: InSlot, run: Prepared, claimed: Cla
       ...(opts.waitMs ? { waitMs: opts.waitMs } : {}),
     };
     if (!opts.quiet) for (const line of summaryLines(worker.name, times, back)) say(ctx, line);
+    // What the forwards cost is ssh's, on every request: said where the run's time is (docs/performance.md).
+    if (!opts.quiet && run.services.length > 0) say(ctx, forwardedLine(run.services));
     if (opts.outcome) Object.assign(opts.outcome, { ...times, files: back?.files ?? 0, bytes: back?.bytes ?? 0, conflicts: back?.conflicts.length ?? 0 });
     for (const line of await note()) say(ctx, line);
     // A signal that came while the files were applied: they all are; the run ends as the signal asks.

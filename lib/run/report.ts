@@ -1,6 +1,9 @@
 // What a run on a worker says when it ends: one line per conflict (a few, then a count), the summary line.
+import { posix } from 'node:path';
+import { quote } from 'shell-quote';
 import type { Applied, Conflict } from '../sync/apply.js';
-import { conflictSentence, keptSentence } from '../sync/decide.js';
+import { conflictSentence } from '../sync/decide.js';
+import { printable } from '../safe-text.js';
 import type { ExecResult } from '../remote/session.js';
 
 /** At most this many conflict lines; the rest are counted. */
@@ -54,11 +57,49 @@ export function summaryLines(worker: string, t: { syncMs: number; depsMs?: numbe
   return lines;
 }
 
-/** One line for the files kept on the worker (decide.ts keptSentence), per platform they are for. */
-export function keptLines(kept: ReadonlyArray<{ platform: string }>): string[] {
-  const by = new Map<string, number>();
-  for (const k of kept) by.set(k.platform, (by.get(k.platform) ?? 0) + 1);
-  return [...by].map(([platform, n]) => keptSentence(n, platform));
+/** Names of kept files a line shows; the rest are counted. */
+const MAX_KEPT_NAMES = 3;
+
+/**
+ * The files kept on the worker (native code of its platform: apply.ts), one line per platform they are for: the first
+ * few by name, a count of the rest, and the `sparehand worker fetch` that brings them, run from `cwd` (relative to the
+ * root: its operands are relative to where it runs). Names come from the worker: printed safely (safe-text.ts), and a
+ * name that could not be printed as it is never goes into the command (its folder does, or no operand: all of them).
+ */
+export function keptLines(kept: ReadonlyArray<{ path: string; platform: string }>, cwd = '.'): string[] {
+  const by = new Map<string, string[]>();
+  for (const k of kept) by.set(k.platform, [...(by.get(k.platform) ?? []), k.path]);
+  return [...by].map(([platform, all]) => {
+    const paths = [...all].sort();
+    const n = paths.length;
+    const one = n === 1;
+    const shown = paths.slice(0, MAX_KEPT_NAMES).map(printable).join(', ');
+    const more = n > MAX_KEPT_NAMES ? ` and ${n - MAX_KEPT_NAMES} more` : '';
+    const it = one ? 'it' : 'them';
+    return `${n} ${platform} ${one ? 'binary' : 'binaries'} kept on the worker (${one ? 'it does' : 'they do'} not run here): ${shown}${more}; \`${fetchCommand(paths, cwd)}\` brings ${it}`;
+  });
+}
+
+/**
+ * The command that brings `paths` (relative to the root) when run in `cwd`: each one when they are few, else the
+ * folder holding them all (which brings what else is kept in it too), else all that is kept.
+ */
+export function fetchCommand(paths: readonly string[], cwd = '.'): string {
+  const safe = (p: string) => p !== '' && printable(p) === p;
+  let operands: string[] = [];
+  if (paths.length <= MAX_KEPT_NAMES && paths.every(safe)) operands = [...paths];
+  else {
+    const parts = paths.map((p) => p.split('/').slice(0, -1));
+    const common: string[] = [];
+    for (let i = 0; parts.every((p) => i < p.length && p[i] === parts[0]?.[i]); i++) common.push(parts[0]?.[i] as string);
+    if (common.length > 0 && safe(common.join('/'))) operands = [common.join('/')];
+  }
+  const here = (p: string) => {
+    const rel = posix.relative(cwd === '.' ? '' : cwd, p) || '.';
+    // An operand that starts with "-" would be read as an option.
+    return rel.startsWith('-') ? `./${rel}` : rel;
+  };
+  return quote(['sparehand', 'worker', 'fetch', ...operands.map(here)]);
 }
 
 /**

@@ -1,13 +1,12 @@
 // This machine's finished runs, for `sparehand log`: one JSON line each in the state folder, kept under a size.
 // Enough to answer "how much did sparehand take off this machine today?".
-import { appendFileSync, mkdirSync, readFileSync, statSync } from 'node:fs';
-import { writeOwnFileSync } from '../fs-atomic.js';
-import { dirname, join } from 'node:path';
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Context } from '../context.js';
 import { stateDir } from '../paths.js';
-import { textOf } from '../read-quietly.js';
+import { type Said, appendOwnFile, readOwnFile, writeOwnFile } from '../state/own-file.js';
 
-type Env = Pick<Context, 'home' | 'env'>;
+type Env = Pick<Context, 'home' | 'env'> & Said;
 
 /** What a run fills in as it goes; written to the log when it ends. */
 export interface RunOutcome {
@@ -29,8 +28,10 @@ export interface RunOutcome {
   files?: number;
   bytes?: number;
   conflicts?: number;
-  /** 'skipped': nothing had changed, nothing was sent; 'own': the few files changed went in the run's session, no rsync (lib/remote/warm-send.ts). */
+  /** 'skipped': nothing had changed, nothing was sent; 'own': the few files changed went in the run's session, no rsync (lib/send/warm-send.ts). */
   sent?: 'skipped' | 'own';
+  /** A shard of a split run (lib/run/shard-mark.ts): its run's id, its number, how many. */
+  split?: { id: string; shard: number; of: number };
   /** How the project was looked at before the send: 'watched' only what the watcher said changed (lib/watch/), 'walked' every file. */
   looked?: 'watched' | 'walked';
 }
@@ -63,12 +64,11 @@ function rounded<T extends Partial<Record<(typeof TIMES)[number], number>>>(entr
 export function appendLog(c: Env, entry: LogEntry): void {
   const file = logPath(c);
   try {
-    mkdirSync(dirname(file), { recursive: true });
     const line = `${JSON.stringify(rounded({ ...entry, command: entry.command.length > 500 ? `${entry.command.slice(0, 499)}…` : entry.command }))}\n`;
-    appendFileSync(file, line, { mode: 0o600 });
+    if (!appendOwnFile(c, file, line)) return;
     if (statSync(file).size > MAX_BYTES) {
-      const text = readFileSync(file, 'utf8');
-      writeOwnFileSync(file, text.slice(text.indexOf('\n', text.length / 2) + 1));
+      const text = readOwnFile(c, file);
+      if (text !== undefined) writeOwnFile(c, file, text.slice(text.indexOf('\n', text.length / 2) + 1));
     }
   } catch {
     // The log is a convenience: a run never fails for it.
@@ -77,19 +77,17 @@ export function appendLog(c: Env, entry: LogEntry): void {
 
 /** Every entry, oldest first (lines that do not parse are skipped). */
 export function readLog(c: Env): LogEntry[] {
-  return textOf(logPath(c))
-    .split('\n')
-    .flatMap((line) => {
-      if (!line) return [];
-      try {
-        return [rounded(JSON.parse(line) as LogEntry)];
-      } catch {
-        return [];
-      }
-    });
+  return (readOwnFile(c, logPath(c)) ?? '').split('\n').flatMap((line) => {
+    if (!line) return [];
+    try {
+      return [rounded(JSON.parse(line) as LogEntry)];
+    } catch {
+      return [];
+    }
+  });
 }
 
 /** Whether the log has a run of the project at `root` (a first run says what it sees: run/service-signs.ts). */
 export function hasRunOf(c: Env, root: string): boolean {
-  return textOf(logPath(c)).includes(`"project":${JSON.stringify(root)}`);
+  return (readOwnFile(c, logPath(c)) ?? '').includes(`"project":${JSON.stringify(root)}`);
 }

@@ -1,15 +1,16 @@
 // This machine's runs in progress, per worker: only a hint for spreading runs over the workers (the one where
 // this machine runs least is asked first). The worker itself counts its slots (lib/remote/worker-slots.ts), so a
 // file left by a run that crashed, or by another machine sharing this home, never makes anyone wait.
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { Worker } from '../config.js';
 import type { Context } from '../context.js';
 import { stateDir } from '../paths.js';
 import { processAlive } from '../pid.js';
+import { type Said, writeOwnFile } from '../state/own-file.js';
 
-type Env = Pick<Context, 'home' | 'env'>;
+type Env = Pick<Context, 'home' | 'env'> & Said;
 
 const dir = (c: Env) => join(stateDir(c), 'runs');
 /**
@@ -18,12 +19,8 @@ const dir = (c: Env) => join(stateDir(c), 'runs');
  */
 export function recordRun(c: Env, worker: Worker): () => void {
   const file = join(dir(c), `${worker.name}.${hostname()}.${process.pid}`);
-  try {
-    mkdirSync(dir(c), { recursive: true });
-    writeFileSync(file, '');
-  } catch {
-    return () => {};
-  }
+  // Made anew, never through a link planted under that name.
+  if (!writeOwnFile(c, file, '')) return () => {};
   return () => rmSync(file, { force: true });
 }
 

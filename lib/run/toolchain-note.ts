@@ -4,12 +4,11 @@
 import { join } from 'node:path';
 import type { Worker } from '../config.js';
 import type { Context } from '../context.js';
-import { writeFileAtomically } from '../fs-atomic.js';
 import { stateDir } from '../paths.js';
 import { workerVersions } from '../remote/versions.js';
 import { versionsHere } from '../toolchain/local.js';
 import { TOOLCHAINS, type Toolchain, significant, versionIn } from '../toolchain/table.js';
-import { jsonOf } from '../read-quietly.js';
+import { type Said, readOwnJson, writeOwnFile } from '../state/own-file.js';
 
 const DAY_MS = 86_400_000;
 
@@ -24,8 +23,8 @@ type Store = Record<string, Record<string, Known>>;
 
 const storePath = (c: Pick<Context, 'home' | 'env'>) => join(stateDir(c), 'toolchains.json');
 
-function load(c: Pick<Context, 'home' | 'env'>): Store {
-  const v = jsonOf(storePath(c));
+function load(c: Pick<Context, 'home' | 'env'> & Said): Store {
+  const v = readOwnJson(c, storePath(c));
   return v && typeof v === 'object' ? (v as Store) : {};
 }
 
@@ -66,7 +65,7 @@ export function toolchainNote(ctx: Context, worker: Worker, programs: readonly s
       k.told = true;
     }
     if (answers || lines.length > 0) {
-      await writeFileAtomically(storePath(ctx), `${JSON.stringify(store, null, 2)}\n`).catch(() => undefined);
+      writeOwnFile(ctx, storePath(ctx), `${JSON.stringify(store, null, 2)}\n`);
     }
     return lines;
   };

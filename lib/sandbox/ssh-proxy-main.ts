@@ -1,7 +1,7 @@
 // ssh's ProxyCommand inside a coding tool's sandbox: `node ssh-proxy.cjs VARIABLE HOST PORT` tunnels stdin/stdout to
 // HOST:PORT through the proxy named by the environment variable VARIABLE (its URL may hold the proxy's password,
 // which therefore never appears in an argv). Bundled on its own (dist/ssh-proxy.cjs): it starts once per connection.
-import { appendFileSync } from 'node:fs';
+import { appendOwnFile } from '../state/own-file.js';
 import { openTunnel } from './proxy-tunnel.js';
 
 const [variable = '', host = '', port = ''] = process.argv.slice(2);
@@ -24,7 +24,7 @@ openTunnel(proxy, host, Number(port)).then(
     // one's log file is named in SPAREHAND_PROXY_LOG.
     const line = `sparehand-proxy: ${e.message}\n`;
     process.stderr.write(line);
-    if (process.env.SPAREHAND_PROXY_LOG) appendFileSync(process.env.SPAREHAND_PROXY_LOG, line);
+    if (process.env.SPAREHAND_PROXY_LOG) appendOwnFile({}, process.env.SPAREHAND_PROXY_LOG, line);
     process.exit(1);
   },
 );

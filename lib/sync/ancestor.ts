@@ -20,8 +20,8 @@ import { join } from 'node:path';
 import type { OwnChange } from '../remote/session.js';
 import type { Outcome } from './apply.js';
 import { localHash } from './apply.js';
-import type { Change } from './change.js';
-import { OWN_FOLDER, ownFolder } from './own-folder.js';
+import type { Change } from '../remote/change.js';
+import { OWN_FOLDER, ownFolder } from '../state/own-folder.js';
 import type { Worker } from '../config.js';
 import { workerWhere } from '../remote/transport.js';
 
@@ -112,16 +112,24 @@ function lstatOrUndefined(p: string): Stats | undefined {
 
 /**
  * What to change in the copy before the command so that its outputs are what is here: a path deleted here is
- * deleted there; a file changed here is sent (up to MAX_PUT, else deleted there). Returns the changes and the
+ * deleted there; a file changed here is sent (up to MAX_PUT, else deleted there) — only where both sides held the
+ * same before (`s`: it came back from the worker, or was the same here). What this machine never held as the copy
+ * does (a conflict, a refusal, a file that was only ever here) is never read for the worker, and nothing `never`
+ * names (secrets, dependency folders, caches) is touched, whatever the record says. Returns the changes and the
  * ancestor as it will be once the copy has them.
  */
-export function ownChanges(root: string, a: Ancestor): { changes: OwnChange[]; after: Ancestor } {
+export function ownChanges(root: string, a: Ancestor, never: (p: string, type?: string) => boolean): { changes: OwnChange[]; after: Ancestor } {
   const after: Ancestor = { v: 1, gen: a.gen, paths: { ...a.paths } };
   const dels: string[] = [];
   const puts: OwnChange[] = [];
   for (const [p, e] of Object.entries(a.paths)) {
     // The worker's own platform's file: missing here on purpose, and whatever is here is not its replacement.
     if (e.k) continue;
+    // A record naming a secret was never sparehand's to keep (the way up hides those, and deletes them there).
+    if (never(p, e.t)) {
+      delete after.paths[p];
+      continue;
+    }
     const abs = join(root, p);
     const st = lstatOrUndefined(abs);
     const del = () => {
@@ -139,7 +147,15 @@ export function ownChanges(root: string, a: Ancestor): { changes: OwnChange[]; a
     const sig = signature(st);
     if (e.s === sig) continue;
     const type = st.isFile() ? 'f' : st.isSymbolicLink() ? 'l' : 'other';
+    // Through a link here (a folder above replaced by one), the path is not the one sparehand wrote: nothing is read.
+    if (!inRealFolders(root, p)) {
+      del();
+      continue;
+    }
     const hash = type === 'other' ? '' : localHash(abs, st);
+    // This machine never held what the copy holds (a conflict, a refusal): whatever is here is its own, and stays here,
+    // even once it has the same bytes (a file only ever here is never adopted by a report naming its content).
+    if (e.s === undefined) continue;
     if (type === e.t && hash === e.h) {
       after.paths[p] = { ...e, s: sig };
       continue;
@@ -158,6 +174,13 @@ export function ownChanges(root: string, a: Ancestor): { changes: OwnChange[]; a
   // Deepest first, so that a folder is empty when its turn comes.
   dels.sort((x, y) => (x < y ? 1 : x > y ? -1 : 0));
   return { changes: [...dels.map((path): OwnChange => ({ op: 'del', path })), ...puts], after };
+}
+
+/** Whether every folder above `p` (relative to `root`) is a folder here, not a link to one. */
+function inRealFolders(root: string, p: string): boolean {
+  const parts = p.split('/');
+  for (let i = 1; i < parts.length; i++) if (!lstatOrUndefined(join(root, ...parts.slice(0, i)))?.isDirectory()) return false;
+  return true;
 }
 
 /** Hashes of what sparehand left at each path here, from every copy's ancestor (read once per run). */
@@ -187,12 +210,19 @@ export function afterRun(
   root: string,
   changes: readonly Change[],
   outcomes: ReadonlyMap<number, Outcome>,
-  notSent: (p: string) => boolean,
+  /** `notSent`: what rsync does not send (outputs); `never`: what never comes back (secrets, dependencies, caches). */
+  paths: { notSent: (p: string) => boolean; never: (p: string, type?: string) => boolean },
   gen: string,
 ): Ancestor {
+  const { notSent, never } = paths;
   const next: Ancestor = { v: 1, gen, paths: { ...base.paths } };
   for (const c of changes) {
     const outcome = outcomes.get(c.index);
+    // A report naming a secret is refused, and no record of it is kept: nothing of it is ever sparehand's to send.
+    if (never(c.path, c.type)) {
+      delete next.paths[c.path];
+      continue;
+    }
     // Kept on the worker now, or before and only touched there since (decide.ts): still kept, whether rsync sends the path or not.
     const kept = outcome === 'kept' || (outcome === 'skipped' && base.paths[c.path]?.k === 1 && c.op !== 'D');
     if ((!notSent(c.path) && !kept && base.paths[c.path]?.k === undefined) || c.type === 's') continue;
@@ -211,7 +241,11 @@ export function afterRun(
       delete next.paths[c.path];
       continue;
     }
-    if (outcome === 'applied' || outcome === 'same') {
+    // Both sides hold it when its content came back now (written here from the worker), or when they held it before and
+    // still do; never because the worker named what was only ever here (the same bytes, or a touch of them).
+    const cameBack = outcome === 'applied' && (c.op === 'C' || c.op === 'M');
+    const heldBefore = base.paths[c.path]?.s !== undefined;
+    if (cameBack || ((outcome === 'applied' || outcome === 'same') && (heldBefore || c.type === 'd'))) {
       const st = lstatOrUndefined(join(root, c.path));
       if (st && (c.type === 'd' ? st.isDirectory() : c.type === 'f' ? st.isFile() : st.isSymbolicLink())) {
         if (c.type === 'd' || c.type === 'f' || readlinkOk(join(root, c.path), c.target)) entry.s = c.type === 'd' ? 'd' : signature(st);
@@ -238,5 +272,46 @@ function readlinkOk(p: string, target: string): boolean {
     return readlinkSync(p) === target;
   } catch {
     return false;
+  }
+}
+
+/**
+ * `a` (copy `id`'s ancestor) with the outputs that another copy brought here and that were changed here since
+ * (built on copy 0, then edited by hand): this copy never held them, but they are outputs both sides held, so
+ * `ownChanges` sends the edit up first and the command's own write to it wins there as it would here. (Without
+ * it, a build on copy 1 met the edit as "a different file is here": a conflict where a build here rewrites it.)
+ */
+export function withOtherCopies(root: string, id: string, a: Ancestor): Ancestor {
+  const others = new Map<string, Entry[]>();
+  for (const n of ancestorNames(root)) {
+    if (n === id) continue;
+    for (const [p, e] of Object.entries(loadAncestor(root, n).paths)) {
+      if (e.t !== 'f' || e.s === undefined || e.k || a.paths[p] !== undefined) continue;
+      const list = others.get(p);
+      if (list) list.push(e);
+      else others.set(p, [e]);
+    }
+  }
+  const paths = { ...a.paths };
+  for (const [p, entries] of others) {
+    const st = lstatOrUndefined(join(root, p));
+    if (!st?.isFile()) continue;
+    const sig = signature(st);
+    if (entries.some((e) => e.s === sig)) continue;
+    const hash = localHash(join(root, p), st);
+    if (entries.some((e) => e.h === hash)) continue;
+    // (Its `s` is the other copy's: not this file's, so ownChanges reads it and sends it.)
+    paths[p] = entries[0] as Entry;
+  }
+  return { ...a, paths };
+}
+
+function ancestorNames(root: string): string[] {
+  try {
+    return readdirSync(join(root, OWN_FOLDER, SYNC))
+      .filter((n) => n.endsWith('.json'))
+      .map((n) => n.slice(0, -'.json'.length));
+  } catch {
+    return [];
   }
 }

@@ -2,7 +2,10 @@
 // path now; this looks and writes. A change that cannot be written (permission, a read-only or full disk,
 // another file system) becomes a conflict with the reason, and every other change is still applied. Synchronous
 // on purpose: a signal that arrives while changes are applied is handled after the last one, so a run never stops
-// half applied. Each file is moved into place only if what is there is still what was judged.
+// half applied. Each file is moved into place only if what is there is still what was judged, by one rename over
+// the old one (as git and rsync do), so that a kill at any instant leaves the old or the new version in place. Every
+// name is reached through its folder opened once (open-folders.ts), never by a path checked earlier: a folder
+// swapped for a link during the apply stops it there (one conflict), and nothing lands outside the project.
 import { createHash } from 'node:crypto';
 import {
   type Stats,
@@ -10,6 +13,9 @@ import {
   closeSync,
   constants,
   copyFileSync,
+  fchmodSync,
+  fstatSync,
+  futimesSync,
   linkSync,
   lstatSync,
   lutimesSync,
@@ -24,10 +30,11 @@ import {
   unlinkSync,
   utimesSync,
 } from 'node:fs';
-import { dirname, join } from 'node:path';
-import type { Change } from './change.js';
+import { basename, dirname, join } from 'node:path';
+import { type Change, fileTime } from '../remote/change.js';
 import { type ConflictKind, type ConflictPlace, type Decision, type Here, type Known, decide } from './decide.js';
 import { SPECIAL_BITS } from './guard.js';
+import { FolderMoved, type Folders, type Reach, lstatOrUndefined, openFolders, openOne } from './open-folders.js';
 
 export interface Conflict extends ConflictPlace {
   kind: ConflictKind;
@@ -67,26 +74,20 @@ export interface ApplyOptions {
   there: string;
   /** Prints a path safely in a line. */
   printable: (path: string) => string;
+  /** How names are reached through opened folders (open-folders.ts); by default the best this system has. Tests: a Mac's way, on Linux. */
+  reach?: Reach;
 }
 
 const typeOf = (st: Stats): Here['kind'] => (st.isFile() ? 'f' : st.isSymbolicLink() ? 'l' : st.isDirectory() ? 'd' : 'other');
-
-function lstatOrUndefined(path: string): Stats | undefined {
-  try {
-    return lstatSync(path);
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
-    throw e;
-  }
-}
 
 /** md5 of a local file's content or a link's target (as the worker hashes them). */
 export function localHash(path: string, st: Stats): string {
   const h = createHash('md5');
   if (st.isSymbolicLink()) return h.update(readlinkSync(path, { encoding: 'buffer' })).digest('hex');
-  const fd = openSync(path, 'r');
+  // Never through a link or onto a FIFO put there since the lstat: the file that was judged, or an error.
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   try {
+    if (!sameFile(fstatSync(fd), st)) throw Object.assign(new Error('it changed while it was read'), { code: 'ECHANGED' });
     const buf = Buffer.allocUnsafe(1 << 20);
     for (let n = readSync(fd, buf); n > 0; n = readSync(fd, buf)) h.update(buf.subarray(0, n));
   } finally {
@@ -94,6 +95,15 @@ export function localHash(path: string, st: Stats): string {
   }
   return h.digest('hex');
 }
+
+const sameFile = (a: Stats, b: Stats) => a.dev === b.dev && a.ino === b.ino;
+/** Still the file that was judged: the same inode, mtime and size (not ctime: a link or rename changes it). */
+const unchanged = (now: Stats, seen: Stats) => now.ino === seen.ino && now.mtimeMs === seen.mtimeMs && now.size === seen.size;
+/** `dir/name` as folder and name ('' for the root). */
+const split = (path: string): [string, string] => {
+  const i = path.lastIndexOf('/');
+  return i < 0 ? ['', path] : [path.slice(0, i), path.slice(i + 1)];
+};
 
 const errnoText = (e: unknown): string => {
   const code = (e as NodeJS.ErrnoException).code;
@@ -112,50 +122,77 @@ const errnoText = (e: unknown): string => {
 
 export function applyChanges(changes: readonly Change[], opts: ApplyOptions): Applied {
   const out: Applied = { files: 0, touched: 0, bytes: 0, byFolder: new Map(), conflicts: [], kept: [], notes: [], outcomes: new Map() };
-  const realDirs = new Set<string>(['.']);
+  // (Where names are reached from inside their folder, the working folder changes: it is set back at the end.)
+  const was = process.cwd();
+  const back = () => {
+    try {
+      if (process.cwd() !== was) process.chdir(was);
+    } catch {
+      process.chdir(was);
+    }
+  };
+  let folders: Folders;
+  try {
+    folders = openFolders(opts.root, opts.reach);
+  } catch (e) {
+    out.conflicts.push({ kind: 'no-root', path: '.', detail: `the project folder could not be opened (${errnoText(e)})`, there: opts.there });
+    return out;
+  }
+  let saving: Folders | undefined;
+  let scratch: { path: string; at: string; close: () => void } | undefined;
+  try {
+    return applyAll(changes, opts, out, folders, {
+      saving: () => (saving ??= openFolders(opts.root, opts.reach)),
+      scratch: () => {
+        if (scratch === undefined) {
+          const path = opts.scratch();
+          scratch = { path, ...openOne(path, opts.reach) };
+        }
+        return scratch;
+      },
+    });
+  } finally {
+    folders.close();
+    saving?.close();
+    scratch?.close();
+    back();
+  }
+}
+
+interface Opened {
+  /** The folders the conflicts folder is written through. */
+  saving: () => Folders;
+  /** The scratch folder (where staged content is), opened once: its path and the place names in it are reached through. */
+  scratch: () => { path: string; at: string };
+}
+
+function applyAll(changes: readonly Change[], opts: ApplyOptions, out: Applied, folders: Folders, opened: Opened): Applied {
   let n = 0;
-  const abs = (p: string) => join(opts.root, p);
+  const scratchAt = () => opened.scratch().at;
 
-  /** Every folder above `path` is a real folder here (never a link); `make` creates missing ones. */
-  const parentsOk = (path: string, make: boolean): boolean => {
-    const parts = path.split('/').slice(0, -1);
-    for (let i = 1; i <= parts.length; i++) {
-      const dir = parts.slice(0, i).join('/');
-      if (realDirs.has(dir)) continue;
-      const st = lstatOrUndefined(abs(dir));
-      if (st === undefined && make) mkdirSync(abs(dir));
-      else if (!st?.isDirectory()) return false;
-      realDirs.add(dir);
-    }
-    return true;
+  /** Where `path`'s entry is reached through its opened folder, or why it cannot be (`make`: missing folders are made). */
+  const entry = (path: string, make: boolean): string | 'missing' | 'blocked' => {
+    const [dir, name] = split(path);
+    const f = folders.folder(dir, make);
+    return f === 'missing' || f === 'blocked' ? f : join(f, name);
   };
 
-  const hereOf = (c: Change): { here: Here; st: Stats | undefined } => {
-    if (!parentsOk(c.path, false)) {
-      // A missing folder above is nothing here, not a block.
-      const parts = c.path.split('/').slice(0, -1);
-      for (let i = 1; i <= parts.length; i++) {
-        const st = lstatOrUndefined(abs(parts.slice(0, i).join('/')));
-        if (st === undefined) return { here: { kind: 'absent' }, st: undefined };
-        if (!st.isDirectory()) return { here: { kind: 'blocked' }, st: undefined };
-      }
-    }
-    const st = lstatOrUndefined(abs(c.path));
-    if (st === undefined) return { here: { kind: 'absent' }, st };
+  /** Where a staged file is reached: through the scratch folder opened, when it is there. */
+  const stagedAt = (c: Change): string => {
+    const staged = c.staged as string;
+    const s = opened.scratch();
+    return dirname(staged) === s.path ? join(s.at, basename(staged)) : staged;
+  };
+
+  const hereOf = (c: Change): { here: Here; st: Stats | undefined; at: string | undefined } => {
+    const at = entry(c.path, false);
+    // A missing folder above is nothing here, not a block.
+    if (at === 'missing') return { here: { kind: 'absent' }, st: undefined, at: undefined };
+    if (at === 'blocked') return { here: { kind: 'blocked' }, st: undefined, at: undefined };
+    const st = lstatOrUndefined(at);
+    if (st === undefined) return { here: { kind: 'absent' }, st, at };
     const kind = typeOf(st);
-    return { here: { kind, hash: kind === c.type && (kind === 'f' || kind === 'l') ? localHash(abs(c.path), st) : undefined }, st };
-  };
-
-  /** A folder under the conflicts folder, made one level at a time (never through a link). */
-  const saveDir = (base: string, rel: string): string => {
-    let at = '';
-    for (const part of [...base.split('/'), ...rel.split('/').slice(0, -1)]) {
-      at = at ? join(at, part) : part;
-      const st = lstatOrUndefined(abs(at));
-      if (st === undefined) mkdirSync(abs(at));
-      else if (!st.isDirectory()) throw Object.assign(new Error('not a folder'), { code: 'ENOTDIR' });
-    }
-    return at;
+    return { here: { kind, hash: kind === c.type && (kind === 'f' || kind === 'l') ? localHash(at, st) : undefined }, st, at };
   };
 
   /** Keeps the worker's version of `c` where the user finds it; returns that place (relative to root). */
@@ -163,14 +200,16 @@ export function applyChanges(changes: readonly Change[], opts: ApplyOptions): Ap
     if (c.type === 'd' || (c.type === 'f' && c.staged === undefined)) return undefined;
     const base = opts.conflictsDir();
     if (base === undefined) return undefined;
-    saveDir(base, c.path);
-    const rel = join(base, c.path);
-    let target = rel;
-    for (let i = 2; lstatOrUndefined(abs(target)) !== undefined; i++) target = `${rel}~${i}`;
-    if (c.type === 'l') symlinkSync(c.target, abs(target));
-    else renameSync(c.staged as string, abs(target));
+    const [dir, name] = split(c.path);
+    // Made one level at a time through folders opened, never through a link.
+    const f = opened.saving().folder(dir === '' ? base : `${base}/${dir}`, true);
+    if (f === 'missing' || f === 'blocked') throw Object.assign(new Error('not a folder'), { code: 'ENOTDIR' });
+    let chosen = name;
+    for (let i = 2; lstatOrUndefined(join(f, chosen)) !== undefined; i++) chosen = `${name}~${i}`;
+    if (c.type === 'l') symlinkSync(c.target, join(f, chosen));
+    else renameSync(stagedAt(c), join(f, chosen));
     if (c.type === 'f') delete c.staged;
-    return target;
+    return join(base, dir, chosen);
   };
 
   const conflict = (kind: ConflictKind, c: Change, keep: boolean, detail?: string) => {
@@ -196,21 +235,51 @@ export function applyChanges(changes: readonly Change[], opts: ApplyOptions): Ap
     out.byFolder.set(folder, (out.byFolder.get(folder) ?? 0) + c.size);
   };
 
-  /** Moves the local entry aside if it is still the one judged (`seen`); where it went, or undefined (then it stays). */
-  const takeAway = (path: string, seen: Stats): string | undefined => {
-    let aside = join(opts.scratch(), `aside-${n++}`);
+  /** A name for something of sparehand's beside `at` (in the same folder, so on the same file system). */
+  const beside = (at: string) => join(dirname(at), `.sparehand-${process.pid}-${n++}`);
+
+  /** Moves the local entry at `at` aside if it is still the one judged (`seen`); where it went, or undefined (then it stays). */
+  const takeAway = (at: string, seen: Stats): string | undefined => {
+    let aside = join(scratchAt(), `aside-${n++}`);
     try {
-      renameSync(abs(path), aside);
+      renameSync(at, aside);
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EXDEV') throw e;
       // A folder on another file system (a mount in the project): aside within it.
-      aside = join(dirname(abs(path)), `.sparehand-aside-${process.pid}-${n++}`);
-      renameSync(abs(path), aside);
+      aside = beside(at);
+      renameSync(at, aside);
     }
-    const now = lstatSync(aside);
-    // (Not ctime: the rename itself changes it.)
-    if (now.ino === seen.ino && now.mtimeMs === seen.mtimeMs && now.size === seen.size) return aside;
-    if (lstatOrUndefined(abs(path)) === undefined) renameSync(aside, abs(path));
+    if (unchanged(lstatSync(aside), seen)) return aside;
+    if (lstatOrUndefined(at) === undefined) renameSync(aside, at);
+    return undefined;
+  };
+
+  /**
+   * A second name for the file at `at` while it is replaced, if it is still the one judged (`seen`): a hard link,
+   * so that the rename over it leaves nothing to lose and an edit made in place meanwhile is seen (a copy where
+   * the file system has no hard links). Undefined when it changed.
+   */
+  const keepAside = (at: string, seen: Stats): { path: string; linked: boolean } | undefined => {
+    let aside = join(scratchAt(), `aside-${n++}`);
+    let linked = true;
+    try {
+      try {
+        linkSync(at, aside);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'EXDEV') throw e;
+        aside = beside(at);
+        linkSync(at, aside);
+      }
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'EMLINK') throw e;
+      linked = false;
+      aside = beside(at);
+      copyFileSync(at, aside, constants.COPYFILE_EXCL);
+    }
+    const now = lstatSync(linked ? aside : at);
+    if (unchanged(now, seen)) return { path: aside, linked };
+    unlinkSync(aside);
     return undefined;
   };
 
@@ -220,38 +289,69 @@ export function applyChanges(changes: readonly Change[], opts: ApplyOptions): Ap
     return c.mode & 0o777;
   };
 
-  /** Puts the worker's version at `path` where nothing is (never replaces anything): false when something is there. */
-  const place = (c: Change): boolean => {
-    const to = abs(c.path);
+  /** The worker's version of `c` with its mode and mtime, in the scratch folder: the path to move into place (`copy`: it is not the staged file). */
+  const ready = (c: Change): { from: string; copy: boolean } => {
+    if (c.type === 'l') {
+      const from = join(scratchAt(), `link-${n++}`);
+      symlinkSync(c.target, from);
+      lutimesSync(from, fileTime(c.mtime), fileTime(c.mtime));
+      return { from, copy: true };
+    }
+    const staged = stagedAt(c);
+    // Through the staged file opened, never a link put in its place (a mode set on a file outside the project).
+    const fd = openSync(staged, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    try {
+      if (!fstatSync(fd).isFile()) throw Object.assign(new Error('its staged content is not a file'), { code: 'EINVAL' });
+      fchmodSync(fd, modeOf(c));
+      futimesSync(fd, fileTime(c.mtime), fileTime(c.mtime));
+    } finally {
+      closeSync(fd);
+    }
+    return { from: staged, copy: false };
+  };
+
+  /** The worker's version made again beside `at` (another file system than the scratch folder's: a mount inside the project). */
+  const copyBeside = (c: Change, at: string, r: { from: string; copy: boolean }): { from: string; copy: boolean } => {
+    const to = beside(at);
+    if (c.type === 'l') {
+      unlinkOrNot(r.from);
+      symlinkSync(c.target, to);
+      lutimesSync(to, fileTime(c.mtime), fileTime(c.mtime));
+    } else {
+      copyFileSync(stagedAt(c), to, constants.COPYFILE_EXCL | constants.COPYFILE_FICLONE);
+      utimesSync(to, fileTime(c.mtime), fileTime(c.mtime));
+    }
+    return { from: to, copy: true };
+  };
+
+  const done = (c: Change, r: { from: string; copy: boolean }) => {
+    if (c.type !== 'f') return;
+    if (r.copy) unlinkSync(stagedAt(c));
+    delete c.staged;
+  };
+
+  /** Puts the worker's version at `at` where nothing is (never replaces anything): false when something is there. */
+  const place = (c: Change, at: string): boolean => {
     try {
       if (c.type === 'l') {
-        symlinkSync(c.target, to);
-        lutimesSync(to, c.mtime, c.mtime);
+        symlinkSync(c.target, at);
+        lutimesSync(at, fileTime(c.mtime), fileTime(c.mtime));
         return true;
       }
-      const staged = c.staged as string;
-      chmodSync(staged, modeOf(c));
-      utimesSync(staged, c.mtime, c.mtime);
+      let r = ready(c);
       try {
-        linkSync(staged, to);
+        linkSync(r.from, at);
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== 'EXDEV') throw e;
-        // Another file system (a mount inside the project): a copy beside the target, linked into place.
-        const beside = join(dirname(to), `.sparehand-${process.pid}-${n++}`);
+        r = copyBeside(c, at, r);
         try {
-          copyFileSync(staged, beside, constants.COPYFILE_EXCL | constants.COPYFILE_FICLONE);
-          utimesSync(beside, c.mtime, c.mtime);
-          linkSync(beside, to);
+          linkSync(r.from, at);
         } finally {
-          try {
-            unlinkSync(beside);
-          } catch {
-            /* the copy never started */
-          }
+          unlinkSync(r.from);
         }
       }
-      unlinkSync(staged);
-      delete c.staged;
+      if (!r.copy) unlinkSync(r.from);
+      done(c, r);
       return true;
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
@@ -259,19 +359,39 @@ export function applyChanges(changes: readonly Change[], opts: ApplyOptions): Ap
     }
   };
 
+  /** Puts the worker's version at `at` by one rename over what is there (all or nothing). */
+  const replace = (c: Change, at: string): void => {
+    let r = ready(c);
+    try {
+      try {
+        renameSync(r.from, at);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'EXDEV') throw e;
+        r = copyBeside(c, at, r);
+        renameSync(r.from, at);
+      }
+    } catch (e) {
+      if (r.copy) unlinkOrNot(r.from);
+      throw e;
+    }
+    done(c, r);
+  };
+
   /** Names in `path`'s folder that differ from its own name only in case. */
   const caseTwin = (path: string): string | undefined => {
-    const name = path.split('/').at(-1) as string;
-    const folder = dirname(path);
+    const [folder, name] = split(path);
     const lower = name.toLowerCase();
     let names: string[];
     try {
-      names = readdirSync(abs(folder));
-    } catch {
+      const f = folders.folder(folder, false);
+      if (f === 'missing' || f === 'blocked') return undefined;
+      names = readdirSync(f);
+    } catch (e) {
+      if (e instanceof FolderMoved) throw e;
       return undefined;
     }
     const twin = names.find((x) => x !== name && x.toLowerCase() === lower);
-    return twin === undefined ? undefined : folder === '.' ? twin : `${folder}/${twin}`;
+    return twin === undefined ? undefined : folder === '' ? twin : `${folder}/${twin}`;
   };
   const seenCreated = new Map<string, string>();
   /** New folders refused for their case: what the command put in them is refused too (never merged). */
@@ -293,7 +413,30 @@ export function applyChanges(changes: readonly Change[], opts: ApplyOptions): Ap
     return twin;
   };
 
-  const act = (c: Change, d: Decision, st: Stats | undefined): void => {
+  /** Sets mtime and mode on the file judged (opened without following a link; not when it changed meanwhile). */
+  const touch = (c: Change, at: string, seen: Stats): boolean => {
+    let fd: number;
+    try {
+      fd = openSync(at, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EACCES') throw e;
+      // A file its owner may not read: by its name, right after checking it is still the one judged.
+      if (!unchanged(lstatSync(at), seen) || !lstatSync(at).isFile()) return false;
+      chmodSync(at, modeOf(c));
+      utimesSync(at, fileTime(c.mtime), fileTime(c.mtime));
+      return true;
+    }
+    try {
+      if (!unchanged(fstatSync(fd), seen)) return false;
+      fchmodSync(fd, modeOf(c));
+      futimesSync(fd, fileTime(c.mtime), fileTime(c.mtime));
+      return true;
+    } finally {
+      closeSync(fd);
+    }
+  };
+
+  const act = (c: Change, d: Decision, st: Stats | undefined, at: string | undefined): void => {
     switch (d.act) {
       case 'skip':
         out.outcomes.set(c.index, d.why === 'same' ? 'same' : 'skipped');
@@ -307,58 +450,58 @@ export function applyChanges(changes: readonly Change[], opts: ApplyOptions): Ap
         return;
       case 'conflict':
         return conflict(d.kind, c, d.save, d.kind === 'case' ? knownTwin.get(c.index) : d.kind === 'refused' ? knownRefusal.get(c.index) : c.problem);
-      case 'mkdir':
-        parentsOk(c.path, true);
-        mkdirSync(abs(c.path));
-        realDirs.add(c.path);
+      case 'mkdir': {
+        const to = entry(c.path, true);
+        if (to === 'missing' || to === 'blocked') return conflict('blocked', c, false);
+        mkdirSync(to);
         out.outcomes.set(c.index, 'applied');
         return;
+      }
       case 'rmdir':
         // Only an empty real folder: what is still in it is here only (ignored files, or files kept above).
         try {
-          rmdirSync(abs(c.path));
-          realDirs.delete(c.path);
+          rmdirSync(at as string);
           out.outcomes.set(c.index, 'applied');
         } catch (e) {
           const code = (e as NodeJS.ErrnoException).code;
-          if (code !== 'ENOTEMPTY' && code !== 'EEXIST') throw e;
+          if (code !== 'ENOTEMPTY' && code !== 'EEXIST' && code !== 'ENOENT') throw e;
           out.outcomes.set(c.index, 'skipped');
         }
         return;
       case 'touch':
-        chmodSync(abs(c.path), modeOf(c));
-        utimesSync(abs(c.path), c.mtime, c.mtime);
+        // (Changed here meanwhile: left alone, as a file changed here before the run would be.)
+        if (!touch(c, at as string, st as Stats)) return void out.outcomes.set(c.index, 'skipped');
         out.touched++;
         out.outcomes.set(c.index, 'applied');
         return;
       case 'delete': {
-        const aside = takeAway(c.path, st as Stats);
+        const aside = takeAway(at as string, st as Stats);
         if (aside === undefined) return conflict('delete-kept', c, false);
         unlinkSync(aside);
         return count(c);
       }
       case 'write': {
         if (!d.replace) {
-          parentsOk(c.path, true);
-          return place(c) ? count(c) : conflict('exists-here', c, true);
+          const to = entry(c.path, true);
+          if (to === 'missing' || to === 'blocked') return conflict('blocked', c, true);
+          return place(c, to) ? count(c) : conflict('exists-here', c, true);
         }
-        const aside = takeAway(c.path, st as Stats);
-        if (aside === undefined) return conflict('changed-here', c, true);
-        let placed: boolean;
+        // Yours, kept by a second name until the worker's is renamed over it: at every instant one of them is at its path.
+        const kept = keepAside(at as string, st as Stats);
+        if (kept === undefined) return conflict('changed-here', c, true);
         try {
-          placed = place(c);
+          replace(c, at as string);
         } catch (e) {
-          // Yours goes back where it was (nothing can have taken its place but what the write left: nothing).
-          if (lstatOrUndefined(abs(c.path)) === undefined) renameSync(aside, abs(c.path));
+          unlinkOrNot(kept.path);
           throw e;
         }
-        if (placed) {
-          unlinkSync(aside);
-          return count(c);
+        if (kept.linked && !unchanged(lstatSync(kept.path), st as Stats)) {
+          // Written in place in the instant before the rename: yours goes back, the worker's stays there.
+          renameSync(kept.path, at as string);
+          return conflict('changed-here', c, false);
         }
-        // Something new appeared in the instant between: it stays, and so does the worker's version.
-        unlinkSync(aside);
-        return conflict('changed-here', c, true);
+        unlinkSync(kept.path);
+        return count(c);
       }
     }
   };
@@ -368,23 +511,45 @@ export function applyChanges(changes: readonly Change[], opts: ApplyOptions): Ap
   const knownForeign = new Map<number, string>();
   const deletions = changes.filter((c) => c.op === 'D').sort((a, b) => (a.path < b.path ? 1 : a.path > b.path ? -1 : 0));
   const others = changes.filter((c) => c.op !== 'D').sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  for (const c of [...deletions, ...others]) {
+  const all = [...deletions, ...others];
+  for (let i = 0; i < all.length; i++) {
+    const c = all[i] as Change;
+    folders.next();
     const known: Known = { ...opts.known(c) };
     if (known.refused) knownRefusal.set(c.index, known.refused);
     if (known.foreign !== undefined) knownForeign.set(c.index, known.foreign);
     try {
-      const twin = known.refused === undefined && c.problem === undefined ? twinOf(c) : undefined;
+      if (known.refused !== undefined) {
+        // Never looked for here: a refused path may lead anywhere.
+        act(c, decide(c, { kind: 'absent' }, known), undefined, undefined);
+        continue;
+      }
+      const twin = c.problem === undefined ? twinOf(c) : undefined;
       if (twin !== undefined) {
         known.caseTwin = twin;
         knownTwin.set(c.index, twin);
       }
-      const { here, st } = hereOf(c);
-      act(c, decide(c, here, known), st);
+      const { here, st, at } = hereOf(c);
+      act(c, decide(c, here, known), st, at);
     } catch (e) {
+      if (e instanceof FolderMoved) {
+        // Something here is moving the project's folders while they are written: nothing more is written.
+        out.conflicts.push({ kind: 'moved-here', path: e.path, there: opts.there });
+        for (const rest of all.slice(i)) out.outcomes.set(rest.index, 'conflict');
+        break;
+      }
       conflict('not-written', c, true, errnoText(e));
     }
   }
   return out;
+}
+
+function unlinkOrNot(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    /* never made */
+  }
 }
 
 /** The changes whose content the worker must send before they can be applied (decide.ts 'fetch'). */

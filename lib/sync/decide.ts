@@ -2,7 +2,7 @@
 // conflict — from the change, what is at its path here now, and what sparehand knows of that path. Pure: apply.ts
 // looks at the disk and writes; this only decides (test/sync/decide.test.ts runs it over every op × type × state
 // here). The conflict kinds' wording lives beside it, and docs/run.md's table is made from DECISION_TABLE.
-import type { Change } from './change.js';
+import type { Change } from '../remote/change.js';
 
 /** What is at the change's path here. */
 export interface Here {
@@ -49,6 +49,7 @@ export type ConflictKind =
   | 'special'
   | 'not-applied'
   | 'not-written'
+  | 'moved-here'
   | 'no-root';
 
 export type SkipWhy = 'same' | 'gone' | 'untouched' | 'kept';
@@ -64,7 +65,7 @@ export type Decision =
   | { act: 'skip'; why: SkipWhy }
   /** `save`: the worker's version is kept where the user finds it. */
   | { act: 'conflict'; kind: ConflictKind; save: boolean }
-  /** Native code of the worker's platform, which does not run here: it stays in the worker's copy (keptSentence). */
+  /** Native code of the worker's platform, which does not run here: it stays in the worker's copy (run/report.ts names them). */
   | { act: 'keep' };
 
 const write = (replace: boolean): Decision => ({ act: 'write', replace });
@@ -145,23 +146,20 @@ export function conflictSentence(kind: ConflictKind, p: string, at: ConflictPlac
       return `conflict: ${p} was not brought back: ${at.detail}${there}`;
     case 'not-written':
       return `conflict: ${p} could not be written here (${at.detail})${there}`;
+    case 'moved-here':
+      return `conflict: ${p} was moved or replaced here while the command's changes were written into it (nothing is written through what took its place); the rest was not written${at.there ? `: it stays in the worker's copy (${at.there})` : ''}`;
     case 'no-root':
       return `nothing was written here: ${at.detail}${there}`;
   }
 }
 
-/**
- * The one line for what stayed on the worker because it does not run here: `12 Linux x86-64 binaries kept on the
- * worker; \`sparehand worker fetch\` brings them`.
- */
-export function keptSentence(count: number, platform: string): string {
-  const one = count === 1;
-  return `${count} ${platform} ${one ? 'binary' : 'binaries'} kept on the worker (${one ? 'it does' : 'they do'} not run here); \`sparehand worker fetch\` brings ${one ? 'it' : 'them'}`;
-}
-
 /** docs/run.md's table, row by row: the command did…, here…, what happens (generated: scripts/run-doc.js). */
 export const DECISION_TABLE: ReadonlyArray<readonly [string, string, string]> = [
-  ['changed or deleted a file', 'the file holds the content the command started from (same md5)', 'applied (the new content, mode and mtime; or deleted)'],
+  [
+    'changed or deleted a file or a link (or replaced one with the other)',
+    'it holds the content (a link: the target) the command started from (same md5)',
+    'applied (the new content, mode and mtime; or deleted)',
+  ],
   ['changed a file that rsync sends', 'it was edited, renamed away or deleted here during the run', "**conflict**: yours stays, the worker's version is saved"],
   [
     'changed or created an output (a path rsync does not send: ignored here)',
@@ -198,6 +196,6 @@ export const DECISION_TABLE: ReadonlyArray<readonly [string, string, string]> = 
   [
     "created or changed an executable, a shared library, an object file or a static library for the worker's platform (ELF, Mach-O, PE: by its bytes), when that platform is not this machine's",
     '—',
-    '**kept on the worker**: never written here (over nothing or over a file), kept there through the next runs; one line counts them, `sparehand worker fetch` brings them',
+    '**kept on the worker**: never written here (over nothing or over a file), kept there through the next runs; one line names the first few and gives the `sparehand worker fetch` that brings them',
   ],
 ];

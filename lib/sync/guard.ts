@@ -16,11 +16,11 @@ function folded(name: string): string {
     .toLowerCase();
 }
 
-const isGitName = (name: string): boolean => {
+export const isGitName = (name: string): boolean => {
   const f = folded(name);
   return f === '.git' || f === 'git~1';
 };
-const isOwnName = (name: string): boolean => folded(name) === '.sparehand';
+export const isOwnName = (name: string): boolean => folded(name) === '.sparehand';
 
 /** Why sparehand will not write this relative path from the worker, or undefined when it may. */
 export function refusedPath(path: string): string | undefined {

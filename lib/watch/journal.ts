@@ -1,6 +1,6 @@
 // What changed in the project since a point in the watcher's journal (lib/watch/watcher-pl.ts describes both),
 // and the watcher started when there is none to ask. A warm run asks before it takes its fingerprint
-// (lib/remote/warm-send.ts): the answer is trusted only when the same watcher has watched everything since that
+// (lib/send/warm-send.ts): the answer is trusted only when the same watcher has watched everything since that
 // point, said nothing was lost, and has seen the barrier written just now; anything else is no answer, and the
 // run looks at every file as before.
 import { randomBytes, createHash } from 'node:crypto';
@@ -8,7 +8,7 @@ import { closeSync, lstatSync, openSync, readFileSync, readSync, rmSync, writeFi
 import { join } from 'node:path';
 import { start } from '../process.js';
 import { sandboxHere } from '../sandbox/here.js';
-import { ownFolder } from '../sync/own-folder.js';
+import { ownFolder } from '../state/own-folder.js';
 import { WATCHER_PL } from './watcher-pl.js';
 
 /** A point in one watcher's journal. */

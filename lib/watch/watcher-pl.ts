@@ -1,6 +1,6 @@
 // The per-project watcher (lib/watch/journal.ts starts it): a small Perl process that asks the kernel (inotify,
 // Linux on x86_64 or arm64) to say what changes in the project, and appends each change to a journal, so that a
-// warm run knows what changed since the last one without looking at every file (lib/remote/warm-send.ts).
+// warm run knows what changed since the last one without looking at every file (lib/send/warm-send.ts).
 // inotify is reached through perl's syscall(): Node's own fs.watch drops the kernel's "queue overflowed" event
 // (libuv looks its watch up and finds none), and a watcher that can lose changes without saying so must not exist.
 //

@@ -21,6 +21,7 @@ import { gitProject } from '../helpers/project.js';
 import { workerHome } from '../helpers/worker-env.js';
 import { startSshd } from '../helpers/sshd.js';
 import { workerOwnerHome } from '../helpers/worker-home.js';
+import { seededRandom } from '../helpers/seeded.js';
 
 const REAL = Number(process.env.SPAREHAND_MEANS_RUNS ?? 80);
 const MANY = Number(process.env.SPAREHAND_MEANS_MANY ?? 1500);
@@ -37,18 +38,6 @@ const MAKEFILE = [
   '\t@echo made > made.txt; echo wrote',
   '',
 ].join('\n');
-
-/** A small seeded generator (mulberry32): the same commands on every run. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const HEAVY = ['make -s out', 'make -s err', 'make -s fail', 'make -s write'];
 const LIGHT = ['echo w', 'printf "p%s\\n" q', 'true', 'false', 'echo x >&2', 'cat made.txt', 'exit 4', 'git rev-parse --is-inside-work-tree'];
@@ -101,7 +90,7 @@ const lessOwn = (s: string): string[] => lines(s).filter((l) => !l.startsWith('s
 
 /** The commands that are rewritten, with their rewrite by `invocation` (the others run as written: nothing to compare). */
 function cases(seed: number, count: number, invocation: string): Array<{ command: string; rewrite: string }> {
-  const next = rng(seed);
+  const next = seededRandom(seed);
   const out: Array<{ command: string; rewrite: string }> = [];
   const seen = new Set<string>();
   for (let tries = 0; out.length < count && tries < count * 20; tries++) {

@@ -1,7 +1,9 @@
 // A throwaway context for tests: its own HOME, env and captured streams, so tests run in parallel.
-import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import type { Context } from '../../lib/context.js';
 
@@ -26,6 +28,37 @@ export function sharedTempDir(prefix = 'sparehand-shared-'): string {
   const dir = tempDir(prefix);
   chmodSync(dir, 0o777);
   return dir;
+}
+
+/**
+ * `dir` where every user can reach it: `dir` itself when every folder above it lets others through, else a copy
+ * of it by the same name (hard links where the file system allows, so node_modules still resolves) under the temp folder, per user and per `dir`, made once. A clone
+ * in a folder made by mkdtemp (0700, as CI's is) hides the repository's own node_modules from the test workers'
+ * ordinary user.
+ */
+export function reachableByAll(dir: string): string {
+  let up = dirname(dir);
+  for (; up !== dirname(up); up = dirname(up)) if ((statSync(up).mode & 0o001) === 0) break;
+  if (up === dirname(up)) return dir;
+  const hash = createHash('sha256').update(dir).digest('hex').slice(0, 12);
+  const copy = join(tmpdir(), `sparehand-reachable-${process.getuid?.() ?? 0}-${hash}`);
+  if (existsSync(copy)) return join(copy, basename(dir));
+  // Made aside and renamed into place: test files in parallel may make it at once, one of them wins.
+  const work = mkdtempSync(`${copy}-making-`);
+  try {
+    try {
+      execFileSync('cp', ['-al', dir, join(work, basename(dir))], { stdio: 'pipe' });
+    } catch {
+      rmSync(join(work, basename(dir)), { recursive: true, force: true });
+      execFileSync('cp', ['-a', dir, join(work, basename(dir))], { stdio: 'pipe' });
+    }
+    chmodSync(work, 0o755);
+    renameSync(work, copy);
+  } catch (e) {
+    rmSync(work, { recursive: true, force: true });
+    if (!existsSync(copy)) throw e;
+  }
+  return join(copy, basename(dir));
 }
 
 /** An executable script `name` in `dir` (made if need be) that runs `body` with /bin/sh; its path. */

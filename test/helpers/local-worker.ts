@@ -2,13 +2,14 @@
 // --dir, the job and frames go on its input as a session would send them, and what it answers is read with the
 // same readers a run uses. For protocol tests that need no sshd.
 import { spawn } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Frame, FrameReader, frame } from '../../lib/remote/frames.js';
 import { type Job, jobFrame } from '../../lib/remote/job.js';
 import { notBroughtBack, skipArgument, skipRules } from '../../lib/remote/sync-rules.js';
 import { BOOT, programPreamble } from '../../lib/remote/worker/program.js';
-import { ReportReader } from '../../lib/sync/report-reader.js';
+import { afterAll } from 'vitest';
+import { ReportReader } from '../../lib/remote/report-reader.js';
 import { tempDir } from './context.js';
 
 export interface WorkerAnswer {
@@ -25,9 +26,19 @@ export interface WorkerAnswer {
   exit: number | null;
 }
 
+// The worker folders this file made, deleted when it ends: a run leaves a watcher of its copy there
+// (lib/remote/worker/watch.pl.ts), which ends once the copy is gone instead of 20 minutes on (each holds one of the
+// user's inotify instances: 128 by default, shared with the watchers of the projects here).
+const made: string[] = [];
+afterAll(() => {
+  for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
 /** A worker folder with copy 0 of project `key`: `root` is the copy (made, empty). */
 export function workerFolder(): { dir: string; key: string; root: string } {
-  const dir = join(tempDir('sparehand-wdir-'), 'work');
+  const top = tempDir('sparehand-wdir-');
+  made.push(top);
+  const dir = join(top, 'work');
   const key = 'proj-0123456789ab';
   const root = join(dir, key, '0');
   mkdirSync(root, { recursive: true });

@@ -1,9 +1,12 @@
 // A tiny npm registry on 127.0.0.1 serving the real package tarballs vendored in test/fixtures/npm/ (tests reach
 // no network but this machine's): the npm client installs from it as from registry.npmjs.org.
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readFileSync, readdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { type Server, createServer } from 'node:http';
 import { join } from 'node:path';
+import { execa } from 'execa';
+import { tempDir } from './context.js';
 import { FIXTURES } from './fixtures.js';
 
 export interface NpmRegistry {
@@ -55,4 +58,29 @@ export async function startNpmRegistry(): Promise<NpmRegistry> {
   const addr = server.address();
   url = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}/`;
   return { url, downloads: () => downloads, stop: () => new Promise((r) => server.close(() => r())) };
+}
+
+/** A Node project that needs `ms` (from `registry`), its tests under node:test, installed here with `npm install ARGS`. */
+export async function msProject(registry: NpmRegistry, gitignore: string, installArgs: readonly string[]): Promise<string> {
+  const dir = tempDir('sparehand-deps-');
+  const w = (p: string, s: string) => {
+    mkdirSync(join(dir, p, '..'), { recursive: true });
+    writeFileSync(join(dir, p), s);
+  };
+  w(
+    'package.json',
+    JSON.stringify({ name: 'uses-ms', version: '1.0.0', private: true, scripts: { test: 'node --test test/' }, dependencies: { ms: '^2.1.3' } }),
+  );
+  w(
+    'test/ms.test.js',
+    "const test = require('node:test');\nconst assert = require('node:assert');\nconst ms = require('ms');\ntest('ms', () => assert.strictEqual(ms('2s'), 2000));\n",
+  );
+  w('.gitignore', gitignore);
+  execFileSync('git', ['init', '-q'], { cwd: dir });
+  // (Not execFileSync: the registry answers from this process.)
+  await execa('npm', ['install', '--no-audit', '--no-fund', ...installArgs], {
+    cwd: dir,
+    env: { npm_config_registry: registry.url, npm_config_cache: `${dir}-npm-cache`, npm_config_update_notifier: 'false' },
+  });
+  return dir;
 }

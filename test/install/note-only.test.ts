@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AGENTS } from '../../lib/agents/index.js';
 import type { AgentSpec } from '../../lib/agents/types.js';
-import { installAgents, uninstallAgents } from '../../lib/install/connect.js';
+import { installAgents, uninstallAgents } from '../../lib/connect.js';
 import { hasNote } from '../../lib/install/note-block.js';
 import { sparehand } from '../helpers/cli.js';
 import { tempDir, testContext } from '../helpers/context.js';

@@ -1,7 +1,7 @@
 // The frame reader: what the worker sends is read strictly; anything that is not frames stops the reading.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { FrameReader, MAX_PAYLOAD, fields, frame } from '../../lib/remote/frames.js';
+import { FrameReader, MAX_PAYLOAD, fields, frame, seal, sessionKey } from '../../lib/remote/frames.js';
 
 describe('frames', () => {
   it('reads frames split anywhere across chunks, payloads byte for byte', () => {
@@ -32,6 +32,35 @@ describe('frames', () => {
     const r = new FrameReader();
     expect(r.push(Buffer.from(`dat ${MAX_PAYLOAD + 1}\n`))).toEqual([]);
     expect(r.broken).toMatch(/at most/);
+  });
+
+  it("with the session's key, only frames sealed with it, each with its own number, are read", () => {
+    const key = sessionKey();
+    expect(key).toMatch(/^[0-9a-f]{64}$/);
+    const sealed = (k: string, seq: number, type: string, payload: string) =>
+      Buffer.concat([Buffer.from(`${type} ${payload.length} ${seal(k, seq, type, Buffer.from(payload)).slice(0, 32)}\n`), Buffer.from(payload)]);
+    const good = Buffer.concat([sealed(key, 0, 'out', 'hello\n'), sealed(key, 1, 'ran', '3 ')]);
+    const r = new FrameReader(key);
+    expect(r.push(good).map((f) => [f.type, f.payload.toString()])).toEqual([
+      ['out', 'hello\n'],
+      ['ran', '3 '],
+    ]);
+    expect(r.broken).toBeUndefined();
+    const forged = {
+      unsealed: frame('ran', '0 '),
+      'another key': sealed(sessionKey(), 2, 'ran', '0 '),
+      'a frame sent again': sealed(key, 1, 'ran', '3 '),
+      'a number skipped': sealed(key, 3, 'ran', '0 '),
+      'a payload changed': Buffer.from(sealed(key, 2, 'ran', '3 ').toString().replace(/3 $/, '0 ')),
+    };
+    for (const [what, bytes] of Object.entries(forged)) {
+      const reader = new FrameReader(key);
+      expect(reader.push(good)).toHaveLength(2);
+      expect(reader.push(Buffer.concat([bytes, sealed(key, 2, 'end', '0')])), what).toEqual([]);
+      expect(reader.broken, what).toMatch(/^a frame the worker program did not send/);
+    }
+    // Without a key (a test's own worker), a sealed frame is not one.
+    expect(new FrameReader().push(good)).toEqual([]);
   });
 
   it('fields are NUL-separated names and values', () => {

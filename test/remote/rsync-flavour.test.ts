@@ -2,7 +2,7 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { type RsyncInfo, WORKER_RSYNC_PROBE, parseRsyncVersion, pickWorkerRsync, rsyncNotes, upPlan } from '../../lib/remote/rsync-flavour.js';
-import { syncFailure } from '../../lib/remote/sync.js';
+import { syncFailure } from '../../lib/send/rsync-up.js';
 import { ignoredPatterns } from '../../lib/remote/sync-rules.js';
 import { openrsyncBin } from '../helpers/rsyncs.js';
 

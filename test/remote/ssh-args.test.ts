@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Config, SshWorker as Worker } from '../../lib/config.js';
-import { rsyncUpArgs } from '../../lib/remote/rsync-args.js';
+import { rsyncUpArgs } from '../../lib/send/rsync-args.js';
 import { BOOT, bootCommand } from '../../lib/remote/worker/program.js';
 import { remotePath, rsyncPathMaking, rsyncRsh, rsyncRshBlanks, rsyncWord, sshArgs, sshMasterArgs, sshOptions } from '../../lib/remote/ssh-args.js';
 import { tempDir, tool } from '../helpers/context.js';
@@ -222,7 +222,7 @@ describe('rsync argument arrays', () => {
 
 describe('the one remote command string', () => {
   it('is the fixed bootstrap, the same words in every POSIX shell and in fish; no value of a run in it', () => {
-    const expected = ['perl', '-e', BOOT];
+    const expected = ['exec', 'perl', '-e', BOOT];
     for (const shell of ['bash', 'sh', 'dash', 'zsh', 'fish'].filter((x) => spawnSync(x, ['-c', 'true']).status === 0)) {
       const got = execFileSync(shell, ['-c', `printf '%s\\0' ${bootCommand()}`]).toString();
       expect(got.split('\0').slice(0, -1), shell).toEqual(expected);

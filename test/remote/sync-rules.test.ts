@@ -135,6 +135,19 @@ describe('what never comes back, as regular expressions', () => {
     expect(reported.sort()).toEqual(expected);
   });
 
+  it('the way up sends the tracked files the secret list names: each included first, a folder the list names with its other entries hidden', () => {
+    const args = upFilterArgs({}, '/tmp/ignored', ['/.npmrc'], ['tests/.env', '.kube/config', 'a[1].pem']);
+    expect(args.slice(0, 6)).toEqual([
+      '--filter=+ /tests/.env',
+      '--filter=+ /.kube/config',
+      '--filter=+ /a\\[1].pem',
+      '--filter=+ /.kube/',
+      '--filter=H /.kube/*',
+      '--filter=H /.npmrc',
+    ]);
+    expect(upFilterArgs({ sync: { sendSecrets: true } }, undefined, [], ['tests/.env']).some((a) => a.startsWith('--filter=+'))).toBe(false);
+  });
+
   it("the way up: secrets hidden (so the copy's are deleted), then what stays on the worker, then what git ignores here", () => {
     const args = upFilterArgs({}, '/tmp/ignored', ['/.yarnrc.yml']);
     expect(args.slice(-2)).toEqual(['--from0', '--exclude-from=/tmp/ignored']);

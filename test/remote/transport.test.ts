@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigSchema, type Worker } from '../../lib/config.js';
 import { execArgv, kubernetesPool } from '../../lib/remote/exec-engines.js';
 import { podListArgs, podWorkers } from '../../lib/remote/pools.js';
-import { GNU_PLAN, rsyncUpArgs } from '../../lib/remote/rsync-args.js';
+import { GNU_PLAN, rsyncUpArgs } from '../../lib/send/rsync-args.js';
 import { remoteArgv, rsyncShell, transportLabel } from '../../lib/remote/transport.js';
 import { tempDir } from '../helpers/context.js';
 import { openrsyncBin } from '../helpers/rsyncs.js';

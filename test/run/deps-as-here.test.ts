@@ -2,13 +2,11 @@
 // file installs from the manifest and says so. Real npm, real packages (test/fixtures/npm/) from a registry on
 // 127.0.0.1, a real sshd.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sparehand } from '../helpers/cli.js';
-import { tempDir } from '../helpers/context.js';
-import { type NpmRegistry, startNpmRegistry } from '../helpers/npm-registry.js';
+import { type NpmRegistry, msProject, startNpmRegistry } from '../helpers/npm-registry.js';
 import { type Sshd, startSshd } from '../helpers/sshd.js';
 import { type WorkerHome, copyPath, workerHome } from '../helpers/worker-env.js';
 import { workerOwnerHome } from '../helpers/worker-home.js';
@@ -30,34 +28,9 @@ afterAll(async () => {
   await registry.stop();
 });
 
-/** A Node project that needs `ms` (from the registry), its tests under node:test, installed here with `npm install ARGS`. */
-export async function msProject(gitignore: string, installArgs: readonly string[]): Promise<string> {
-  const dir = tempDir('sparehand-deps-');
-  const w = (p: string, s: string) => {
-    mkdirSync(join(dir, p, '..'), { recursive: true });
-    writeFileSync(join(dir, p), s);
-  };
-  w(
-    'package.json',
-    JSON.stringify({ name: 'uses-ms', version: '1.0.0', private: true, scripts: { test: 'node --test test/' }, dependencies: { ms: '^2.1.3' } }),
-  );
-  w(
-    'test/ms.test.js',
-    "const test = require('node:test');\nconst assert = require('node:assert');\nconst ms = require('ms');\ntest('ms', () => assert.strictEqual(ms('2s'), 2000));\n",
-  );
-  w('.gitignore', gitignore);
-  execFileSync('git', ['init', '-q'], { cwd: dir });
-  // (Not execFileSync: the registry answers from this process.)
-  await execa('npm', ['install', '--no-audit', '--no-fund', ...installArgs], {
-    cwd: dir,
-    env: { npm_config_registry: registry.url, npm_config_cache: `${dir}-npm-cache`, npm_config_update_notifier: 'false' },
-  });
-  return dir;
-}
-
 describe('dependencies on the worker as here', () => {
   it('a lock file .gitignore ignores (*-lock.*) is sent all the same: npm ci installs from it and npm test passes as here', async () => {
-    const proj = await msProject('node_modules/\n*-lock.*\n', []);
+    const proj = await msProject(registry, 'node_modules/\n*-lock.*\n', []);
     expect(existsSync(join(proj, 'package-lock.json'))).toBe(true);
     expect(execFileSync('npm', ['test'], { cwd: proj, env: { ...process.env, npm_config_update_notifier: 'false' } }).toString()).toMatch(/# pass 1/);
     const r = await sparehand(['run', '--', 'npm test'], { env, cwd: proj });
@@ -68,7 +41,7 @@ describe('dependencies on the worker as here', () => {
   });
 
   it('no lock file: the worker installs from package.json (writing no lock file), says so once, and npm test passes as here', async () => {
-    const proj = await msProject('node_modules/\n', ['--no-package-lock']);
+    const proj = await msProject(registry, 'node_modules/\n', ['--no-package-lock']);
     expect(existsSync(join(proj, 'package-lock.json'))).toBe(false);
     // doctor, in the project, names it before any run.
     const doc = await sparehand(['doctor'], { env, cwd: proj });
@@ -92,7 +65,7 @@ describe('dependencies on the worker as here', () => {
   });
 
   it('a failed install is remembered by what it was made from: not tried again, one line with what the installer said, here at once with --or-local; worker reset forgets it', async () => {
-    const proj = await msProject('node_modules/\n', ['--ignore-scripts']);
+    const proj = await msProject(registry, 'node_modules/\n', ['--ignore-scripts']);
     // An install step that works here (its scripts skipped) and fails on the worker, as a missing system library does.
     const pkg = JSON.parse(readFileSync(join(proj, 'package.json'), 'utf8'));
     pkg.scripts.preinstall = 'echo "gyp ERR! libfoo-dev is not installed" >&2; exit 3';

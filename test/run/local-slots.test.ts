@@ -84,7 +84,10 @@ describe('local slots, no worker', () => {
     const { env } = homeWith({ local: { slots: 1 } });
     const log = join(sharedTempDir(), 'spans.log');
     const mark = startMarker();
-    const first = started(env, `${mark.touch}; ${marked(log, 'a', 'sleep 1')}`);
+    // a holds the slot until all three wait (not for a time: three sparehands starting on a busy machine take more
+    // than a second).
+    const go = join(sharedTempDir(), 'go');
+    const first = started(env, `${mark.touch}; ${marked(log, 'a', `while [ ! -e ${go} ]; do sleep 0.05; done`)}`);
     expect(await until(mark.started)).toBe(true);
     const later: Array<ReturnType<typeof started>> = [];
     for (const n of ['b', 'c', 'd']) {
@@ -93,6 +96,7 @@ describe('local slots, no worker', () => {
       // The next one arrives once this one is in the queue.
       expect(await until(() => r.err().includes('waiting for a slot'))).toBe(true);
     }
+    writeFileSync(go, '');
     expect(later.map((r) => r.err().match(/waiting for a slot: (.*?), here/)?.[1])).toEqual([
       'next in line, all 1 local slot busy',
       '1 run ahead',
@@ -187,7 +191,11 @@ describe('local slots, no worker', () => {
     const r = await sparehand(['run', '--or-local', '--', 'ps -o ni= -p $$'], { env, cwd: tempDir() });
     expect(r.stdout.trim()).toBe('10');
     const log = join(sharedTempDir(), 'spans.log');
-    const all = await Promise.all(['a', 'b', 'c'].map((n) => started(env, marked(log, n, 'sleep 0.5')).run));
+    // Each holds until all three have started (at most 20 s): with no queue they all run at once, however slowly
+    // they start on a loaded machine; a queue would hold the third back until one ended, and they would not overlap.
+    const here = sharedTempDir();
+    const together = `touch ${here}/$1; i=0; while [ $(ls ${here} | wc -l) -lt 3 ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i+1)); done`;
+    const all = await Promise.all(['a', 'b', 'c'].map((n) => started(env, marked(log, n, together.replaceAll('$1', n))).run));
     expect(all.map((x) => x.stderr.includes('waiting'))).toEqual([false, false, false]);
     expect(maxOverlap([...spans(log).values()])).toBe(3);
     const doctor = await sparehand(['doctor'], { env, cwd: tempDir() });

@@ -76,8 +76,9 @@ describe('files changed here during a run are never lost', () => {
   it('an edit made here before the run that kept mtime and size (so rsync did not send it) is not overwritten', async () => {
     const proj = gitProject({ 'notes.txt': 'v1\n' });
     expect((await run(proj, 'true')).exitCode).toBe(0);
-    // Without the fingerprint kept after the last run (warm-send.ts), only rsync's quick check decides what is sent.
-    for (const f of readdirSync(join(proj, '.sparehand', 'sync'))) if (f.endsWith('.warm')) rmSync(join(proj, '.sparehand', 'sync', f));
+    // Without the fingerprint kept after the last run (warm-send.ts) or the record of what it sent (warm-kept.ts
+    // sentRecord), only rsync's quick check decides what is sent.
+    for (const f of readdirSync(join(proj, '.sparehand', 'sync'))) if (/\.(warm|sent)$/.test(f)) rmSync(join(proj, '.sparehand', 'sync', f));
     writeFileSync(join(proj, 'notes.txt'), 'v9\n');
     utimesSync(join(proj, 'notes.txt'), OLD, OLD);
     const r = await run(proj, 'cat notes.txt; echo v2 >> notes.txt');

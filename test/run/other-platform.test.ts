@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { execa } from 'execa';
+import { quote } from 'shell-quote';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nativeCodeOfFile } from '../../lib/platform/of-file.js';
 import { BIN, sparehand } from '../helpers/cli.js';
@@ -90,7 +91,9 @@ describe('a Linux worker, a Mac here', () => {
     write(proj, 'build/app', 'the Mac build of app\n');
     const r = await run(proj, 'make');
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(r.stderr).toContain(`sparehand: 5 ${LINUX} binaries kept on the worker (they do not run here); \`sparehand worker fetch\` brings them\n`);
+    expect(r.stderr).toContain(
+      `sparehand: 5 ${LINUX} binaries kept on the worker (they do not run here): build/app, build/libutil.a, build/libutil.so and 2 more; \`sparehand worker fetch build\` brings them\n`,
+    );
     expect(r.stderr).toMatch(/, 2 files back \(\d+ B\), 0 conflicts\n/);
     expect(nativeHere(proj)).toEqual([]);
     expect(readFileSync(join(proj, 'build', 'version.h'), 'utf8')).toBe('#define VERSION "v1"\n');
@@ -164,6 +167,37 @@ describe('a Linux worker, a Mac here', () => {
     ]);
   });
 
+  it('the kept line names the files and the exact `worker fetch`, which brings them when pasted where the run was (names quoted for the shell; one that cannot be printed as it is never goes into the command)', async () => {
+    const proj = gitProject({ '.gitignore': 'out/\n', 'src/a.c': 'int a(void){return 1;}\n' });
+    const odd = ["out/it's one.o", 'out/$(touch pwned).o'];
+    const cc = (o: string) => `cc -c a.c -o ${quote([`../${o}`])}`;
+    const r = await run(join(proj, 'src'), `mkdir -p ../out && ${odd.map(cc).join(' && ')}`);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const line = r.stderr.split('\n').find((l) => l.includes('kept on the worker'));
+    expect(line).toBe(
+      `sparehand: 2 ${LINUX} binaries kept on the worker (they do not run here): out/$(touch pwned).o, out/it's one.o; \`sparehand worker fetch '../out/$(touch pwned).o' "../out/it's one.o"\` brings them`,
+    );
+    // Pasted into bash where the run was, as the agent would: exactly these files come, nothing else runs.
+    const paste = /`(sparehand worker fetch [^`]*)`/.exec(line as string)?.[1] as string;
+    const got = await execa('bash', ['-c', `sparehand() { ${quote([process.execPath, BIN])} "$@"; }\n${paste}`], {
+      cwd: join(proj, 'src'),
+      env: mac(),
+      extendEnv: false,
+      reject: false,
+    });
+    expect(got.exitCode, got.stderr).toBe(0);
+    for (const o of odd) expect(nativeCodeOfFile(join(proj, o)), o).toMatchObject({ format: 'ELF', kind: 'object' });
+    expect(existsSync(join(proj, 'src', 'pwned'))).toBe(false);
+    // Five of them, one named with a newline that would forge a line: three names, a count, the folder; escaped.
+    const evil = 'out/a\nsparehand: all good.o';
+    const more = await run(join(proj, 'src'), `${['b', 'c', 'd'].map((n) => cc(`out/${n}.o`)).join(' && ')} && ${cc(evil)}`);
+    expect(more.exitCode, more.stderr).toBe(0);
+    expect(more.stderr).toContain(
+      `sparehand: 4 ${LINUX} binaries kept on the worker (they do not run here): "out/a\\nsparehand: all good.o", out/b.o, out/c.o and 1 more; \`sparehand worker fetch ../out\` brings them\n`,
+    );
+    expect(more.stderr).not.toMatch(/^sparehand: all good/m);
+  });
+
   withCargo('a cargo build: the program stays there, its dep-info file comes back', async () => {
     const proj = gitProject({
       '.gitignore': '/target\n',
@@ -172,7 +206,9 @@ describe('a Linux worker, a Mac here', () => {
     });
     const r = await run(proj, 'cargo build --offline -q');
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(r.stderr).toContain(`sparehand: 1 ${LINUX} binary kept on the worker (it does not run here); \`sparehand worker fetch\` brings it\n`);
+    expect(r.stderr).toContain(
+      `sparehand: 1 ${LINUX} binary kept on the worker (it does not run here): target/debug/hello; \`sparehand worker fetch target/debug/hello\` brings it\n`,
+    );
     expect(existsSync(join(proj, 'target', 'debug', 'hello'))).toBe(false);
     expect(readFileSync(join(proj, 'target', 'debug', 'hello.d'), 'utf8')).toContain('src/main.rs');
     expect(nativeHere(proj)).toEqual([]);
@@ -258,7 +294,9 @@ describe("each side's platform, shown", () => {
       local: { busy: [], waiting: [] },
     });
     // On one platform, status names the worker's only.
-    expect((await sparehand(['status'], { env: h.env })).stdout).toContain(`box (${sshd.destination}, ${LINUX} (glibc)): 0 of 2 slots busy\n`);
+    // (How many are busy is again the other tests' business.)
+    expect((await sparehand(['status'], { env: h.env })).stdout).toContain(`box (${sshd.destination}, ${LINUX} (glibc)): `);
+    expect((await sparehand(['status'], { env: h.env })).stdout).not.toContain('this machine: ');
     const doctor = await sparehand(['doctor'], { env });
     expect(doctor.stdout).toContain('ok  platform: this machine is macOS arm64 (from SPAREHAND_PLATFORM_HERE, not detected)\n');
     expect(doctor.stdout).toContain(`  note: box is ${LINUX}, this machine macOS arm64: `);

@@ -16,6 +16,7 @@ import { homeWith, tempDir } from '../helpers/context.js';
 import { gitProject, write } from '../helpers/project.js';
 import { NO_TERMINALS, type Sshd, giveToWorker, startSshd, terminalsWork, trustHostKey } from '../helpers/sshd.js';
 import { closeConnections } from '../../lib/remote/connection.js';
+import { seededRandom } from '../helpers/seeded.js';
 
 if (!terminalsWork()) console.log(`readme-setup: every round runs without a terminal: ${NO_TERMINALS}`);
 let sshd: Sshd;
@@ -92,18 +93,6 @@ async function run(env: NodeJS.ProcessEnv, cwd: string, command: string, tty: bo
     exitCode: r.exitCode ?? -1,
     stdout: lines.filter((l) => !l.startsWith('sparehand: ')).join('\n'),
     stderr: lines.filter((l) => l.startsWith('sparehand: ')).join('\n'),
-  };
-}
-
-/** A small seeded generator (mulberry32): the same edits for the same seed. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
 
@@ -210,7 +199,7 @@ describe('a worker added as README says: every edit made here reaches the worker
       const s = form.linked ? linked : sshd;
       const h = await readmeHome(s, form.dir?.(s));
       const root = project();
-      const next = random(seed);
+      const next = seededRandom(seed);
       const done: string[] = [];
       try {
         for (let round = 0; round < 6; round++) {

@@ -92,6 +92,10 @@ describe('a command on the worker that needs a service on this machine', () => {
     expect(r.stderr).not.toContain('refused');
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toBe('got ping\n');
+    // What it cost is said once, with the way to have the worker start it instead.
+    expect(r.stderr).toContain(
+      `sparehand: 127.0.0.2:${service.port} was forwarded from here (each request crosses ssh, several times slower than on the worker; a "start" in the config's "services" runs it on the worker instead: docs/run.md "Services on the worker")\n`,
+    );
     // The shared connection is still up (it persists), and carries no forward: nothing listens there now.
     expect(await accepts(service.port)).toBe(false);
     // Another project of the same config gets nothing forwarded.
@@ -260,6 +264,6 @@ describe('signs that a project needs services on this machine', () => {
     expect(second.stderr).toBe('');
     const configured = homeWith({ services: [5432, 6379, 6380, 8080, 9200] });
     const none = await sparehand(['doctor'], { env: configured.env, cwd: proj });
-    expect(none.stdout).toContain('ok  services: forwarded to the worker for each run: 5432, 6379, 6380, 8080, 9200');
+    expect(none.stdout).toContain('ok  services: forwarded to the worker for each run: 5432, 6379, 6380, 8080, 9200 (each request crosses ssh)');
   });
 });

@@ -4,48 +4,16 @@
 // PyPI here), a real sshd.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { sparehand } from '../helpers/cli.js';
 import { tempDir } from '../helpers/context.js';
 import { gitProject } from '../helpers/project.js';
-import { editableProject, venvWith, wheel } from '../helpers/python.js';
-import { type Sshd, startSshd } from '../helpers/sshd.js';
-import { type WorkerHome, copyPath, workerHome } from '../helpers/worker-env.js';
-import { workerOwnerHome } from '../helpers/worker-home.js';
+import { venvWith, wheel } from '../helpers/python.js';
+import { activated, demoProject, links, PROBE, sshd, useVenvWorker, wh } from '../helpers/venv-worker.js';
+import { copyPath } from '../helpers/worker-env.js';
 
-let sshd: Sshd;
-let wh: WorkerHome;
-let links: string;
-beforeAll(async () => {
-  sshd = await startSshd({ home: workerOwnerHome() });
-  wh = workerHome([sshd], { env: ['npm_config_update_notifier', 'PIP_NO_INDEX', 'PIP_FIND_LINKS'] });
-  links = tempDir('sparehand-wheels-');
-  wheel(links, 'tinyhelper', 'VALUE = 42\n');
-});
-afterAll(async () => {
-  await wh.close();
-  await sshd.stop();
-});
-
-/** The project `demo` installed editable in its .venv, with tinyhelper from the wheels folder. */
-function demoProject(): string {
-  const proj = gitProject({ '.gitignore': '.venv/\n__pycache__/\n' });
-  editableProject(proj);
-  venvWith(proj, links, ['-e', '.', 'tinyhelper']);
-  return proj;
-}
-
-/** The caller's shell with the project's .venv activated, and pip told where the wheels are (on both machines). */
-const activated = (proj: string, wheels = links): NodeJS.ProcessEnv => ({
-  ...wh.env,
-  VIRTUAL_ENV: join(proj, '.venv'),
-  PATH: `${join(proj, '.venv', 'bin')}${delimiter}${wh.env.PATH}`,
-  PIP_NO_INDEX: '1',
-  PIP_FIND_LINKS: wheels,
-});
-
-const PROBE = `python -c 'import os, sys, demo, tinyhelper; print(demo.hello(), tinyhelper.VALUE, sys.prefix == os.environ["VIRTUAL_ENV"], os.path.isdir(os.environ["VIRTUAL_ENV"]))'`;
+useVenvWorker();
 
 // Real venvs and pip, here and on the worker, several times a test: minutes on a loaded machine.
 describe('a local .venv with no requirements file', { timeout: 180_000 }, () => {

@@ -1,4 +1,4 @@
-// A warm run sends nothing when nothing changed (issue 28, lib/remote/warm-send.ts), and never misses a change:
+// A warm run sends nothing when nothing changed (issue 28, lib/send/warm-send.ts), and never misses a change:
 // each test edits behind the mechanism's back, here or in the worker's copy, and the next run must see it.
 // A real sshd, the real CLI, and the watcher (lib/watch/: runs after the first two ask it; warm-send-walk.test.ts
 // runs them all again without).
@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { readLog } from '../../lib/run/run-log.js';
 import { sparehand } from '../helpers/cli.js';
 import { gitProject, startMarker, until, write } from '../helpers/project.js';
+import { tempDir } from '../helpers/context.js';
 import { copyPath, sharedWorker } from '../helpers/worker-env.js';
 import { stopWatchers, watchersOf } from '../watch/helpers.js';
 import { canWatch } from '../../lib/watch/journal.js';
@@ -143,6 +144,33 @@ describe('a warm run', () => {
     expect(r.stderr).toMatch(/conflict/);
     expect((await run(proj, 'cat a.txt')).stdout).toBe('here\n');
     expect(skipped()).toBe(false);
+  });
+
+  it('after a run that ended in a conflict, an edit that keeps size and mtime (cp -p) reaches the worker, and the next runs keep it', async () => {
+    const proj = await warmProject({ '.gitignore': 'dist/\n', 'a.txt': 'aaaa\n' });
+    write(proj, 'dist/o.js', 'yours\n');
+    const c = await run(proj, 'mkdir -p dist && echo built > dist/o.js');
+    expect(c.stderr).toContain('conflict: the command created dist/o.js');
+    // A copy with the same size and mtime, as `cp -p` or `tar x` puts one in place: rsync's quick check sees nothing.
+    const other = join(tempDir(), 'a.txt');
+    writeFileSync(other, 'bbbb\n');
+    const { mtime } = statSync(join(proj, 'a.txt'));
+    utimesSync(other, mtime, mtime);
+    execFileSync('cp', ['-p', other, join(proj, 'a.txt')]);
+    expect((await run(proj, 'cat a.txt')).stdout).toBe('bbbb\n');
+    expect((await run(proj, 'cat a.txt')).stdout).toBe('bbbb\n');
+    expect((await run(proj, 'cat a.txt')).stdout).toBe('bbbb\n');
+  });
+
+  it('a project whose first run ended in a conflict: a cp -p edit after it reaches the worker', async () => {
+    const proj = gitProject({ '.gitignore': 'dist/\n', 'a.txt': 'aaaa\n', 'dist/o.js': 'yours\n' });
+    const c = await run(proj, 'mkdir -p dist && echo built > dist/o.js');
+    expect(c.stderr).toContain('conflict: the command created dist/o.js');
+    const { mtime } = statSync(join(proj, 'a.txt'));
+    writeFileSync(join(proj, 'a.txt'), 'bbbb\n');
+    utimesSync(join(proj, 'a.txt'), mtime, mtime);
+    expect((await run(proj, 'cat a.txt')).stdout).toBe('bbbb\n');
+    expect((await run(proj, 'cat a.txt')).stdout).toBe('bbbb\n');
   });
 
   it('sends again after a run that left a change there it did not bring back (a link out of the project)', async () => {

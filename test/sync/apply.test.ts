@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { itNeedsRoot, unwritableFolder } from '../helpers/as-root.js';
 import { projectSettingsPaths } from '../../lib/agents/project-settings.js';
 import { type ApplyOptions, applyChanges, contentNeeded } from '../../lib/sync/apply.js';
-import type { Change } from '../../lib/sync/change.js';
+import type { Change } from '../../lib/remote/change.js';
 import type { Known } from '../../lib/sync/decide.js';
 import { isToolSettings, refusedLink, refusedPath } from '../../lib/sync/guard.js';
 import { printable } from '../../lib/safe-text.js';

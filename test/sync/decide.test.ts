@@ -1,8 +1,8 @@
 // The decision for one change, over every op × type × what is here × what sparehand knows: a few explicit rows
 // for each kind, and the rules that must hold in every one of the combinations (they run in milliseconds).
 import { describe, expect, it } from 'vitest';
-import type { Change, ChangeOp, EntryType } from '../../lib/sync/change.js';
-import { DECISION_TABLE, type Here, type Known, conflictSentence, decide, keptSentence } from '../../lib/sync/decide.js';
+import type { Change, ChangeOp, EntryType } from '../../lib/remote/change.js';
+import { DECISION_TABLE, type Here, type Known, conflictSentence, decide } from '../../lib/sync/decide.js';
 
 const BASE = 'b'.repeat(32);
 const NEW = 'n'.repeat(32);
@@ -129,13 +129,6 @@ describe('decide', () => {
       if (known.keptThere && (op === 'D' || op === 'T')) expect(writes || d.act === 'fetch' || d.act === 'conflict', label).toBe(false);
     }
     expect(n).toBeGreaterThan(500);
-  });
-
-  it('the line for what stays on the worker counts them and names the platform and the command that brings them', () => {
-    expect(keptSentence(12, 'Linux x86-64')).toBe('12 Linux x86-64 binaries kept on the worker (they do not run here); `sparehand worker fetch` brings them');
-    expect(keptSentence(1, 'Linux x86-64 (musl)')).toBe(
-      '1 Linux x86-64 (musl) binary kept on the worker (it does not run here); `sparehand worker fetch` brings it',
-    );
   });
 
   it('docs/run.md holds the decision table as DECISION_TABLE says it', async () => {

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { projectSettingsPaths } from '../../lib/agents/project-settings.js';
 import { printable } from '../../lib/safe-text.js';
 import { isToolSettings, refusedLink, refusedPath } from '../../lib/sync/guard.js';
+import { type Entry, refusedChain } from '../../lib/sync/link-chain.js';
 
 describe('the guard', () => {
   it("refuses .git in every spelling git itself refuses, sparehand's folder, and paths that leave the project", () => {
@@ -45,6 +46,29 @@ describe('the guard', () => {
     ]) {
       expect(refusedLink(p as string, t as string), `${p} -> ${t}`).toBeDefined();
     }
+  });
+
+  it('a link is judged by where its whole chain ends, through every state a path may be in after the apply', () => {
+    const tree = (t: Record<string, Entry[]>) => (p: string) => t[p] ?? [];
+    const budget = () => ({ steps: 10_000 });
+    const chain = (p: string, target: string, t: Record<string, Entry[]>) => refusedChain(p, target, tree(t), budget());
+    const x: Record<string, Entry[]> = { x: [{ link: '.' }] };
+    // Each inside on its own text; together, the project's parent.
+    expect(refusedLink('up', 'x/..')).toBeUndefined();
+    expect(chain('up', 'x/..', x)).toBe('it is a link to a place outside the project');
+    expect(chain('x', '.', x)).toBeUndefined();
+    expect(chain('ok', 'x/x/x/src/a.ts', x)).toBeUndefined();
+    // A link at the end of the chain is followed too, and so is one a folder may still be (a conflict keeps it).
+    expect(chain('a', 'b', { b: [{ link: '../..' }] })).toBe('it is a link to a place outside the project');
+    expect(chain('a', 'd/..', { d: ['folder', { link: 'sub/deeper' }] })).toBeUndefined();
+    expect(chain('a', 'd/../..', { d: ['folder', { link: '.' }] })).toBe('it is a link to a place outside the project');
+    expect(chain('a', 'd/f', { d: ['folder', { link: '/etc' }] })).toBe('it is a link to a place outside the project');
+    expect(chain('a', 'g/hooks', { g: [{ link: '.git' }] })).toBe("it is a link into .git or sparehand's own folder");
+    // Loops and endless chains end, and a report's budget is shared by all its links.
+    expect(chain('a', 'a/x', { a: [{ link: 'a/x' }] })).toMatch(/does not end/);
+    const wide: Record<string, Entry[]> = {};
+    for (let i = 0; i < 30; i++) wide[`l${i}`] = [{ link: `l${i + 1}` }, { link: `l${i + 1}/.` }];
+    expect(refusedChain('a', 'l0', tree(wide), { steps: 5000 })).toMatch(/more links to follow/);
   });
 
   it("knows the coding tools' settings in the project from the registry, in any case", () => {

@@ -5,7 +5,7 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FrameReader, frame } from '../../lib/remote/frames.js';
-import { ReportReader } from '../../lib/sync/report-reader.js';
+import { ReportReader } from '../../lib/remote/report-reader.js';
 import { tempDir } from '../helpers/context.js';
 
 const md5 = (b: Buffer | string) => createHash('md5').update(b).digest('hex');
@@ -90,6 +90,29 @@ describe('the report reader', () => {
     const path = Buffer.from([0x61, 0xff, 0x62]);
     const bytes = Buffer.concat([frame('chg', Buffer.concat([Buffer.from('C f 420 1 0 - -1 3\n'), path])), frame('end', '1')]);
     expect(read(bytes).report.changes[0]?.problem).toBe('its name is not UTF-8');
+  });
+
+  it('an odd but real entry is that change alone: a pre-1970 mtime reads as it is, a mode it does not know is its problem', () => {
+    const bytes = Buffer.concat([
+      chg('C', 'f', 'old.txt', { size: 2, mtime: '-315619200.000000000' }),
+      frame('dat', 'ab'),
+      frame('sum', md5('ab')),
+      chg('C', 'f', 'odd-mode', { mode: 0o170644 }),
+      chg('C', 'f', 'far-future', { mtime: '99999999999999999999' }),
+      chg('M', 'f', 'edited.txt', { size: 1, base: md5('a') }),
+      frame('dat', 'b'),
+      frame('sum', md5('b')),
+      frame('end', '4'),
+    ]);
+    const { report } = read(bytes);
+    expect(report.broken).toBeUndefined();
+    expect(report.changes.map((c) => [c.path, c.mtime, c.problem])).toEqual([
+      ['old.txt', -315619200, undefined],
+      ['odd-mode', Number('1700000000.123456789'), 'its mode (0170644) is not one this machine knows'],
+      ['far-future', 1e20, 'its modification time (99999999999999999999) cannot be given to a file here'],
+      ['edited.txt', Number('1700000000.123456789'), undefined],
+    ]);
+    expect(readFileSync(report.changes[3]?.staged as string, 'utf8')).toBe('b');
   });
 
   it('malformed or forged reports are broken, whole', () => {

@@ -1,4 +1,4 @@
-// The worker's report (lib/sync/worker-report.pl.ts, inside the worker program), run here with real perl on real
+// The worker's report (lib/remote/worker/report.pl.ts, inside the worker program), run here with real perl on real
 // folders: what it reports is exactly what the command changed, and the command's output and status come through
 // only in frames.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -6,7 +6,7 @@ import { chmodSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { giveToWorker, isRoot, workerUser } from '../helpers/sshd.js';
-import type { Change } from '../../lib/sync/change.js';
+import type { Change } from '../../lib/remote/change.js';
 import { tempDir } from '../helpers/context.js';
 import { frame } from '../../lib/remote/frames.js';
 import { runWorker, workerFolder } from '../helpers/local-worker.js';

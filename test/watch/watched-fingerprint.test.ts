@@ -1,5 +1,5 @@
-// The fingerprint brought up to date from the watcher's journal (lib/remote/fingerprint-update.ts) must be the one a
-// look at every file gives (lib/remote/warm-send.ts fingerprint): rounds of seeded random changes to a real git
+// The fingerprint brought up to date from the watcher's journal (lib/send/fingerprint-update.ts) must be the one a
+// look at every file gives (lib/send/warm-send.ts fingerprint): rounds of seeded random changes to a real git
 // project — edits with the mtime put back, files and folders made, deleted, renamed, moved in from outside and out,
 // modes changed, a file where a folder was, changes in an ignored folder — each followed by both, compared whole.
 // A real watcher (perl, inotify), a real git.
@@ -8,29 +8,20 @@ import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync,
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Config } from '../../lib/config.js';
-import { updatedFingerprint } from '../../lib/remote/fingerprint-update.js';
-import { type Fingerprint, fingerprint } from '../../lib/remote/warm-send.js';
-import { keepWarm, takeWarm } from '../../lib/sync/warm-kept.js';
+import { updatedFingerprint } from '../../lib/send/fingerprint-update.js';
+import type { Fingerprint } from '../../lib/send/fingerprint-parts.js';
+import { fingerprint } from '../../lib/send/warm-send.js';
+import { keepWarm, takeWarm } from '../../lib/send/warm-kept.js';
 import { canWatch, changesSince } from '../../lib/watch/journal.js';
 import { tempDir } from '../helpers/context.js';
 import { stopWatchers } from './helpers.js';
+import { seededRandom } from '../helpers/seeded.js';
 
 const env = { PATH: process.env.PATH, HOME: tempDir('sparehand-watch-home-'), SPAREHAND_WATCH: 'on' };
 const config: Config = {};
 const scope = { keep: [], inputs: [] };
 const roots: string[] = [];
 afterAll(() => stopWatchers(roots));
-
-/** A tiny seeded random source (mulberry32): the same rounds on every run, a different seed per test. */
-function random(seed: number) {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function project(): string {
   const root = tempDir('sparehand-watched-');
@@ -234,7 +225,7 @@ describe.runIf(canWatch(env))('the watched fingerprint', () => {
     it(`is the whole walk's after every round of changes (seed ${seed})`, async () => {
       const root = project();
       const outside = tempDir('sparehand-outside-');
-      const rnd = random(seed);
+      const rnd = seededRandom(seed);
       let kept = await watched(root);
       let quick = 0;
       let laid = 0;

@@ -53,15 +53,20 @@ sub claim {
   put('claim', "busy $max");
   exit 0;
 }
-# Whether the copy is still what the last run left, for a client that may then skip the send (lib/remote/warm-send.ts):
+# Whether the copy is still what the last run left, for a client that may then skip the send (lib/send/warm-send.ts):
 # "same GEN" when the copy's generation is GEN and nothing in it has a ctime newer than the marker that run made
 # once its command had ended, before its report (the kernel sets ctime on every change, a deletion's on the folder;
-# find stops at the first one), else "changed GEN".
+# find stops at the first one), else "changed GEN". The copy's watcher (watch.pl.ts) is asked first: when it saw
+# nothing since the last run asked it, nothing is walked. What it saw ($watch_seen, also when it saw something) is
+# what the report after the command starts from (main.pl.ts).
+our $watch_seen;
 sub copy_state {
   my ($root, $folder) = @_;
+  $watch_seen = watch_take("$root/../$folder.watch");
   my $gen = '';
   if (open(my $g, '<', "$root/../$folder.gen")) { $gen = <$g> // ''; chomp $gen; close $g }
   return "changed $gen" unless length($gen) && -d $root && -f "$root/../$folder.tree.done";
+  return "same $gen" if $watch_seen && !@{$watch_seen->[0]} && !@{$watch_seen->[1]};
   my $back = Cwd::getcwd();
   return "changed $gen" unless defined $back && chdir $root;
   # find_split_any (find.pl.ts): the walk split over the worker's processors, stopped at the first change.

@@ -70,12 +70,13 @@ sub login_env {
   close $fh;
 }
 
-# The command's environment: the job's variables; git sees this copy of the project or nothing (never a
-# repository above it, such as a worker owner's HOME kept in git); bash does not read ~/.bashrc again.
+# The command's environment: the job's variables (a name alone is one not set here: unset there, as a locale
+# variable); git sees this copy of the project or nothing (never a repository above it, such as a worker owner's
+# HOME kept in git); bash does not read ~/.bashrc again.
 sub command_env {
   for my $kv (@{$many{env}}) {
     my ($k, $v) = split /=/, $kv, 2;
-    $ENV{$k} = $v if defined $v;
+    if (defined $v) { $ENV{$k} = $v } elsif ($k =~ /^[A-Za-z_][A-Za-z0-9_]*$/) { delete $ENV{$k} }
   }
   delete @ENV{qw(SSH_CLIENT SSH2_CLIENT GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE GIT_OBJECT_DIRECTORY GIT_COMMON_DIR GIT_DISCOVERY_ACROSS_FILESYSTEM)};
   $ENV{GIT_CEILING_DIRECTORIES} = $_[0];

@@ -1,35 +1,59 @@
-// The worker program's first part: framed input and output, the job, and the process made unreadable to others.
+// The worker program's first part: framed input and output, the job, and the session kept the program's own.
 //
 // Everything after the bootstrap travels in frames, both ways: `TYPE LENGTH\n` and LENGTH bytes (lib/remote/frames.ts
 // is the client's side). The command's stdout reaches sparehand only inside `out` frames that this program writes,
-// so nothing the command prints can pass for results or an exit status; and the program makes itself
-// non-dumpable on Linux, so a process of the same user (the command) cannot open its stdout through /proc, read
-// its memory or trace it (docs/run.md "What the worker can and cannot do to this machine").
+// so nothing the command prints can pass for results or an exit status. The session is the program's own: the
+// bootstrap made it non-dumpable on Linux before it read anything (program.ts BOOT), so that no process of the same
+// user (the command, a leftover of an earlier run) can open its input or output through /proc, read its memory or
+// trace it; what it starts never holds the session's input or output (kept on descriptors closed on exec); and each
+// frame it sends is sealed with the session's key (docs/run.md "What the worker can and cannot do to this machine").
 //
 // Perl, not perl modules beyond the core ones every Linux and Mac has; no `${` in here (a template string).
 export const IO_PL = String.raw`
 use strict;
 use warnings;
-our ($in, $program);
+our ($in, $program, $session_key);
 $SIG{PIPE} = 'IGNORE';
-binmode STDOUT;
 binmode STDERR;
-if ($^O eq 'linux') {
-  # prctl(PR_SET_DUMPABLE, 0), by the architecture's syscall number (no module has it).
-  require Config;
-  no warnings 'once';
-  my ($arch) = (($Config::Config{archname} // '') =~ /^([^-]+)/);
-  my %prctl = (x86_64 => 157, aarch64 => 167, riscv64 => 167, loongarch64 => 167, i386 => 172, i486 => 172, i586 => 172,
-    i686 => 172, arm => 172, armv5tel => 172, armv6l => 172, armv7l => 172, s390x => 172, ppc => 171, ppc64 => 171, ppc64le => 171);
-  my $nr = $prctl{$arch // ''};
-  syscall($nr, 4, 0, 0, 0, 0) if $nr;
-}
 
 # Where frames go: sparehand's end of the session, or a file (terminal mode).
 our $OUT = \*STDOUT;
+if (!@ARGV) {
+  # The session's input and output on descriptors above $^F, which perl closes on exec: a program this one starts
+  # (find, an install, the command) never has them, whatever it is given.
+  open(my $i, '<&', $in) or die "sparehand: the worker cannot keep the session's input: $!\n";
+  open(my $o, '>&', \*STDOUT) or die "sparehand: the worker cannot keep the session's output: $!\n";
+  open(STDIN, '<', '/dev/null');
+  open(STDOUT, '>', '/dev/null');
+  ($in, $OUT) = ($i, $o);
+}
+binmode $OUT;
+# Each frame sealed with the session's key: HMAC-MD5 of its number, type and payload (lib/remote/frames.ts seal);
+# in terminal mode with the key the holding session gave in the job, which checks them as it passes them on.
+my $seq = 0;
+my ($ipad, $opad);
+# The HMAC's inner and outer keys for a key of 64 hex digits.
+sub seal_pads {
+  my ($k) = @_;
+  die "sparehand: the worker got a session key that is not one\n" unless $k =~ /^[0-9a-f]{64}$/;
+  unless (eval { require Digest::MD5; 1 }) {
+    print STDERR "sparehand: the worker's perl lacks Digest::MD5, which sparehand needs (install perl's standard modules there: the package perl)\n";
+    exit 125;
+  }
+  return ($k ^ ("\x36" x 64), $k ^ ("\x5c" x 64));
+}
+sub seal_of {
+  my ($ip, $op, $n, $type, $payload) = @_;
+  return substr(Digest::MD5::md5_hex($op . Digest::MD5::md5($ip . $n . "\0" . $type . "\0" . $payload)), 0, 32);
+}
+($ipad, $opad) = seal_pads($session_key) if length($session_key // '');
 our $out_ok = 1;
 sub put {
-  my $data = $_[0] . ' ' . length($_[1]) . "\n" . $_[1];
+  my $head = $_[0] . ' ' . length($_[1]);
+  if (defined $ipad) {
+    $head .= ' ' . seal_of($ipad, $opad, $seq++, $_[0], $_[1]);
+  }
+  my $data = $head . "\n" . $_[1];
   my ($off, $len) = (0, length $data);
   while ($off < $len) {
     my $n = syswrite($OUT, $data, $len - $off, $off);
@@ -86,6 +110,7 @@ our %many = (env => [], dep => [], program => [], prune => []);
   }
 }
 our ($mode, $dir, $folder) = @job{qw(mode dir folder)};
+($ipad, $opad) = seal_pads($job{seal}) if $mode eq 'tty' && length($job{seal} // '');
 
 # mkdir -p, without File::Path.
 sub mkpath {

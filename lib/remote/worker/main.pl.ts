@@ -107,7 +107,11 @@ if ($mode eq 'hold') {
   mkdir $jobs, 0700;
   chmod 0700, $jobs;
   my $file = "$jobs/" . random_hex();
-  my %tty = (%job, mode => 'tty', slot => $slot, claimed => $claimed_at);
+  # The terminal session's frames are sealed with a key of its own (its job is read and deleted before the command
+  # starts): the results file is this user's, and only what it sealed is passed on.
+  my $tty_key = random_hex() . random_hex();
+  my @tty_pads = seal_pads($tty_key);
+  my %tty = (%job, mode => 'tty', slot => $slot, claimed => $claimed_at, seal => $tty_key);
   my $body = join('', map { "$_\0$tty{$_}\0" } keys %tty) . join('', map { my $k = $_; map { "$k\0$_\0" } @{$many{$k}} } keys %many);
   sysopen(my $fh, $file, O_WRONLY | O_CREAT | O_EXCL, 0600) or refuse("cannot write the terminal run's job on the worker: $!");
   print $fh length($program), "\n", $program, 'job ', length($body), "\n", $body;
@@ -116,11 +120,30 @@ if ($mode eq 'hold') {
   while (my ($type) = frame()) {
     next unless $type eq 'results';
     my $res = "$root/../$folder.results";
+    # Passed on frame by frame, each checked against the terminal session's seal and sealed again by this one.
+    # Results that are missing, cut short or not sealed by it say nothing of the run: its fate is unknown.
+    my ($buf, $bad, $n_tty, $ended) = ('', 0, 0, 0);
     if (open(my $rf, '<:raw', $res)) {
-      while (sysread($rf, my $buf, 1048576)) { syswrite(STDOUT, $buf) }
+      while (!$bad && sysread($rf, $buf, 1048576, length $buf)) {
+        while (!$bad) {
+          my $nl = index($buf, "\n");
+          if ($nl < 0) { $bad = 1 if length($buf) > 80; last }
+          my ($t, $n, $s) = substr($buf, 0, $nl) =~ /^([a-z]{1,16}) (\d{1,10}) ([0-9a-f]{32})$/;
+          if (!defined $s || $n > 8388608) { $bad = 1; last }
+          last if length($buf) < $nl + 1 + $n;
+          my $payload = substr($buf, $nl + 1, $n);
+          if (seal_of(@tty_pads, $n_tty++, $t, $payload) ne $s) { $bad = 1; last }
+          put($t, $payload);
+          $ended = 1 if $t eq 'end' || $t eq 'refused';
+          substr($buf, 0, $nl + 1 + $n) = '';
+        }
+      }
       close $rf;
       unlink $res;
-    } else { put('refused', 'the terminal run left no results on the worker') }
+    }
+    # (Whole: up to their end, or a refusal. Cut short, as a command can cut them before its start is in them, the
+    # run is not taken for one that never ran.)
+    put('forged', "the terminal session's results on the worker are not whole or not its own") if $bad || !$ended || length $buf;
     put('done', '');
   }
   unlink $file;
@@ -192,8 +215,12 @@ if ($watch) {
     }
   }
 }
+# The copy's watcher (watch.pl.ts), for the next runs: started unless one lives.
+watch_start($top, "$top/../$folder.watch") if $watch && $mode eq 'pipe';
+start_services($top);
 put('phase', 'run');
 my $status = $mode eq 'tty' ? run_foreground($job{command}, $rel) : run_group($job{command}, $rel, 'frames');
+stop_services();
 exit 0 unless defined $status;
 my $deps = defined $deps_start ? sprintf('%.3f:%.3f', $deps_start, $deps_end // $deps_start) : '';
 put('ran', "$status $deps");
@@ -203,7 +230,9 @@ fresh_marker("$tree.done") if $watch;
 my $sent = [];
 if ($watch) {
   my $kept = 1;
-  my $newer = $quick ? newer_than($quick == 2 ? "$tree.prev" : "$tree.mark") : undef;
+  # What the watcher saw since it was asked before the command (all the report needs), else what find lists.
+  my $seen = $quick && $watch_seen ? watch_take("$top/../$folder.watch") : undef;
+  my $newer = $seen ? watch_candidates($seen) : $quick ? newer_than($quick == 2 ? "$tree.prev" : "$tree.mark") : undef;
   $changes = $own_delta if $quick && $quick == 2;
   if (defined $newer) {
     # (After sparehand's own changes alone, nothing of the record is read.)

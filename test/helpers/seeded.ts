@@ -1,0 +1,12 @@
+/** A small seeded random source (mulberry32): the same numbers in [0, 1) for the same seed, so a property test's
+ * rounds are the same on every run and a failure names the seed that repeats it. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
