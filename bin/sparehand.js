@@ -48,5 +48,18 @@ if (args[0] === 'agent' && args[1] === 'hook' && !args.includes('--help') && !ar
     process.stderr.write(`sparehand: cannot load (${e?.message}); run \`npm run build\` in ${__dirname}/..\n`);
     process.exitCode = 125;
   }
-  if (cli) cli.main(process.argv).then((code) => (process.exitCode = code));
+  if (cli) {
+    // Node ends, status 0, when nothing holds its event loop any more, even with main() still waiting: a run would
+    // then say nothing and look passed. Never that: whatever left main() waiting, the end is a failure and says so.
+    let settled = false;
+    process.once('beforeExit', () => {
+      if (settled) return;
+      process.stderr.write('sparehand: stopped before it was done (nothing was left to wait for: a bug in sparehand, please report it); the command may not have run or ended\n');
+      process.exitCode = args[0] === 'run' ? 125 : 1;
+    });
+    cli.main(process.argv).then((code) => {
+      settled = true;
+      process.exitCode = code;
+    });
+  }
 }

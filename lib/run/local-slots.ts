@@ -157,9 +157,9 @@ export class LocalTurn {
         if (mine()) this.fail(err.trim().split('\n')[0] || 'the slot keeper ended');
         told();
       });
-      // Only the wait keeps sparehand alive (its stdout, until the slot is held): a held slot ends with us.
-      child.unref();
-      for (const s of [child.stdin, child.stderr] as Array<{ unref?: () => void } | null>) s?.unref?.();
+      // The helper keeps sparehand alive until the slot is held (line, unrefAll): a held slot ends with us. Not
+      // before: a helper that dies at once (it cannot make its folder) closes its stdout before its exit is seen,
+      // and with nothing else holding the event loop node would end there, silently, with status 0.
     });
   }
 
@@ -171,7 +171,7 @@ export class LocalTurn {
     else if (what === 'slot') {
       this.state = { kind: 'held', slot: Number(a) };
       this.heldAt = Date.now();
-      (this.child?.stdout as { unref?: () => void } | null | undefined)?.unref?.();
+      if (this.child) unrefAll(this.child);
       this.settle();
     }
   }
@@ -193,6 +193,12 @@ export class LocalTurn {
     this.child = undefined;
     this.settle();
   }
+}
+
+/** Lets sparehand end while the helper holds its slot: the kernel unlocks it when sparehand is gone. */
+function unrefAll(child: ChildProcess): void {
+  child.unref();
+  for (const s of [child.stdin, child.stdout, child.stderr] as Array<{ unref?: () => void } | null>) s?.unref?.();
 }
 
 /** Who holds each local slot and who waits, oldest first (read without taking any); undefined when perl cannot tell. */
