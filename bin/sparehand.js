@@ -54,7 +54,9 @@ if (args[0] === 'agent' && args[1] === 'hook' && !args.includes('--help') && !ar
     let settled = false;
     process.once('beforeExit', () => {
       if (settled) return;
-      process.stderr.write('sparehand: stopped before it was done (nothing was left to wait for: a bug in sparehand, please report it); the command may not have run or ended\n');
+      process.stderr.write(
+        'sparehand: stopped before it was done (nothing was left to wait for: a bug in sparehand, please report it); the command may not have run or ended\n',
+      );
       process.exitCode = args[0] === 'run' ? 125 : 1;
     });
     cli.main(process.argv).then((code) => {
