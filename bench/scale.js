@@ -117,7 +117,7 @@ try {
   s.proc.kill();
   // The watchers the runs started (lib/watch/) would stay an hour.
   spawnSync('pkill', ['-f', '^sparehand-watch /.*sparehand-bench-proj-']);
-  // And the worker's watchers of its copies (lib/remote/worker/watch.pl.ts), each by the pid it wrote: 20 minutes.
+  // And the worker's watchers of its copies (lib/remote/worker/watch.pl), each by the pid it wrote: 20 minutes.
   const pids = spawnSync('find', [s.home, '-name', '*.watch.pid', '-exec', 'cat', '{}', ';'], { encoding: 'utf8' }).stdout;
   // (Only a pid that is still a watcher: one that ended may have been given to another process.)
   const isWatcher = (pid) => spawnSync('ps', ['-o', 'args=', '-p', pid], { encoding: 'utf8' }).stdout.trim() === 'sparehand-watch';

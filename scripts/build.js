@@ -7,7 +7,7 @@
 // the last good build while this one runs (`npm test`, `npm pack`), and a failed build leaves it as it was.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -129,12 +129,51 @@ function hookSlice(unread) {
   };
 }
 
+/** Every `.pl` file under lib/, as paths relative to it. */
+function perlFiles(dir = join(root, 'lib'), rel = '') {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? perlFiles(join(dir, e.name), join(rel, e.name)) : e.name.endsWith('.pl') ? [join(rel, e.name)] : [],
+  );
+}
+
+/**
+ * In the bundles, each `perlFile(new URL('./x.pl', import.meta.url))` (lib/perl-file.ts) is the text it reads, as
+ * perlSource makes it: a bundle is one file, with no .pl beside it. A call in another form fails the build.
+ */
+function perlInline(perlSource, perlName) {
+  const call = /perlFile\(new URL\('(\.\/[^']+\.pl)', import\.meta\.url\)\)/g;
+  return {
+    name: 'perl-inline',
+    setup(build) {
+      build.onLoad({ filter: /\.ts$/ }, (args) => {
+        const source = readFileSync(args.path, 'utf8');
+        if (!source.includes('perlFile(') || args.path.endsWith(join('lib', 'perl-file.ts'))) return undefined;
+        const contents = source.replace(call, (_, rel) => {
+          const file = join(dirname(args.path), rel);
+          return JSON.stringify(perlSource(perlName(file), readFileSync(file, 'utf8')));
+        });
+        if (/perlFile\((?!new URL)/.test(contents.replace(/import \{[^}]*\} from '[^']*perl-file\.js';/, ''))) {
+          throw new Error(`${args.path}: perlFile( must be given new URL('./x.pl', import.meta.url), which the build inlines`);
+        }
+        return { contents, loader: 'ts' };
+      });
+    },
+  };
+}
+
 /** The whole build into `out`. */
 async function build(out) {
   execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', join(root, 'tsconfig.json'), '--outDir', out], {
     stdio: 'inherit',
   });
+  // The Perl beside the modules tsc built, which read it from there (lib/perl-file.ts).
+  for (const rel of perlFiles()) {
+    mkdirSync(dirname(join(out, rel)), { recursive: true });
+    copyFileSync(join(root, 'lib', rel), join(out, rel));
+  }
   const esbuild = await import('esbuild');
+  const { perlSource, perlName } = await import(pathToFileURL(join(out, 'perl-file.js')).href);
+  const perl = perlInline(perlSource, perlName);
   // What "leave alone" prints per tool, from the registry just compiled: the hot path needs it without
   // loading the registry (and zod).
   const { allAgents } = await import(pathToFileURL(join(out, 'agents/index.js')).href);
@@ -161,6 +200,7 @@ async function build(out) {
       __SPAREHAND_CONFIG_SCHEMA__: JSON.stringify(configSchema),
     },
     banner: { js: 'var __sparehand = { get url() { return require("node:url").pathToFileURL(__filename).href; } };' },
+    plugins: [perl],
   };
   // What runs inside a coding tool's own process: an ES module of its own, without what only the CLI reads of a spec.
   const inProcess = {
@@ -171,7 +211,7 @@ async function build(out) {
     target: 'node20',
     logLevel: 'warning',
     define: { __SPAREHAND_CONFIG_SCHEMA__: JSON.stringify(configSchema) },
-    plugins: [hookSlice(new Set(CLI_ONLY_FIELDS))],
+    plugins: [perl, hookSlice(new Set(CLI_ONLY_FIELDS))],
   };
   // Hot path: everything up to "is anything in this payload heavy?". The full path is a second bundle, beside it,
   // which lib/hook/entry.ts loads only when it is needed.
@@ -187,7 +227,7 @@ async function build(out) {
     ...common,
     entryPoints: [join(root, 'lib/hook/answer.ts')],
     outfile: join(out, 'hook-answer.bundle.cjs'),
-    plugins: [configApart(), hookSlice(new Set(CLI_ONLY_FIELDS))],
+    plugins: [perl, configApart(), hookSlice(new Set(CLI_ONLY_FIELDS))],
   });
   await esbuild.build({ ...common, entryPoints: [join(root, 'lib/config.ts')], outfile: join(out, 'config-check.bundle.cjs') });
   // The CLI: one bundle (ES module packages prefer their "module" build: jsonc-parser's UMD one requires files

@@ -1,6 +1,6 @@
 // What a machine is, for the question "does what the worker built run here?": its OS, its architecture and, on
 // Linux, its C library (a program linked against glibc does not start on musl, and the other way round). Pure:
-// this machine's is found in here.ts, a worker's by the run's program and `worker check` (worker/platform.pl.ts).
+// this machine's is found in here.ts, a worker's by the run's program and `worker check` (worker/platform.pl).
 
 export interface Platform {
   /** `linux`, `darwin`, `freebsd`, `windows`, … (lower case, as Perl's `$^O` and Node's `process.platform` say it). */

@@ -1,4 +1,4 @@
-// One change the command made on the worker, as the worker's report says it (worker-report.pl.ts) and as
+// One change the command made on the worker, as the worker's report says it (lib/remote/worker/report.pl) and as
 // report-reader.ts checked it: what decide.ts judges and apply.ts writes.
 
 export type ChangeOp = 'C' | 'M' | 'T' | 'D';

@@ -14,7 +14,7 @@ import { rememberWorkerRsync } from './rsync-found.js';
 import { type RsyncFlavour, WORKER_RSYNC_PROBE, pickWorkerRsync, rsyncLabel, rsyncNotes } from './rsync-flavour.js';
 import { remotePath } from './ssh-args.js';
 import { workerDir, workerSlots } from './workers.js';
-import { PLATFORM_PROBE } from './worker/platform.pl.js';
+import { PLATFORM_PROBE } from './worker/parts.js';
 import { rememberWorkerPlatform } from './worker-facts.js';
 import { type Platform, parsePlatform, platformWords } from '../platform/platform.js';
 import { differenceNote } from '../platform/difference.js';

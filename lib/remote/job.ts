@@ -35,7 +35,7 @@ export interface Job {
   /** The copy's generation as this machine's ancestor knows it ('' when it has none), and the one it gets now. */
   gen: string;
   newgen: string;
-  /** Services the worker starts before the command and stops after it (worker/services.pl.ts). */
+  /** Services the worker starts before the command and stops after it (worker/services.pl). */
   services?: ReadonlyArray<{ port: number; name: string; start: string; ready?: string; timeout: number }>;
   /** Whether to say if the copy is untouched since the last run (a `copy` frame after the claim: warm-send.ts). */
   warm?: boolean;
@@ -70,7 +70,7 @@ export function jobFrame(job: Job): Buffer {
     'dep',
     [d.dir, d.dir.replaceAll('/', '%'), d.hash, d.folder ? `${d.folder}:${d.depth ?? 2}` : '', (d.note ?? '').replace(/[\t\n]/g, ' '), d.command].join('\t'),
   ]);
-  // `NAME` alone: unset (env.pl.ts command_env).
+  // `NAME` alone: unset (env.pl command_env).
   const env = Object.entries(job.env).map(([k, v]): [string, string] => ['env', v === null ? k : `${k}=${v}`]);
   const programs = job.programs.map((p): [string, string] => ['program', p]);
   const prune = (job.prune ?? []).map((p): [string, string] => ['prune', p]);

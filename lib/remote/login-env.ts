@@ -5,7 +5,7 @@
 // The cache `<dir>/.login-env` holds what the owner's login shell (their SHELL with -l, so zsh reads
 // ~/.zprofile; bash if that fails) exports, NUL-separated. It is made when missing and again when a profile file
 // is newer than it, so a run costs no extra process. Two readers share it: the run's worker program (Perl:
-// worker/env.pl.ts, which also bounds a profile that hangs) and the probes' bash function below (worker check,
+// worker/env.pl, which also bounds a profile that hangs) and the probes' bash function below (worker check,
 // toolchain versions). Both take the variables but the session's own (PWD, SHLVL, SSH_*), sparehand's and bash
 // functions.
 

@@ -1,4 +1,4 @@
-// Reading the worker's report of what the command changed (worker-report.pl.ts) from its frames, strictly: every
+// Reading the worker's report of what the command changed (lib/remote/worker/report.pl) from its frames, strictly: every
 // field is checked, every count and size is bounded, and anything malformed makes the whole report `broken`, so
 // that nothing of it is applied (and nothing loops or waits on a size that never comes); an entry that parses but
 // is odd (a mode or a time this machine cannot give a file) is that change's `problem` alone. Content is written to
@@ -17,7 +17,7 @@ const ZEROS = Buffer.alloc(65536);
 // A mode or mtime of any length parses: an odd one (a pre-1970 mtime, bits this machine does not know) is that
 // change's problem, one line, not the loss of the report.
 const HEADER = /^([CMTD]) ([fdls]) (\d{1,20}) (-?\d{1,20}(?:\.\d{1,9})?) (\d{1,16}) ([0-9a-f]{32}|-|unreadable|special) (-1|\d{1,10}) (\d{1,5})$/;
-/** The permission bits a mode may carry (worker-report.pl.ts sends `mode & 07777`). */
+/** The permission bits a mode may carry (lib/remote/worker/report.pl sends `mode & 07777`). */
 const MODE_BITS = 0o7777;
 /** The times a file here can be given: what a Date holds (±8.64e15 ms). */
 const MAX_SECONDS = 8.64e12;

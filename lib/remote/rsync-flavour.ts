@@ -1,6 +1,6 @@
 // Which rsync each side has, and what the way up may ask of the pair (pure). A Mac ships openrsync (macOS 15.4
 // and later) or GNU rsync 2.6.9 as /usr/bin/rsync; Linux has GNU rsync 3. docs/workers.md "From a Mac".
-import { LOGIN_ENV_SECONDS } from './worker/env.pl.js';
+import { LOGIN_ENV_SECONDS } from './worker/parts.js';
 
 export type RsyncFlavour = 'gnu' | 'openrsync' | 'unknown';
 

@@ -49,7 +49,7 @@ export interface ExecResult {
   depsSeconds?: number;
   /** Whether the worker's copy is the one this machine's ancestor describes. */
   ancestor?: 'same' | 'lost';
-  /** The worker's platform, as its program reported it (lib/remote/worker/platform.pl.ts). */
+  /** The worker's platform, as its program reported it (lib/remote/worker/platform.pl). */
   platform?: Platform;
   /** What the command changed (check `report.broken`, `report.done`). */
   report: ReportReader;
@@ -109,7 +109,7 @@ export interface Session {
   /**
    * The project is on the worker: sparehand's own changes to the copy, then the command runs (pipe mode).
    * `unsent`: nothing was sent to the copy since the claim but these changes (the worker then knows what it holds
-   * without walking it: lib/remote/worker/main.pl.ts).
+   * without walking it: lib/remote/worker/main.pl).
    */
   go(changes: readonly OwnChange[], unsent?: boolean): void;
   /**

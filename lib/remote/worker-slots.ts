@@ -1,5 +1,5 @@
 // Slots are counted on the worker itself, so several machines sharing one worker never use one slot at once: a
-// run holds a lock (flock) on `<dir>/.slots.d/<n>.lock` for the life of its ssh session (worker/claim.pl.ts), and
+// run holds a lock (flock) on `<dir>/.slots.d/<n>.lock` for the life of its ssh session (worker/claim.pl), and
 // a dropped connection frees it at once. Perl's flock works the same on Linux and macOS. The number of slots is
 // the worker's own: `<dir>/.slots`, written by `worker add --slots` or, when missing, by the first run (its
 // config's value). Here: asking who holds what (`sparehand status`, `worker check`).

@@ -157,7 +157,7 @@ export function venvUnmade(ctx: Context, run: Prepared): string | undefined {
   return `the project's virtual environment ${path} cannot be made on a worker from what is installed in it here: ${v.cannot}`;
 }
 
-/** The folder an install fills, and how deep its names are compared (worker/deps.pl.ts fingerprint). */
+/** The folder an install fills, and how deep its names are compared (worker/deps.pl fingerprint). */
 export function dependencyFolder(d: DepsInstall): { folder?: string; depth?: number } {
   if (d.fills) return { folder: d.fills, depth: 4 };
   if (d.files.some((f) => /^(package-lock\.json|npm-shrinkwrap\.json|pnpm-lock\.yaml|yarn\.lock|bun\.lockb?|package\.json)$/.test(f)))

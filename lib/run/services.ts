@@ -68,7 +68,7 @@ function defaultName(start: string): string {
   return program.replace(/[^A-Za-z0-9._-]/g, '').slice(0, 64) || 'service';
 }
 
-/** The services the worker starts for a run of the project at `root` (worker/services.pl.ts), in the config's order. */
+/** The services the worker starts for a run of the project at `root` (worker/services.pl), in the config's order. */
 export function workerServicesFor(c: Pick<Context, 'home'>, config: Config, root: string): WorkerService[] {
   return entriesFor(c, config, root).flatMap((s) =>
     typeof s === 'object'

@@ -1,5 +1,5 @@
 // rsync's argument arrays for the way up (pure; what is synced: sync-rules.ts; which rsync: rsync-flavour.ts).
-// The way back is not rsync: the worker program reports exactly what the command changed (lib/remote/worker/report.pl.ts).
+// The way back is not rsync: the worker program reports exactly what the command changed (lib/remote/worker/report.pl).
 import type { Config, Worker } from '../config.js';
 import type { UpPlan } from '../remote/rsync-flavour.js';
 import { type Connection, rsyncPathMaking } from '../remote/ssh-args.js';

@@ -4,7 +4,7 @@
 // would walk (type, mode, size, mtime, ctime, inode: ctime is set by the kernel on every change and cannot be set
 // back, so an edit with its mtime put back still shows). After a run whose report came whole and whose changes
 // were all applied, the copy holds what this machine holds: the fingerprint is kept with the copy's generation.
-// The next run skips rsync when the worker says its copy is untouched since (lib/remote/worker/claim.pl.ts
+// The next run skips rsync when the worker says its copy is untouched since (lib/remote/worker/claim.pl
 // copy_state) and its fingerprint is the same, or differs only in a few files (then sent in the run's own session).
 // Any doubt (no git work tree, an error, a path changed here during the run that the sync back did not write) keeps
 // nothing (lib/send/warm-kept.ts), and the next run sends as always. Where a watcher of the project runs

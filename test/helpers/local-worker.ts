@@ -27,7 +27,7 @@ export interface WorkerAnswer {
 }
 
 // The worker folders this file made, deleted when it ends: a run leaves a watcher of its copy there
-// (lib/remote/worker/watch.pl.ts), which ends once the copy is gone instead of 20 minutes on (each holds one of the
+// (lib/remote/worker/watch.pl, watcher.pl), which ends once the copy is gone instead of 20 minutes on (each holds one of the
 // user's inotify instances: 128 by default, shared with the watchers of the projects here).
 const made: string[] = [];
 afterAll(() => {

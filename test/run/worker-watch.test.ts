@@ -1,4 +1,4 @@
-// The worker's watcher of a copy (issue 39, lib/remote/worker/watch.pl.ts): a warm run on a copy nothing touched
+// The worker's watcher of a copy (issue 39, lib/remote/worker/watch.pl): a warm run on a copy nothing touched
 // does not walk it, and the report after the command looks only where the watcher saw events. Each test attacks
 // it: a change the watcher must see (another process between runs, a process the command left, a folder made and
 // filled at once, a folder moved, a watcher killed), and the run must bring back, or restore, exactly what is there.

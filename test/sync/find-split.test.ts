@@ -1,11 +1,11 @@
-// The worker's find split over its processors (lib/remote/worker/find.pl.ts) must print exactly what one `find .`
+// The worker's find split over its processors (lib/remote/worker/find.pl) must print exactly what one `find .`
 // with the same tests prints: a real tree with folders to prune at every depth, links to folders, files at the top
 // levels, run through the real perl and find, compared with one plain find.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FIND_PL } from '../../lib/remote/worker/find.pl.js';
+import { FIND_PL } from '../../lib/remote/worker/parts.js';
 import { tempDir } from '../helpers/context.js';
 
 /** Runs `body` (perl, after the find subs) in `dir`, with `ways` finds at most: its stdout. */

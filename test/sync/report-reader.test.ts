@@ -10,7 +10,7 @@ import { tempDir } from '../helpers/context.js';
 
 const md5 = (b: Buffer | string) => createHash('md5').update(b).digest('hex');
 
-/** A change record as the worker sends it (worker-report.pl.ts). */
+/** A change record as the worker sends it (lib/remote/worker/report.pl). */
 function chg(op: string, type: string, path: string, o: { mode?: number; size?: number; base?: string; same?: number; target?: string; mtime?: string } = {}) {
   return frame(
     'chg',

@@ -1,4 +1,4 @@
-// The worker's report (lib/remote/worker/report.pl.ts, inside the worker program), run here with real perl on real
+// The worker's report (lib/remote/worker/report.pl, inside the worker program), run here with real perl on real
 // folders: what it reports is exactly what the command changed, and the command's output and status come through
 // only in frames.
 import { execFileSync, spawnSync } from 'node:child_process';

@@ -1,6 +1,6 @@
-// A warm run on the worker (lib/remote/worker/main.pl.ts): when its copy is untouched since the last run and nothing
+// A warm run on the worker (lib/remote/worker/main.pl): when its copy is untouched since the last run and nothing
 // was sent but sparehand's own changes, the worker knows what the copy holds without walking it, and writes those
-// changes to the record's log without loading the record (lib/remote/worker/report.pl.ts). Each test changes the copy
+// changes to the record's log without loading the record (lib/remote/worker/report.pl). Each test changes the copy
 // behind that shortcut's back — between runs, between the worker's look at its copy and the command, right after
 // sparehand's own change, in a run that died — and the report must still say exactly what changed. Real perl, real
 // folders, the frames a session sends (test/helpers/local-worker.ts).

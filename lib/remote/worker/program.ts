@@ -2,20 +2,10 @@
 // bootstrap (no value of the run in any argument: nothing a `ps` on either machine shows, no length limit);
 // the program itself and the job follow on the session's input, in frames (lib/remote/frames.ts).
 import { quote } from 'shell-quote';
-import { REPORT_PL } from './report.pl.js';
-import { CLAIM_PL } from './claim.pl.js';
-import { DEPS_PL } from './deps.pl.js';
-import { ENV_PL } from './env.pl.js';
-import { FIND_PL } from './find.pl.js';
-import { GROUP_PL } from './group.pl.js';
-import { IO_PL } from './io.pl.js';
-import { MAIN_PL } from './main.pl.js';
-import { PLATFORM_PL } from './platform.pl.js';
-import { SERVICES_PL } from './services.pl.js';
-import { WATCH_PL } from './watch.pl.js';
+import { CLAIM_PL, DEPS_PL, ENV_PL, FIND_PL, GROUP_PL, IO_PL, MAIN_PL, PLATFORM_PL, REPORT_PL, SERVICES_PL, SETTINGS_PL, WATCH_PL } from './parts.js';
 
-/** The whole worker program (Perl), in the order its parts need each other. */
-export const PROGRAM = [IO_PL, FIND_PL, CLAIM_PL, ENV_PL, GROUP_PL, SERVICES_PL, DEPS_PL, REPORT_PL, WATCH_PL, PLATFORM_PL, MAIN_PL].join('\n');
+/** The whole worker program (Perl), in the order its parts need each other (parts.ts). */
+export const PROGRAM = [SETTINGS_PL, IO_PL, FIND_PL, CLAIM_PL, ENV_PL, GROUP_PL, SERVICES_PL, DEPS_PL, REPORT_PL, WATCH_PL, PLATFORM_PL, MAIN_PL].join('\n');
 
 /** prctl's syscall number per architecture (Config's archname up to its first `-`); no module has it. */
 const PRCTL: Record<string, number> = {

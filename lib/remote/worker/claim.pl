@@ -1,9 +1,8 @@
-// The worker program: claiming a slot. Slots are counted on the worker itself, so several machines sharing it
-// never use one slot at once: the session holds a flock on `<dir>/.slots.d/<n>.lock` until it ends (a dropped
-// connection frees it at once), and `<n>.run` says who holds it and what it is doing before its command (`sparehand
-// status`, worker-slots.ts SLOT_STATUS). The count is the worker's own `<dir>/.slots`, written by `worker add --slots`
-// or, when missing, by a first run.
-export const CLAIM_PL = String.raw`
+# The worker program: claiming a slot. Slots are counted on the worker itself, so several machines sharing it
+# never use one slot at once: the session holds a flock on `<dir>/.slots.d/<n>.lock` until it ends (a dropped
+# connection frees it at once), and `<n>.run` says who holds it and what it is doing before its command (`sparehand
+# status`, worker-slots.ts SLOT_STATUS). The count is the worker's own `<dir>/.slots`, written by `worker add --slots`
+# or, when missing, by a first run.
 use Fcntl qw(:flock O_WRONLY O_CREAT O_EXCL);
 our $lock;
 # The slot this run holds and since when: claimed here, or (terminal mode) by the holding session, whose job says.
@@ -56,9 +55,9 @@ sub claim {
 # Whether the copy is still what the last run left, for a client that may then skip the send (lib/send/warm-send.ts):
 # "same GEN" when the copy's generation is GEN and nothing in it has a ctime newer than the marker that run made
 # once its command had ended, before its report (the kernel sets ctime on every change, a deletion's on the folder;
-# find stops at the first one), else "changed GEN". The copy's watcher (watch.pl.ts) is asked first: when it saw
+# find stops at the first one), else "changed GEN". The copy's watcher (watch.pl) is asked first: when it saw
 # nothing since the last run asked it, nothing is walked. What it saw ($watch_seen, also when it saw something) is
-# what the report after the command starts from (main.pl.ts).
+# what the report after the command starts from (main.pl).
 our $watch_seen;
 sub copy_state {
   my ($root, $folder) = @_;
@@ -69,9 +68,8 @@ sub copy_state {
   return "same $gen" if $watch_seen && !@{$watch_seen->[0]} && !@{$watch_seen->[1]};
   my $back = Cwd::getcwd();
   return "changed $gen" unless defined $back && chdir $root;
-  # find_split_any (find.pl.ts): the walk split over the worker's processors, stopped at the first change.
+  # find_split_any (find.pl): the walk split over the worker's processors, stopped at the first change.
   my $any = find_split_any(['-cnewer', "../$folder.tree.done", '-print']);
   chdir $back;
   return defined $any && !$any ? "same $gen" : "changed $gen";
 }
-`;

@@ -1,11 +1,10 @@
-// The worker program: running a command (the project's, or a dependency install) in a process group of its own
-// while sparehand's frames keep arriving. Its stdout becomes `out` frames and its stderr `err` frames, in the order
-// they were read (for an install, both go to the program's stderr);
-// `sig NAME` passes the signal to the whole group; the end of sparehand's input (Ctrl-C twice, sparehand killed,
-// the connection lost) stops the group: TERM, then KILL 2 seconds later. When the command ends, whatever it left
-// running in its group is killed; its output is read for a moment more (a process that left the group with
-// setsid may keep the pipe open: it is not waited for).
-export const GROUP_PL = String.raw`
+# The worker program: running a command (the project's, or a dependency install) in a process group of its own
+# while sparehand's frames keep arriving. Its stdout becomes `out` frames and its stderr `err` frames, in the order
+# they were read (for an install, both go to the program's stderr);
+# `sig NAME` passes the signal to the whole group; the end of sparehand's input (Ctrl-C twice, sparehand killed,
+# the connection lost) stops the group: TERM, then KILL 2 seconds later. When the command ends, whatever it left
+# running in its group is killed; its output is read for a moment more (a process that left the group with
+# setsid may keep the pipe open: it is not waited for).
 our ($shell, $root_dir);
 our $gone = 0;
 # The first bytes an install printed (run_group 'install'): what a failed install said.
@@ -127,4 +126,3 @@ sub run_foreground {
   unlink $long;
   return $st;
 }
-`;

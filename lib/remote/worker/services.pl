@@ -1,11 +1,10 @@
-// The worker program: the services the config starts on the worker for a run (`services: [{ port, start }]`,
-// lib/run/services.ts), as CI's service containers are: each started in the copy before the command, in the
-// command's environment, ready when its port answers on 127.0.0.1 (and its `ready` command says so), stopped once
-// the command ends. Each runs under a guard of its own process group that holds a pipe from this program: when the
-// program goes, however it goes (the run ended, stopped, refused, killed with -9), the pipe ends and the guard
-// stops the service's whole group (TERM, then KILL 5 s later). The command's group is not the service's: nothing
-// the command's end kills, and no signal for the command, reaches it first.
-export const SERVICES_PL = String.raw`
+# The worker program: the services the config starts on the worker for a run (`services: [{ port, start }]`,
+# lib/run/services.ts), as CI's service containers are: each started in the copy before the command, in the
+# command's environment, ready when its port answers on 127.0.0.1 (and its `ready` command says so), stopped once
+# the command ends. Each runs under a guard of its own process group that holds a pipe from this program: when the
+# program goes, however it goes (the run ended, stopped, refused, killed with -9), the pipe ends and the guard
+# stops the service's whole group (TERM, then KILL 5 s later). The command's group is not the service's: nothing
+# the command's end kills, and no signal for the command, reaches it first.
 our @services;
 
 sub port_answers {
@@ -134,4 +133,3 @@ sub stop_services {
   }
   @services = ();
 }
-`;

@@ -1,23 +1,22 @@
-// The worker's side of the sync back (part of the worker program, lib/remote/worker/program.ts): the slot's tree
-// recorded right before the command and again right after it, and exactly what the command changed sent back
-// in frames. lib/remote/report-reader.ts reads them here; decide.ts judges each change; apply.ts writes it.
-//
-// The record (`<folder>.tree` beside the slot): path => 'd' for a folder; for a file, link or special file its
-// stat packed (type ino size mtime ctime mode: 37 bytes) and the md5 of its content (a link's: of its target). A
-// file whose stat is unchanged keeps its hash, so only what changed is read. What changed since it was last saved
-// whole is in `<folder>.tree.log` beside it (load_tree). Changes are found by stat: ctime is set by the kernel on
-// every change and cannot be set back, and the walk before the command waits until the clock has passed every ctime
-// it saw, so whatever the command writes gets a ctime no recorded file has.
-//
-// Frames, per change: `chg` "OP TYPE MODE MTIME SIZE BASE SAME PATHLEN\n" PATH TARGET, where OP is C created,
-// M content changed, T only mtime or mode changed, D deleted; TYPE f file, l link, d folder, s special (a FIFO,
-// socket or device: named here, never made); BASE the md5 before the command ('-' for C); SAME the index of an
-// earlier change with the same inode (a hard link: no content), else -1. For a file's content (SIZE > 0): `dat`
-// frames, `hole N` for N zero bytes (a sparse file stays sparse), then `sum MD5` ('short' when the file shrank
-// while it was read). After the last change, `end COUNT`. Then sparehand may ask `want INDEX` for the content
-// of a file it has no copy of (a rebuilt output that is missing here), answered with `got INDEX SIZE` and content
-// frames (or `gone INDEX` when it is no file any more), and ends with `bye`.
-export const REPORT_PL = String.raw`
+# The worker's side of the sync back (part of the worker program, lib/remote/worker/program.ts): the slot's tree
+# recorded right before the command and again right after it, and exactly what the command changed sent back
+# in frames. lib/remote/report-reader.ts reads them here; decide.ts judges each change; apply.ts writes it.
+#
+# The record (`<folder>.tree` beside the slot): path => 'd' for a folder; for a file, link or special file its
+# stat packed (type ino size mtime ctime mode: 37 bytes) and the md5 of its content (a link's: of its target). A
+# file whose stat is unchanged keeps its hash, so only what changed is read. What changed since it was last saved
+# whole is in `<folder>.tree.log` beside it (load_tree). Changes are found by stat: ctime is set by the kernel on
+# every change and cannot be set back, and the walk before the command waits until the clock has passed every ctime
+# it saw, so whatever the command writes gets a ctime no recorded file has.
+#
+# Frames, per change: `chg` "OP TYPE MODE MTIME SIZE BASE SAME PATHLEN\n" PATH TARGET, where OP is C created,
+# M content changed, T only mtime or mode changed, D deleted; TYPE f file, l link, d folder, s special (a FIFO,
+# socket or device: named here, never made); BASE the md5 before the command ('-' for C); SAME the index of an
+# earlier change with the same inode (a hard link: no content), else -1. For a file's content (SIZE > 0): `dat`
+# frames, `hole N` for N zero bytes (a sparse file stays sparse), then `sum MD5` ('short' when the file shrank
+# while it was read). After the last change, `end COUNT`. Then sparehand may ask `want INDEX` for the content
+# of a file it has no copy of (a rebuilt output that is missing here), answered with `got INDEX SIZE` and content
+# frames (or `gone INDEX` when it is no file any more), and ends with `bye`.
 my ($namere, $lastre, $pathre) = map { length($_) ? qr/$_/ : undef } (split(/\n/, $job{skip} // '', -1), '', '', '')[0 .. 2];
 
 sub md5_file {
@@ -336,7 +335,7 @@ sub changed_entries {
   return \%delta;
 }
 
-# What sparehand's own changes (lib/remote/worker/main.pl.ts own_changes) left at their paths and every folder above
+# What sparehand's own changes (lib/remote/worker/main.pl own_changes) left at their paths and every folder above
 # them, found without the record: path => its stat now ('' for one gone), the record's entries for them (path =>
 # entry, undef for one gone; the copy's own folder has none), and the newest ctime among them. After the command, a
 # path find lists whose stat is still this one was changed by them alone, not by the command. $put: for a file put
@@ -462,4 +461,3 @@ sub answer_wants {
     put('sum', send_content($p, $st[7]));
   }
 }
-`;

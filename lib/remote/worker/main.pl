@@ -1,17 +1,16 @@
-// The worker program's flow, per mode (the job's `mode`):
-//   pipe  claim a slot → the owner's login environment → wait for `go` (the project has been sent meanwhile) →
-//         `root` (the copy's absolute folder) → sparehand's own changes to the copy (`del`, `put`, then `start`) →
-//         dependencies → checks → `anc`, `plat` (the worker's platform) → the tree before → the command, its stdout
-//         in `out` frames and its stderr in `err` frames → `ran STATUS DEPS` →
-//         what it changed → `end` → wants
-//   hold  for a terminal run: claim a slot, take `go` and the changes, write the job for the terminal session to a
-//         private file and say `ready PATH`; on `results`, pass on what that session wrote; hold the slot until
-//         sparehand goes away
-//   tty   (started by `ssh -tt` with the job file) the same as pipe from the login environment on, the command in
-//         the foreground of the terminal, the results written to `<folder>.results`
-// Anything that keeps the command from starting is a `refused` frame (and exit 125), so sparehand can tell it
-// from the command's own failure.
-export const MAIN_PL = String.raw`
+# The worker program's flow, per mode (the job's `mode`):
+#   pipe  claim a slot → the owner's login environment → wait for `go` (the project has been sent meanwhile) →
+#         `root` (the copy's absolute folder) → sparehand's own changes to the copy (`del`, `put`, then `start`) →
+#         dependencies → checks → `anc`, `plat` (the worker's platform) → the tree before → the command, its stdout
+#         in `out` frames and its stderr in `err` frames → `ran STATUS DEPS` →
+#         what it changed → `end` → wants
+#   hold  for a terminal run: claim a slot, take `go` and the changes, write the job for the terminal session to a
+#         private file and say `ready PATH`; on `results`, pass on what that session wrote; hold the slot until
+#         sparehand goes away
+#   tty   (started by `ssh -tt` with the job file) the same as pipe from the login environment on, the command in
+#         the foreground of the terminal, the results written to `<folder>.results`
+# Anything that keeps the command from starting is a `refused` frame (and exit 125), so sparehand can tell it
+# from the command's own failure.
 unless (eval { require Time::HiRes; require Digest::MD5; require Cwd; 1 }) {
   refuse("the worker's perl lacks Time::HiRes or Digest::MD5, which sparehand needs to find what the command changed (install perl's standard modules there: the package perl)");
 }
@@ -215,7 +214,7 @@ if ($watch) {
     }
   }
 }
-# The copy's watcher (watch.pl.ts), for the next runs: started unless one lives.
+# The copy's watcher (watch.pl), for the next runs: started unless one lives.
 watch_start($top, "$top/../$folder.watch") if $watch && $mode eq 'pipe';
 start_services($top);
 put('phase', 'run');
@@ -224,7 +223,7 @@ stop_services();
 exit 0 unless defined $status;
 my $deps = defined $deps_start ? sprintf('%.3f:%.3f', $deps_start, $deps_end // $deps_start) : '';
 put('ran', "$status $deps");
-# What a warm run asks (claim.pl.ts copy_state): a change after this, the command's last ones aside, is not in the
+# What a warm run asks (claim.pl copy_state): a change after this, the command's last ones aside, is not in the
 # report. Made before the report is sent, so it is there by the time sparehand ends.
 fresh_marker("$tree.done") if $watch;
 my $sent = [];
@@ -258,4 +257,3 @@ if (length($job{newgen} // '') && open(my $g, '>', "$gen_file.$$")) { print $g "
 if ($mode eq 'tty') { close $OUT; exit $status }
 answer_wants($sent);
 exit 0;
-`;

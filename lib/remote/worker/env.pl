@@ -1,15 +1,7 @@
-// The worker program: the environment the command runs in. The owner's login environment (login-env.ts: the
-// cache, made again when a profile changed, bounded so a profile that hangs or asks for input cannot hold a
-// run), the job's forwarded variables, git kept to this copy of the project, the project's .venv when it is
-// active here, and the check that every program the command starts is there.
-import { DUMP_ENV, PROFILE_FILES, SESSION_VARIABLES_RE } from '../login-env.js';
-
-/** Seconds the owner's login shell may take to print its environment. */
-export const LOGIN_ENV_SECONDS = 15;
-
-const perlFiles = PROFILE_FILES.map((f) => (f.startsWith('~/') ? `"$home/${f.slice(2)}"` : `'${f}'`)).join(', ');
-
-export const ENV_PL = String.raw`
+# The worker program: the environment the command runs in. The owner's login environment (login-env.ts: the
+# cache, made again when a profile changed, bounded so a profile that hangs or asks for input cannot hold a
+# run), the job's forwarded variables, git kept to this copy of the project, the project's .venv when it is
+# active here, and the check that every program the command starts is there.
 # Waits for a child; kills its group after $secs seconds. The exit status as a shell gives it, or undef on timeout.
 sub wait_bounded {
   my ($pid, $secs) = @_;
@@ -30,7 +22,7 @@ sub login_env {
   my @st = Time::HiRes::stat($file);
   my $stale = !@st || !$st[7];
   unless ($stale) {
-    for my $f (${perlFiles}) {
+    for my $f (map { s{^~/}{$home/}r } @login_profiles) {
       my @s = Time::HiRes::stat($f);
       if (@s && $s[9] > $st[9]) { $stale = 1; last }
     }
@@ -45,13 +37,13 @@ sub login_env {
         open(STDIN, '<', '/dev/null');
         open(STDOUT, '>', $tmp) or exit 1;
         open(STDERR, '>', '/dev/null');
-        $ENV{SPAREHAND_DUMP} = '${DUMP_ENV}';
+        $ENV{SPAREHAND_DUMP} = $login_dump;
         exec { $sh } $sh, '-l', '-c', 'exec perl -e "$SPAREHAND_DUMP"';
         exit 127;
       }
-      my $st = wait_bounded($pid, ${LOGIN_ENV_SECONDS});
+      my $st = wait_bounded($pid, $login_env_seconds);
       if (!defined $st) {
-        print STDERR "sparehand: the worker's login shell ($sh -l) did not finish within ${LOGIN_ENV_SECONDS}s (a profile that waits for input?); the command runs with the ssh session's environment\n";
+        print STDERR "sparehand: the worker's login shell ($sh -l) did not finish within ${login_env_seconds}s (a profile that waits for input?); the command runs with the ssh session's environment\n";
         unlink $tmp;
         last;
       }
@@ -64,7 +56,7 @@ sub login_env {
   while (my $kv = <$fh>) {
     chomp $kv;
     my ($name, $value) = split /=/, $kv, 2;
-    next if !defined $value || $name !~ /^[A-Za-z0-9_]+$/ || $name =~ /${SESSION_VARIABLES_RE}/;
+    next if !defined $value || $name !~ /^[A-Za-z0-9_]+$/ || $name =~ /$session_variables/;
     $ENV{$name} = $value;
   }
   close $fh;
@@ -106,4 +98,3 @@ sub check_programs {
     else { refuse("$p is not on the worker's PATH (its owner's login PATH: " . ($ENV{PATH} // '') . ')') unless on_path($p) }
   }
 }
-`;

@@ -1,10 +1,9 @@
-// The worker program: dependencies, installed with the project's own tool from its lock or requirements file
-// (lib/run/deps.ts decides what), again only when that file changed — or when the installed folder no longer
-// matches what the install left (a package deleted there): its names are compared with a fingerprint taken
-// right after the install, so a broken node_modules or .venv on the worker is repaired, not trusted. A failed install
-// says what it was made from and the installer's first lines (`depfail`) before the refusal. A slot whose
-// dependencies are missing or stale first takes them from a sibling slot that installed them from the same inputs.
-export const DEPS_PL = String.raw`
+# The worker program: dependencies, installed with the project's own tool from its lock or requirements file
+# (lib/run/deps.ts decides what), again only when that file changed — or when the installed folder no longer
+# matches what the install left (a package deleted there): its names are compared with a fingerprint taken
+# right after the install, so a broken node_modules or .venv on the worker is repaired, not trusted. A failed install
+# says what it was made from and the installer's first lines (`depfail`) before the refusal. A slot whose
+# dependencies are missing or stale first takes them from a sibling slot that installed them from the same inputs.
 our ($deps_start, $deps_end);
 
 # The names under a dependency folder, to a depth: what an install leaves and a run does not change (caches and
@@ -202,4 +201,3 @@ sub install_deps {
   }
   slot_record('') if defined $deps_start;
 }
-`;

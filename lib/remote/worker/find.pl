@@ -1,9 +1,8 @@
-// One `find` of the copy split over the worker's processors (issue 28: on 100,000 files one find costs about a
-// fifth of a second, and a warm run makes two): the top two levels in one find, the folders at depth 2 (as find
-// itself lists them, so what is pruned stays pruned) spread over the others, each from depth 1 below its starting
-// folders. Together they print what one `find .` with the same tests prints, in another order. A folder at depth 2
-// that appeared after the listing gets a find of its own. A small tree, or a worker with one processor: one find.
-export const FIND_PL = String.raw`
+# One `find` of the copy split over the worker's processors (issue 28: on 100,000 files one find costs about a
+# fifth of a second, and a warm run makes two): the top two levels in one find, the folders at depth 2 (as find
+# itself lists them, so what is pruned stays pruned) spread over the others, each from depth 1 below its starting
+# folders. Together they print what one `find .` with the same tests prints, in another order. A folder at depth 2
+# that appeared after the listing gets a find of its own. A small tree, or a worker with one processor: one find.
 my $find_ways;
 # How many finds may walk at once: the worker's processors, at most 4.
 sub find_ways {
@@ -102,4 +101,3 @@ sub find_split_any {
   for my $f (values %open) { kill 'TERM', $f->[0]; close $f->[1] }
   return $any ? 1 : $bad ? undef : 0;
 }
-`;

@@ -1,15 +1,14 @@
-// The worker program's first part: framed input and output, the job, and the session kept the program's own.
-//
-// Everything after the bootstrap travels in frames, both ways: `TYPE LENGTH\n` and LENGTH bytes (lib/remote/frames.ts
-// is the client's side). The command's stdout reaches sparehand only inside `out` frames that this program writes,
-// so nothing the command prints can pass for results or an exit status. The session is the program's own: the
-// bootstrap made it non-dumpable on Linux before it read anything (program.ts BOOT), so that no process of the same
-// user (the command, a leftover of an earlier run) can open its input or output through /proc, read its memory or
-// trace it; what it starts never holds the session's input or output (kept on descriptors closed on exec); and each
-// frame it sends is sealed with the session's key (docs/run.md "What the worker can and cannot do to this machine").
-//
-// Perl, not perl modules beyond the core ones every Linux and Mac has; no `${` in here (a template string).
-export const IO_PL = String.raw`
+# The worker program's first part: framed input and output, the job, and the session kept the program's own.
+#
+# Everything after the bootstrap travels in frames, both ways: `TYPE LENGTH\n` and LENGTH bytes (lib/remote/frames.ts
+# is the client's side). The command's stdout reaches sparehand only inside `out` frames that this program writes,
+# so nothing the command prints can pass for results or an exit status. The session is the program's own: the
+# bootstrap made it non-dumpable on Linux before it read anything (program.ts BOOT), so that no process of the same
+# user (the command, a leftover of an earlier run) can open its input or output through /proc, read its memory or
+# trace it; what it starts never holds the session's input or output (kept on descriptors closed on exec); and each
+# frame it sends is sealed with the session's key (docs/run.md "What the worker can and cannot do to this machine").
+#
+# Perl, not perl modules beyond the core ones every Linux and Mac has; no `${` in here (a template string).
 use strict;
 use warnings;
 our ($in, $program, $session_key);
@@ -151,4 +150,3 @@ sub random_hex {
   $r = join('', map { chr(int(rand(256))) } 1 .. 16) if length($r) < 16;
   return unpack('H*', $r);
 }
-`;
