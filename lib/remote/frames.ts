@@ -7,7 +7,10 @@
 // session's key (random, sent first on the session's input: lib/remote/worker/program.ts) of the frame's number in
 // the session, its type and its payload. A process on the worker that got hold of the session's output without
 // the key (a leftover of an earlier run) cannot write a frame that is taken, nor replay or reorder one.
+//
+// Which types there are, who sends each and how big it may be: the protocol's table, protocol.ts.
 import { createHmac, randomBytes } from 'node:crypto';
+import type { FrameType } from './protocol.js';
 
 export interface Frame {
   type: string;
@@ -18,8 +21,8 @@ export interface Frame {
 export const MAX_PAYLOAD = 8 * 1024 * 1024;
 const MAX_HEADER = 80;
 
-/** One frame's bytes. */
-export function frame(type: string, payload: string | Buffer = ''): Buffer {
+/** One frame's bytes (only a type the protocol has: protocol.ts). */
+export function frame(type: FrameType, payload: string | Buffer = ''): Buffer {
   const body = typeof payload === 'string' ? Buffer.from(payload) : payload;
   return Buffer.concat([Buffer.from(`${type} ${body.length}\n`), body]);
 }

@@ -9,9 +9,10 @@ import type { Transform } from 'node:stream';
 import type { Context } from '../context.js';
 import { SparehandError } from '../errors.js';
 import { exitStatus, start } from '../process.js';
-import { type Platform, parsePlatform } from '../platform/platform.js';
+import type { Platform } from '../platform/platform.js';
 import { ReportReader, type Staging } from './report-reader.js';
 import { type Frame, FrameReader, frame, sessionKey } from './frames.js';
+import { type Claimed, type CopyState, FRAMES, type FrameType, unfitFromWorker } from './protocol.js';
 import { type Job, jobFrame } from './job.js';
 import { RootRewriter, rewrittenOutput, rootRewriteStream, rootsOf } from './root-rewrite.js';
 import { programPreamble } from './worker/program.js';
@@ -28,8 +29,7 @@ export interface Bound {
   signals?: SignalSource | undefined;
 }
 
-/** What the worker said when asked for a slot. */
-export type Claimed = { slot: number } | { busy: true; slots: number } | { refused: string } | { lost: true };
+export type { Claimed, CopyState } from './protocol.js';
 
 /** sparehand's own change to the worker's copy before the command (lib/sync/ancestor.ts). */
 export type OwnChange = { op: 'del'; path: string } | { op: 'put'; path: string; mode: number; mtime: number; content: Buffer };
@@ -95,12 +95,6 @@ const REFUSED_END_MS = 1000;
 const AFTER_RESULTS_MS = 1500;
 /** Terminal mode, stopped by the deadline: how long the holding session may take to say how far the run got. */
 const STOPPED_ASK_MS = 2000;
-
-/** What the worker said of the copy after the claim, when asked (job.warm): untouched since the last run, and its generation. */
-export interface CopyState {
-  same: boolean;
-  gen: string;
-}
 
 export interface Session {
   claimed: Promise<Claimed>;
@@ -209,8 +203,15 @@ export function openSession(
     }
   };
 
+  // Each frame as the protocol's table says (protocol.ts): a type the worker does not send, or one too big for its
+  // type, ends the reading.
   const onFrame = async (f: Frame): Promise<void> => {
-    switch (f.type) {
+    const unfit = unfitFromWorker(f);
+    if (unfit !== undefined) {
+      result.broken = unfit;
+      return;
+    }
+    switch (f.type as FrameType) {
       case 'hole': {
         const n = f.payload.length <= 16 && /^\d+$/.test(f.payload.toString('latin1')) ? Number(f.payload.toString('latin1')) : 0;
         if (n > HOLE_PIECE) return bigHole(n);
@@ -228,22 +229,15 @@ export function openSession(
         for (const o of [out, err, programErr]) o.setRoots(roots);
         return;
       }
-      case 'claim': {
-        const text = f.payload.toString();
-        const [first, ...more] = text.split(' ');
-        if (/^\d+$/.test(first ?? '')) claimed({ slot: Number(first) });
-        else if (first === 'busy') claimed({ busy: true, slots: Number(more[0]) || 0 });
-        else claimed({ refused: printableSentence(text) });
+      case 'claim':
+        claimed(FRAMES.claim.parse(f.payload));
         return;
-      }
       case 'ready':
         readyFile(f.payload.toString());
         return;
-      case 'copy': {
-        const m = /^(same|changed) ([0-9a-f]{0,64})$/.exec(f.payload.toString('latin1'));
-        copyState(m ? { same: m[1] === 'same', gen: m[2] as string } : undefined);
+      case 'copy':
+        copyState(FRAMES.copy.parse(f.payload));
         return;
-      }
       case 'done':
         relayed = true;
         return;
@@ -257,15 +251,15 @@ export function openSession(
         claimed({ refused: result.refused });
         return;
       case 'depfail': {
-        const [hash = '', said = ''] = f.payload.toString().split('\n');
-        if (/^[0-9a-f]{1,64}$/.test(hash)) result.depFailed = { hash, said: said.slice(0, 1000) };
+        const failed = FRAMES.depfail.parse(f.payload);
+        if (failed) result.depFailed = failed;
         return;
       }
       case 'anc':
         result.ancestor = f.payload.toString() === 'same' ? 'same' : 'lost';
         return;
       case 'plat': {
-        const p = f.payload.length <= 100 ? parsePlatform(f.payload.toString('latin1')) : undefined;
+        const p = FRAMES.plat.parse(f.payload);
         if (p) result.platform = p;
         return;
       }
@@ -278,16 +272,16 @@ export function openSession(
         result.phaseAt = { ...result.phaseAt, [result.phase]: performance.now() };
         return;
       case 'ran': {
-        const m = /^(\d{1,3}) ?(?:(\d+(?:\.\d+)?):(\d+(?:\.\d+)?))?$/.exec(f.payload.toString());
-        if (!m || result.status !== undefined) {
+        const ran = FRAMES.ran.parse(f.payload);
+        if (!ran || result.status !== undefined) {
           result.broken = 'an exit status that is not one';
           return;
         }
-        result.status = Number(m[1]);
+        result.status = ran.status;
         result.seenAt = performance.now();
         out.flush();
         err.flush();
-        if (m[2] !== undefined && m[3] !== undefined && Number(m[3]) >= Number(m[2])) result.depsSeconds = Number(m[3]) - Number(m[2]);
+        if (ran.depsSeconds !== undefined) result.depsSeconds = ran.depsSeconds;
         return;
       }
       default:
