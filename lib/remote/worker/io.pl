@@ -1,7 +1,8 @@
 # The worker program's first part: framed input and output, the job, and the session kept the program's own.
 #
 # Everything after the bootstrap travels in frames, both ways: `TYPE LENGTH\n` and LENGTH bytes (lib/remote/frames.ts
-# is the client's side). The command's stdout reaches sparehand only inside `out` frames that this program writes,
+# is the client's codec; lib/remote/protocol.ts the one table of every type, held to this program by
+# test/remote/frame-table.test.ts). The command's stdout reaches sparehand only inside `out` frames that this program writes,
 # so nothing the command prints can pass for results or an exit status. The session is the program's own: the
 # bootstrap made it non-dumpable on Linux before it read anything (program.ts BOOT), so that no process of the same
 # user (the command, a leftover of an earlier run) can open its input or output through /proc, read its memory or

@@ -55,8 +55,7 @@ sub own_changes {
       my $md5 = Digest::MD5->new;
       while ($left > 0) {
         my ($t, $data) = frame();
-        return 0 unless defined $t;
-        $data = "\0" x $data if $t eq 'hole';
+        return 0 unless defined $t && $t eq 'dat';
         print $fh $data if $ok;
         $md5->add($data) if $note;
         $left -= length $data;
