@@ -52,6 +52,24 @@ export function workerHome(sshds: readonly Sshd[], extra: Partial<Config> & { sl
 }
 
 /**
+ * HOMEs a test file makes as it goes (`home([sshd], extra)`, as workerHome), each with its connections closed by
+ * `closeAll` (in the file's afterAll).
+ */
+export function workerHomes(): { home: typeof workerHome; closeAll: () => Promise<void> } {
+  const made: WorkerHome[] = [];
+  return {
+    home: (sshds, extra) => {
+      const wh = workerHome(sshds, extra);
+      made.push(wh);
+      return wh;
+    },
+    closeAll: async () => {
+      for (const wh of made.splice(0)) await wh.close();
+    },
+  };
+}
+
+/**
  * One test sshd and a HOME using it as worker `w0`, for a whole test file (started once, stopped after); in a file
  * that imports podman-first.ts, a container reached by `podman exec -i` instead (its `sshd` has only `remoteDir`
  * and `stop`).

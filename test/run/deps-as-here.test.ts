@@ -6,27 +6,20 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sparehand } from '../helpers/cli.js';
-import { type NpmRegistry, msProject, startNpmRegistry } from '../helpers/npm-registry.js';
-import { type Sshd, startSshd } from '../helpers/sshd.js';
-import { type WorkerHome, copyPath, workerHome } from '../helpers/worker-env.js';
-import { workerOwnerHome } from '../helpers/worker-home.js';
+import { type NpmRegistry, msProject } from '../helpers/npm-registry.js';
+import { startNpmWorker } from '../helpers/npm-worker.js';
+import type { Sshd } from '../helpers/sshd.js';
+import { type WorkerHome, copyPath } from '../helpers/worker-env.js';
 
 let registry: NpmRegistry;
 let sshd: Sshd;
 let wh: WorkerHome;
 let env: NodeJS.ProcessEnv;
-
+let stop: (() => Promise<void>) | undefined;
 beforeAll(async () => {
-  registry = await startNpmRegistry();
-  sshd = await startSshd({ home: workerOwnerHome() });
-  wh = workerHome([sshd], { env: ['npm_config_update_notifier', 'npm_config_registry'] });
-  env = { ...wh.env, npm_config_registry: registry.url };
+  ({ registry, sshd, wh, env, stop } = await startNpmWorker());
 });
-afterAll(async () => {
-  await wh.close();
-  await sshd.stop();
-  await registry.stop();
-});
+afterAll(() => stop?.());
 
 describe('dependencies on the worker as here', () => {
   it('a lock file .gitignore ignores (*-lock.*) is sent all the same: npm ci installs from it and npm test passes as here', async () => {

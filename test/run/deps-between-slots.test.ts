@@ -9,29 +9,22 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sparehand } from '../helpers/cli.js';
 import { sharedTempDir, tempDir } from '../helpers/context.js';
-import { type NpmRegistry, msProject, startNpmRegistry } from '../helpers/npm-registry.js';
+import { type NpmRegistry, msProject } from '../helpers/npm-registry.js';
+import { startNpmWorker } from '../helpers/npm-worker.js';
 import { until } from '../helpers/project.js';
 import { wheel } from '../helpers/python.js';
-import { type Sshd, startSshd } from '../helpers/sshd.js';
-import { type WorkerHome, copyPath, workerHome } from '../helpers/worker-env.js';
-import { workerOwnerHome } from '../helpers/worker-home.js';
+import type { Sshd } from '../helpers/sshd.js';
+import { type WorkerHome, copyPath } from '../helpers/worker-env.js';
 
 let registry: NpmRegistry;
 let sshd: Sshd;
 let wh: WorkerHome;
 let env: NodeJS.ProcessEnv;
-
+let stop: (() => Promise<void>) | undefined;
 beforeAll(async () => {
-  registry = await startNpmRegistry();
-  sshd = await startSshd({ home: workerOwnerHome() });
-  wh = workerHome([sshd], { slots: 2, env: ['npm_config_update_notifier', 'npm_config_registry'] });
-  env = { ...wh.env, npm_config_registry: registry.url };
+  ({ registry, sshd, wh, env, stop } = await startNpmWorker({ slots: 2 }));
 });
-afterAll(async () => {
-  await wh.close();
-  await sshd.stop();
-  await registry.stop();
-});
+afterAll(() => stop?.());
 
 /** A run that holds slot 0 once its command runs (`MARK/held`) until the test lets it go (`MARK/go`). */
 async function holdSlot0(proj: string, first: string): Promise<{ done: Promise<{ exitCode?: number; stderr: string }>; release: () => void }> {

@@ -13,7 +13,7 @@ import { sparehand } from '../helpers/cli.js';
 import { homeWith } from '../helpers/context.js';
 import { gitProject, until } from '../helpers/project.js';
 import { type Sshd, freePort, startSshd } from '../helpers/sshd.js';
-import { type WorkerHome, workerHome } from '../helpers/worker-env.js';
+import { type workerHome, workerHomes } from '../helpers/worker-env.js';
 
 /** A TCP echo server on `host`:`port` (any port when 0). */
 function echoServer(host: string, port = 0): Promise<{ server: Server; port: number }> {
@@ -56,19 +56,15 @@ const onlyOurLines = /^(sparehand: [^\n]*\n)*$/;
 
 let sshd: Sshd;
 let service: { server: Server; port: number };
-const homes: WorkerHome[] = [];
-const home = (extra: Parameters<typeof workerHome>[1] = {}) => {
-  const wh = workerHome([sshd], extra);
-  homes.push(wh);
-  return wh;
-};
+const homes = workerHomes();
+const home = (extra: Parameters<typeof workerHome>[1] = {}) => homes.home([sshd], extra);
 
 beforeAll(async () => {
   sshd = await startSshd();
   service = await serviceOn127002();
 });
 afterAll(async () => {
-  for (const wh of homes) await wh.close();
+  await homes.closeAll();
   await sshd?.stop();
   service?.server.close();
 });
@@ -155,8 +151,7 @@ describe('a command on the worker that needs a service on this machine', () => {
   it('a worker whose sshd allows no forwarding is named as such', async () => {
     const strict = await startSshd({ identity: sshd.identity, extra: ['AllowTcpForwarding no'] });
     try {
-      const wh = workerHome([strict], { services: [`127.0.0.2:${service.port}`] });
-      homes.push(wh);
+      const wh = homes.home([strict], { services: [`127.0.0.2:${service.port}`] });
       const r = await sparehand(['run', '--', 'echo ran'], { env: wh.env, cwd: gitProject({ 'a.txt': 'a\n' }) });
       expect(r.exitCode).toBe(125);
       expect(r.stderr).toContain(`sparehand: w0 refused to forward port ${service.port} (this machine's 127.0.0.2:${service.port})`);

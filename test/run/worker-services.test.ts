@@ -16,22 +16,18 @@ import { execa } from 'execa';
 import { sharedTempDir, tempDir } from '../helpers/context.js';
 import { gitProject, until } from '../helpers/project.js';
 import { type Sshd, freePort, startSshd, terminalsWork } from '../helpers/sshd.js';
-import { type WorkerHome, workerHome } from '../helpers/worker-env.js';
+import { type workerHome, workerHomes } from '../helpers/worker-env.js';
 
 let sshd: Sshd;
-const homes: WorkerHome[] = [];
-const home = (extra: Parameters<typeof workerHome>[1] = {}) => {
-  const wh = workerHome([sshd], extra);
-  homes.push(wh);
-  return wh;
-};
+const homes = workerHomes();
+const home = (extra: Parameters<typeof workerHome>[1] = {}) => homes.home([sshd], extra);
 beforeAll(async () => {
   const owner = tempDir('sparehand-worker-home-');
   writeFileSync(join(owner, '.profile'), 'export WHERE=worker\n');
   sshd = await startSshd({ home: owner });
 }, 60_000);
 afterAll(async () => {
-  for (const wh of homes) await wh.close();
+  await homes.closeAll();
   await sshd?.stop();
 });
 
