@@ -149,7 +149,12 @@ export function endStatus(end: RunEnd): number {
   return status;
 }
 
+/** The endings that say no line of their own. */
+type Silent = 'ran' | 'signalled';
+
 /** The one line `end` says (without `sparehand: `), or undefined for an ending that says none of its own. */
+export function endLine(end: Exclude<RunEnd, { kind: Silent }>): string;
+export function endLine(end: RunEnd): string | undefined;
 export function endLine(end: RunEnd): string | undefined {
   return rowOf(end).line?.(end);
 }
