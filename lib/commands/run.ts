@@ -4,11 +4,12 @@ import { type Command, InvalidArgumentError, Option } from 'commander';
 import { quote } from 'shell-quote';
 import { loadConfigOrKept } from '../config.js';
 import { type Context, say } from '../context.js';
-import { SparehandError, isSparehandError } from '../errors.js';
+import { isSparehandError } from '../errors.js';
 import { projectRoot } from '../project-root.js';
 import { type RunOutcome, appendLog } from '../run/run-log.js';
 import { commandString } from '../run/command-string.js';
 import { parseDuration } from '../run/duration.js';
+import { endRun } from '../run/endings.js';
 import { runHere, runLocal } from '../run/local.js';
 import { runOnWorker } from '../run/remote.js';
 import { runClock, shownTimeout } from '../run/clock.js';
@@ -102,9 +103,8 @@ export function register(program: Command, ctx: Context, setExit: (n: number) =>
     .allowUnknownOption(false)
     .action(async (args: string[], opts: RunOptions) => {
       const command = commandString(args);
-      if (command.trim() === '') {
-        throw new SparehandError('USAGE', 'the command is empty', { hint: "usage: sparehand run [options] -- '<command>'" });
-      }
+      // Thrown by endRun: lib/cli.ts says it and gives 125.
+      if (command.trim() === '') return setExit(endRun(ctx, { kind: 'empty-command' }));
       if (opts.split !== undefined && !opts.shardOf) {
         // Loaded lazily: a run that does not split never loads the planner.
         const { runSplit } = await import('../split/run-command.js');
@@ -179,18 +179,13 @@ async function runSomewhere(ctx: Context, command: string, opts: RunOptions, out
       }),
     );
   }
-  if (opts.queue)
-    throw new SparehandError('USAGE', '--queue goes with --local', { hint: 'runs that may go here with --or-local queue for a local slot already' });
+  if (opts.queue) return endRun(ctx, { kind: 'queue-without-local' });
   // A broken config file is named first; the run goes on with the last good one (the hooks do the same).
   const config = loadConfigOrKept(ctx, (l) => say(ctx, l));
   // Every run that may wait takes its turn: for a slot here (with --or-local) and for the workers' slots.
   const turn = localTurn(ctx, config, shownWithMark(command, opts.shardOf));
   if ((config.workers ?? []).length === 0) {
-    if (!opts.orLocal) {
-      throw new SparehandError('WORKER', 'no worker is configured', {
-        hint: 'add one with `sparehand worker add NAME user@host`, or run with --or-local to run here',
-      });
-    }
+    if (!opts.orLocal) return endRun(ctx, { kind: 'no-worker-configured' });
     // The first line a newcomer sees: it says what to do next.
     const why = 'no worker configured; to run on a spare machine, add one: `sparehand worker add NAME user@host`';
     const prefix = gentlePrefix(config, ctx.env.PATH);

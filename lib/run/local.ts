@@ -8,6 +8,7 @@ import { exitStatus, start } from '../process.js';
 import { outsideChosenSandbox } from '../sandbox/run-checks.js';
 import type { RunOutcome } from './run-log.js';
 import { msLeft } from './clock.js';
+import { endLine, endRun, endStatus } from './endings.js';
 import type { LocalTurn } from './local-slots.js';
 import { waitForTurn } from './local-wait.js';
 import { secs } from './report.js';
@@ -50,6 +51,7 @@ export async function runLocal(
     process.on(sig, h);
     return [sig, h] as const;
   });
+  const stop = { kind: 'ran-past-here', limit: opts.limit ?? 'its time limit' } as const;
   let timedOut = false;
   let kill: NodeJS.Timeout | undefined;
   const timer =
@@ -58,14 +60,14 @@ export async function runLocal(
       : setTimeout(() => {
           timedOut = true;
           // Every stop has its line: the command's own output may end anywhere (`sleep 5` says nothing).
-          say(ctx, `stopped: the command ran past ${opts.limit ?? 'its time limit'}`);
+          say(ctx, endLine(stop));
           child.kill('SIGTERM');
           kill = setTimeout(() => child.kill('SIGKILL'), 5000);
         }, opts.timeoutMs);
   try {
     return await new Promise<number>((resolve, reject) => {
       child.once('error', (e) => reject(new SparehandError('IO', `cannot start ${localShell()}: ${e.message}`, { cause: e })));
-      child.once('close', (code, signal) => resolve(timedOut ? 124 : exitStatus(code, signal)));
+      child.once('close', (code, signal) => resolve(endStatus(timedOut ? stop : { kind: 'ran', status: exitStatus(code, signal) })));
     });
   } finally {
     clearTimeout(timer);
@@ -108,13 +110,13 @@ export async function runHere(ctx: Context, command: string, why: string, o: Her
   const { outcome } = o;
   const outside = outsideChosenSandbox(ctx, command);
   if (outside !== undefined) {
-    say(ctx, `not running locally (${why}): ${outside}`);
+    const status = endRun(ctx, { kind: 'outside-sandbox', why, outside });
     if (outcome) Object.assign(outcome, { where: 'nowhere', why: outside });
-    return 125;
+    return status;
   }
   try {
     const waited = o.turn ? await waitForTurn(ctx, o.turn, { until: o.until, limit: o.limit ?? 'the time it had', signals: o.signals }) : { ms: 0 };
-    if ('stopped' in waited) return exitStatus(null, waited.stopped);
+    if ('stopped' in waited) return endRun(ctx, { kind: 'signalled', signal: waited.stopped });
     if (waited.note) say(ctx, waited.note);
     say(ctx, `running locally: ${why}${waited.ms >= 100 && !waited.note ? `; waited ${secs(waited.ms)} for a slot` : ''}`);
     if (outcome) Object.assign(outcome, { where: 'here', why, ...(waited.ms > 0 ? { waitMs: waited.ms } : {}) });

@@ -1,8 +1,7 @@
 import { rmSync } from 'node:fs';
 import type { Config, Worker } from '../config.js';
 import { type Context, say } from '../context.js';
-import { SparehandError, isSparehandError } from '../errors.js';
-import { exitStatus } from '../process.js';
+import { isSparehandError } from '../errors.js';
 import { gitRoot } from '../project-root.js';
 import { sshEnv } from '../remote/connection.js';
 import { execTerminal } from '../remote/session.js';
@@ -19,6 +18,7 @@ import { ownChanges, withOtherCopies } from '../sync/ancestor.js';
 import { removeStaging } from '../state/own-folder.js';
 import { networkCutHere, sandboxRefused } from '../sandbox/run-checks.js';
 import { claimSlot } from './claim.js';
+import { endLine, endRun, notStarted } from './endings.js';
 import { type RunClock, runClock, shownTimeout } from './clock.js';
 import { failedInstall, failedInstallLine, rememberFailure } from './failed-installs.js';
 import { type HereOptions, runHere } from './local.js';
@@ -52,7 +52,7 @@ export async function runOnWorker(ctx: Context, config: Config, command: string,
   const local = (why: string) => runHere(ctx, command, why, hereOptions(opts, { prefix, signals }));
   const cannot = (why: string, hint: string): Promise<number> => {
     if (opts.orLocal) return local(why);
-    throw new SparehandError('WORKER', why, { hint: `${hint}; or run with --or-local to run here when no worker can` });
+    return Promise.resolve(endRun(ctx, { kind: 'no-worker-can', why, hint }));
   };
   const git = gitRoot(ctx.cwd);
   const root = git ?? ctx.cwd;
@@ -113,7 +113,7 @@ export async function runOnWorker(ctx: Context, config: Config, command: string,
       until: opts.clock.startBy,
       turn: opts.turn,
     });
-    if ('stopped' in claim) return exitStatus(null, signals.received ?? 'SIGTERM');
+    if ('stopped' in claim) return endRun(ctx, { kind: 'signalled', signal: signals.received ?? 'SIGTERM' });
     // Awaited: the queue's place and the signal handlers last until the run here ends (the finally below).
     if ('late' in claim) return await late(ctx, { ...opts, prefix, signals }, command, claim.late);
     if ('busy' in claim) return await local('all worker slots are busy');
@@ -181,11 +181,11 @@ function late(ctx: Context, opts: InSlot, command: string, why: string): Promise
       `${why} within half of --timeout ${shownTimeout(opts.clock)}`,
       hereOptions(opts, { prefix: opts.prefix, signals: opts.signals }),
     );
-  const stopped = `--timeout ${shownTimeout(opts.clock)} was reached before the command started (${why}); nothing ran`;
-  say(ctx, `stopped: ${stopped}`);
+  const end = { kind: 'late', limit: `--timeout ${shownTimeout(opts.clock)}`, why } as const;
+  const status = endRun(ctx, end);
   // Logged as what it was, a stop before anything ran: on the worker it was on, or none yet (run-log.ts).
-  if (opts.outcome) Object.assign(opts.outcome, { stopped, ...(opts.outcome.where === 'here' ? { where: 'none' } : {}) });
-  return 124;
+  if (opts.outcome) Object.assign(opts.outcome, { stopped: notStarted(end), ...(opts.outcome.where === 'here' ? { where: 'none' } : {}) });
+  return status;
 }
 
 interface Claimed {
@@ -208,7 +208,7 @@ async function runInSlot(ctx: Context, opts: InSlot, run: Prepared, claimed: Cla
   const sent = await (at.synced ?? send(ctx, t, anySignal(signals.abortSignal(), at.sendSignal), at.warm));
   progress(ctx, undefined);
   signals.react(undefined);
-  if (signals.received) return exitStatus(null, signals.received);
+  if (signals.received) return endRun(ctx, { kind: 'signalled', signal: signals.received });
   if (at.sendSignal.aborted) {
     at.abandon();
     return late(ctx, opts, command, `sending the project to ${worker.name} did not finish`);
@@ -247,12 +247,12 @@ async function runInSlot(ctx: Context, opts: InSlot, run: Prepared, claimed: Cla
       : await session.run({ deadline: opts.clock.deadline, startBy: opts.clock.startBy, signals });
     const execEnd = performance.now();
     // Nothing ran there (the session ended before the command started): with --or-local it runs here.
-    const lostBefore = `the connection to ${worker.name} was lost before the command started; nothing ran there`;
-    const nothingRan = (why: string): Promise<number> => {
-      if (opts.orLocal) return runHere(ctx, command, why, hereOptions(opts, { prefix: opts.prefix, signals }));
-      throw new SparehandError('WORKER', why, { hint: `try \`sparehand worker check ${worker.name}\`; or run with --or-local to run here when no worker can` });
+    const nothingRan = (): Promise<number> => {
+      const end = { kind: 'lost-before-start', worker: worker.name } as const;
+      if (opts.orLocal) return runHere(ctx, command, endLine(end), hereOptions(opts, { prefix: opts.prefix, signals }));
+      return Promise.resolve(endRun(ctx, end));
     };
-    if (result === undefined) return await nothingRan(lostBefore);
+    if (result === undefined) return await nothingRan();
     const runEnd = result.seenAt ?? execEnd;
     // A run stopped or lost once its command had started still ran: the log keeps its times (report.ts).
     const soFar = timesOnWorker(result, { asked: t1, end: runEnd });
@@ -265,43 +265,30 @@ async function runInSlot(ctx: Context, opts: InSlot, run: Prepared, claimed: Cla
       const limit = `--timeout ${shownTimeout(opts.clock)}`;
       if (result.status !== undefined && result.endedBeforeDeadline) {
         // The command had ended: its status stands; its files did not come back in time.
-        say(
-          ctx,
-          `the command ended (exit ${result.status}), but its files did not come back within ${limit}; nothing was brought back, they stay in the worker's copy (${worker.name}:${t.remoteRoot})`,
-        );
-        return result.status;
+        return endRun(ctx, { kind: 'files-late', status: result.status, limit, there });
       }
       const ran = result.phase === 'run' || result.status !== undefined;
-      const stopped = ran
-        ? `the command ran past ${limit}; nothing was brought back`
-        : `${limit} was reached before the command started on ${worker.name}${result.phase === 'deps' ? ' (it was installing dependencies)' : ''}; nothing ran`;
-      say(ctx, `stopped: ${stopped}`);
-      if (!ran && opts.outcome) Object.assign(opts.outcome, { stopped, syncMs: upMs, ...soFar });
-      return 124;
+      if (ran) return endRun(ctx, { kind: 'ran-past', limit });
+      const end = { kind: 'late-on-worker', limit, worker: worker.name, deps: result.phase === 'deps' } as const;
+      const status = endRun(ctx, end);
+      if (opts.outcome) Object.assign(opts.outcome, { stopped: notStarted(end), syncMs: upMs, ...soFar });
+      return status;
     }
-    if (result.stoppedBy !== undefined) return exitStatus(null, result.stoppedBy);
+    if (result.stoppedBy !== undefined) return endRun(ctx, { kind: 'signalled', signal: result.stoppedBy });
     // A refusal once the command had started is not one (the command may have run): never run again here.
-    if (result.refused !== undefined && result.phase === 'run') {
-      say(
-        ctx,
-        `${worker.name} said it could not run the command after it had started it (${printable(result.refused)}); its fate is unknown and nothing was brought back`,
-      );
-      return 255;
-    }
+    if (result.refused !== undefined && result.phase === 'run') return endRun(ctx, { kind: 'refused-after-start', worker: worker.name, why: result.refused });
     if (result.refused !== undefined) {
       rememberFailure(ctx, worker, run.key, run.deps, result);
-      if (opts.orLocal) return runHere(ctx, command, `${worker.name}: ${result.refused}`, hereOptions(opts, { prefix: opts.prefix, signals }));
-      throw new SparehandError('WORKER', `${worker.name}: ${result.refused}`, { hint: 'or run with --or-local to run here when the worker cannot' });
+      const end = { kind: 'worker-refused', worker: worker.name, why: result.refused } as const;
+      if (opts.orLocal) return runHere(ctx, command, endLine(end), hereOptions(opts, { prefix: opts.prefix, signals }));
+      return endRun(ctx, end);
     }
     if (result.status === undefined) {
-      if (!result.broken && result.phase !== 'run') return await nothingRan(lostBefore);
-      say(
+      if (!result.broken && result.phase !== 'run') return await nothingRan();
+      return endRun(
         ctx,
-        result.broken
-          ? `${worker.name} sent something that is not sparehand's (${result.broken}); its fate is unknown and nothing was brought back`
-          : `the connection to ${worker.name} was lost while the command ran; its fate is unknown and nothing was brought back`,
+        result.broken ? { kind: 'not-sparehands', worker: worker.name, why: result.broken } : { kind: 'lost-while-running', worker: worker.name },
       );
-      return 255;
     }
     const status = result.status;
     if (result.platform) await rememberWorkerPlatform(ctx, worker, result.platform);
@@ -310,13 +297,7 @@ async function runInSlot(ctx: Context, opts: InSlot, run: Prepared, claimed: Cla
     if (result.broken || result.report.broken || !result.report.done) {
       session.close();
       const why = result.broken ?? result.report.broken;
-      say(
-        ctx,
-        why
-          ? `the report of what the command changed cannot be trusted (${why}); nothing was brought back, the command's files stay in the worker's copy (${there})`
-          : `the connection to ${worker.name} was lost while the command's files came back; nothing was brought back`,
-      );
-      return why ? status : 255;
+      return endRun(ctx, why ? { kind: 'report-untrusted', status, why, there } : { kind: 'lost-while-bringing-back', worker: worker.name });
     }
 
     // Bring back, and report.
@@ -340,8 +321,8 @@ async function runInSlot(ctx: Context, opts: InSlot, run: Prepared, claimed: Cla
     if (opts.outcome) Object.assign(opts.outcome, { ...times, files: back?.files ?? 0, bytes: back?.bytes ?? 0, conflicts: back?.conflicts.length ?? 0 });
     for (const line of await note()) say(ctx, line);
     // A signal that came while the files were applied: they all are; the run ends as the signal asks.
-    if (signals.received) return exitStatus(null, signals.received);
-    return status;
+    if (signals.received) return endRun(ctx, { kind: 'signalled', signal: signals.received });
+    return endRun(ctx, { kind: 'ran', status });
   } finally {
     if (run.staged()) removeStaging(root, run.nonce);
   }
