@@ -28,6 +28,8 @@ describe('the package', () => {
       'dist/opencode-plugin.mjs',
       'dist/claude-mod-core.mjs',
       'dist/claude-mod-stand-in.mjs',
+      // The project's watcher on a Mac (it loads the optional fsevents at run time).
+      'dist/fsevents-watcher.cjs',
       'docs/config.md',
       'docs/workers.md',
       'LICENSE',
