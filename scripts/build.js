@@ -263,6 +263,14 @@ async function build(out) {
   });
   // What `agent test` runs the installed mod with: a stand-in of Claude Code, in a node of its own.
   await esbuild.build({ ...inProcess, entryPoints: [join(root, 'lib/agents/claude-mod-stand-in.ts')], outfile: join(out, 'claude-mod-stand-in.mjs') });
+  // The watcher of a project on a Mac (lib/watch/fsevents-watcher.ts), started detached by a run: `fsevents` (an optional,
+  // native dependency, darwin only) is loaded at run time from sparehand's own node_modules, never bundled.
+  await esbuild.build({
+    ...common,
+    entryPoints: [join(root, 'lib/watch/fsevents-watcher.ts')],
+    outfile: join(out, 'fsevents-watcher.cjs'),
+    external: ['fsevents'],
+  });
   // ssh's ProxyCommand inside a sandbox whose only way out is a proxy: started once per connection, so on its own.
   await esbuild.build({ ...common, entryPoints: [join(root, 'lib/sandbox/ssh-proxy-main.ts')], outfile: join(out, 'ssh-proxy.cjs') });
 }

@@ -28,6 +28,8 @@ describe('the package', () => {
       'dist/opencode-plugin.mjs',
       'dist/claude-mod-core.mjs',
       'dist/claude-mod-stand-in.mjs',
+      // The project's watcher on a Mac (it loads the optional fsevents at run time).
+      'dist/fsevents-watcher.cjs',
       'docs/config.md',
       'docs/workers.md',
       'LICENSE',
@@ -38,6 +40,8 @@ describe('the package', () => {
 
   it('declares no runtime dependency (what is bundled is a devDependency) and says where it comes from', () => {
     expect(pkg.dependencies ?? {}).toEqual({});
+    // But one optional native module, installed on a Mac only: the macOS watcher's way to FSEvents' flags.
+    expect(pkg.optionalDependencies ?? {}).toEqual({ fsevents: '2.3.3' });
     expect(pkg.license).toBe('MIT');
     expect(readFileSync(join(ROOT, 'LICENSE'), 'utf8')).toMatch(/^MIT License/);
     expect([typeof pkg.repository?.url, typeof pkg.homepage, typeof pkg.bugs?.url]).toEqual(['string', 'string', 'string']);

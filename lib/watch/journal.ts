@@ -1,12 +1,15 @@
-// What changed in the project since a point in the watcher's journal (lib/watch/watcher-pl.ts describes both),
-// and the watcher started when there is none to ask. A warm run asks before it takes its fingerprint
+// What changed in the project since a point in the watcher's journal (lib/watch/watcher.pl's header describes both),
+// and the watcher started when there is none to ask: on Linux the Perl one (inotify), on a Mac the Node one
+// (FSEvents through the optional `fsevents` package, fsevents-watcher.ts); both write the same journal. A warm run asks before it takes its fingerprint
 // (lib/send/warm-send.ts): the answer is trusted only when the same watcher has watched everything since that
 // point, said nothing was lost, and has seen the barrier written just now; anything else is no answer, and the
 // run looks at every file as before.
 import { randomBytes, createHash } from 'node:crypto';
-import { closeSync, lstatSync, openSync, readFileSync, readSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, lstatSync, openSync, readFileSync, readSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { start } from '../process.js';
+import { packagePath } from '../package-files.js';
+import { platformHere } from '../platform/here.js';
+import { outputOfSync, start } from '../process.js';
 import { sandboxHere } from '../sandbox/here.js';
 import { ownFolder } from '../state/own-folder.js';
 import { WATCHER_PL } from './watcher-pl.js';
@@ -50,9 +53,22 @@ export const skipHash = (skip: readonly string[]): string =>
     .digest('hex')
     .slice(0, 16);
 
+/**
+ * Which watcher runs on this machine (what sparehand believes it to be: SPAREHAND_PLATFORM_HERE, lib/platform/here.ts,
+ * is how a test makes this Linux machine play a Mac): the Perl one where perl reaches inotify through `syscall()`,
+ * the FSEvents one on a Mac, none elsewhere.
+ */
+export function watcherHere(env: NodeJS.ProcessEnv): 'inotify' | 'fsevents' | undefined {
+  const { os, arch } = platformHere(env).platform;
+  if (os === 'linux' && (arch === 'x86_64' || arch === 'arm64')) return 'inotify';
+  return os === 'darwin' ? 'fsevents' : undefined;
+}
+
 /** Whether a watcher can run here at all, and is not turned off (SPAREHAND_WATCH=off, docs/environment.md). */
-export const canWatch = (env: NodeJS.ProcessEnv): boolean =>
-  env.SPAREHAND_WATCH !== 'off' && process.platform === 'linux' && (process.arch === 'x64' || process.arch === 'arm64');
+export const canWatch = (env: NodeJS.ProcessEnv): boolean => env.SPAREHAND_WATCH !== 'off' && watcherHere(env) !== undefined;
+
+/** The module the FSEvents watcher loads: `fsevents` from sparehand's own node_modules, or a stand-in's path (tests). */
+const fseventsModule = (env: NodeJS.ProcessEnv): string => env.SPAREHAND_FSEVENTS_MODULE || 'fsevents';
 
 /** The journal's bytes from `from` on, at most `max` (undefined: no journal). */
 function readFrom(root: string, from: number, max = Number.POSITIVE_INFINITY): Buffer | undefined {
@@ -86,12 +102,30 @@ function header(root: string): Header | undefined {
   return m ? { id: m[1] as string, pid: Number(m[2]), skip: m[3] as string, start: nl + 1 } : undefined;
 }
 
-/** Whether `pid` is a watcher still running (not another process that has its pid now, nor one that has ended). */
+/**
+ * Whether `pid` is a watcher still running (not another process that has its pid now, nor one that has ended): its
+ * name, from /proc, or from `ps` where there is none (a Mac).
+ */
 function alive(pid: number): boolean {
   try {
     return readFileSync(`/proc/${pid}/cmdline`, 'latin1').startsWith('sparehand-watch ');
   } catch {
+    if (existsSync('/proc/self')) return false;
+  }
+  try {
+    return outputOfSync('/bin/ps', ['-o', 'command=', '-p', String(pid)], { env: { LC_ALL: 'C' }, timeoutMs: 2000 }).startsWith('sparehand-watch ');
+  } catch {
     return false;
+  }
+}
+
+/** Whether `pid` still runs: for the barrier's wait, after alive() said once whose it is (a `ps` each turn would cost). */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
@@ -129,7 +163,7 @@ export async function changesSince(root: string, mark: WatchMark | undefined): P
       const at = data.indexOf(want);
       if (at >= 0) return parse(data.subarray(0, at), { id: h.id, offset: from + at + want.length }, mark === undefined, h.skip);
       if (data.includes(0x21) && /(^|\0)!/.test(data.toString('latin1'))) return undefined;
-      if (Date.now() > until || !alive(h.pid)) return undefined;
+      if (Date.now() > until || !running(h.pid)) return undefined;
       await new Promise((r) => setTimeout(r, 2));
     }
   } finally {
@@ -177,7 +211,7 @@ export function ensureWatcher(root: string, skip: readonly string[], env: NodeJS
   }
   const dir = ownFolder(root, 'watch');
   if ('why' in dir) return;
-  // One at a time: a watcher being started (perl takes a moment to write its header) is not started twice.
+  // One at a time: a watcher being started (perl or node takes a moment to write its header) is not started twice.
   const starting = join(dir.dir, 'starting');
   try {
     if (Date.now() - lstatSync(starting).mtimeMs < STARTING_MS) return;
@@ -194,7 +228,11 @@ export function ensureWatcher(root: string, skip: readonly string[], env: NodeJS
   const skipFile = join(dir.dir, `skip.${id}`);
   try {
     writeFileSync(skipFile, skip.map((p) => `${p}\0`).join(''), { mode: 0o600 });
-    const child = start('perl', ['-e', WATCHER_PL, root, skipFile, id, hash], {
+    const [program, args] =
+      watcherHere(env) === 'fsevents'
+        ? [process.execPath, [packagePath('dist/fsevents-watcher.cjs'), root, skipFile, id, hash, fseventsModule(env)]]
+        : ['perl', ['-e', WATCHER_PL, root, skipFile, id, hash]];
+    const child = start(program, args, {
       detached: true,
       stdio: 'ignore',
       cwd: root,

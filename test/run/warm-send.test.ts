@@ -4,7 +4,7 @@
 // runs them all again without).
 import '../helpers/watch-on-first.js';
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, existsSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, readlinkSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readLog } from '../../lib/run/run-log.js';
@@ -12,16 +12,17 @@ import { sparehand } from '../helpers/cli.js';
 import { gitProject, startMarker, until, write } from '../helpers/project.js';
 import { tempDir } from '../helpers/context.js';
 import { copyPath, sharedWorker } from '../helpers/worker-env.js';
-import { stopWatchers, watchersOf } from '../watch/helpers.js';
+import { stopWatchers, watcherPid, watchersOf } from '../watch/helpers.js';
+import { FIXTURES } from '../helpers/fixtures.js';
 import { canWatch } from '../../lib/watch/journal.js';
 
 export const shared = sharedWorker();
 /** Every project a run was made in: their watchers are stopped when the file ends. */
 const projects = new Set<string>();
 afterAll(() => stopWatchers(projects));
-const run = (proj: string, cmd: string) => {
+const run = (proj: string, cmd: string, env: NodeJS.ProcessEnv = {}) => {
   projects.add(proj);
-  return sparehand(['run', '--', cmd], { env: shared.wh.env, cwd: proj });
+  return sparehand(['run', '--', cmd], { env: { ...shared.wh.env, ...env }, cwd: proj });
 };
 const sent = () => readLog({ home: shared.wh.home, env: shared.wh.env }).at(-1)?.sent;
 /** Whether the last run logged that it sent nothing. */
@@ -29,11 +30,11 @@ const skipped = () => sent() === 'skipped';
 const git = (proj: string, ...args: string[]) => execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { cwd: proj, stdio: 'ignore' });
 
 /** A committed project, run twice so that its fingerprint is kept. */
-async function warmProject(files: Record<string, string>): Promise<string> {
+async function warmProject(files: Record<string, string>, env: NodeJS.ProcessEnv = {}): Promise<string> {
   const proj = gitProject(files);
   git(proj, 'add', '-A');
   git(proj, 'commit', '-qm', 'start');
-  for (let i = 0; i < 2; i++) expect((await run(proj, 'true')).exitCode).toBe(0);
+  for (let i = 0; i < 2; i++) expect((await run(proj, 'true', env)).exitCode).toBe(0);
   return proj;
 }
 
@@ -268,5 +269,40 @@ describe.runIf(process.env.SPAREHAND_WATCH === 'on' && canWatch({ SPAREHAND_WATC
     writeFileSync(join(proj, '.gitignore'), '');
     expect((await run(proj, 'cat gen/made.txt')).stdout).toBe('generated\n');
     expect(looked()).toBe('walked');
+  });
+});
+
+// A Mac's watcher (lib/watch/fsevents-watcher.ts) on this Linux machine: the CLI told it runs on a Mac, with a stand-in of
+// the fsevents package (test/fixtures/fsevents-stand-in/: FSEvents' flags on Node's recursive fs.watch; SIGUSR1 makes
+// it say FSEvents dropped events).
+const MAC = { SPAREHAND_PLATFORM_HERE: 'darwin-arm64', SPAREHAND_FSEVENTS_MODULE: join(FIXTURES, 'fsevents-stand-in') };
+
+describe.runIf(process.env.SPAREHAND_WATCH === 'on' && process.platform === 'linux')('a warm run with the macOS watcher (fsevents stood in for)', () => {
+  it('asks it instead of looking at every file; once FSEvents said it dropped events, looks at every file and misses nothing', async () => {
+    const proj = await warmProject({ 'a.txt': 'one\n', 'src/b.txt': 'two\n' }, MAC);
+    expect(watchersOf(proj)).toHaveLength(1);
+    // The FSEvents watcher (node), not the Perl one.
+    expect(readlinkSync(`/proc/${watcherPid(proj)}/exe`)).toBe(readlinkSync(`/proc/${process.pid}/exe`));
+    expect((await run(proj, 'true', MAC)).exitCode).toBe(0);
+    expect(looked()).toBe('watched');
+    expect(skipped()).toBe(true);
+    const { mtime } = statSync(join(proj, 'src', 'b.txt'));
+    writeFileSync(join(proj, 'src', 'b.txt'), 'TWO\n');
+    utimesSync(join(proj, 'src', 'b.txt'), mtime, mtime);
+    expect((await run(proj, 'cat src/b.txt', MAC)).stdout).toBe('TWO\n');
+    expect(looked()).toBe('watched');
+    // FSEvents says it dropped events; what changed meanwhile (an edit with its mtime put back) is not in the journal.
+    process.kill(watcherPid(proj) as number, 'SIGUSR1');
+    await until(() => readFileSync(join(proj, '.sparehand', 'watch', 'journal'), 'latin1').includes('\0!FSEvents dropped events'));
+    const before = statSync(join(proj, 'a.txt')).mtime;
+    writeFileSync(join(proj, 'a.txt'), 'ONE\n');
+    utimesSync(join(proj, 'a.txt'), before, before);
+    expect((await run(proj, 'cat a.txt src/b.txt', MAC)).stdout).toBe('ONE\nTWO\n');
+    expect(looked()).toBe('walked');
+    // A new one was started; two runs later it is asked again.
+    await until(() => watchersOf(proj).length === 1);
+    await run(proj, 'true', MAC);
+    expect((await run(proj, 'cat a.txt', MAC)).stdout).toBe('ONE\n');
+    expect(looked()).toBe('watched');
   });
 });
