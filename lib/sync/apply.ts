@@ -32,6 +32,7 @@ import {
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { type Change, fileTime } from '../remote/change.js';
+import { caseTwins } from './case-twin.js';
 import { type ConflictKind, type ConflictPlace, type Decision, type Here, type Known, decide } from './decide.js';
 import { SPECIAL_BITS } from './guard.js';
 import { FolderMoved, type Folders, type Reach, lstatOrUndefined, openFolders, openOne } from './open-folders.js';
@@ -68,7 +69,7 @@ export interface ApplyOptions {
   scratch: () => string;
   /** Whether this file system treats names that differ only in case as one (a Mac's, by default). */
   foldsCase: () => boolean;
-  /** What sparehand knows of a change's path (decide.ts Known, but for the case twin, found here). */
+  /** What sparehand knows of a change's path (decide.ts Known, but for the case twin: case-twin.ts, with the names here). */
   known: (c: Change) => Omit<Known, 'caseTwin'>;
   /** Where the worker's copy is, for lines about what stays there (`box:~/.cache/…/0`). */
   there: string;
@@ -377,41 +378,18 @@ function applyAll(changes: readonly Change[], opts: ApplyOptions, out: Applied, 
     done(c, r);
   };
 
-  /** Names in `path`'s folder that differ from its own name only in case. */
-  const caseTwin = (path: string): string | undefined => {
-    const [folder, name] = split(path);
-    const lower = name.toLowerCase();
-    let names: string[];
+  /** The names in a folder here, for the case twins (case-twin.ts): none where it is missing, blocked or unreadable. */
+  const namesHere = (folder: string): string[] | undefined => {
     try {
       const f = folders.folder(folder, false);
-      if (f === 'missing' || f === 'blocked') return undefined;
-      names = readdirSync(f);
+      return f === 'missing' || f === 'blocked' ? undefined : readdirSync(f);
     } catch (e) {
       if (e instanceof FolderMoved) throw e;
       return undefined;
     }
-    const twin = names.find((x) => x !== name && x.toLowerCase() === lower);
-    return twin === undefined ? undefined : folder === '' ? twin : `${folder}/${twin}`;
   };
-  const seenCreated = new Map<string, string>();
-  /** New folders refused for their case: what the command put in them is refused too (never merged). */
-  const caseFolders = new Map<string, string>();
-  const underCaseFolder = (path: string): string | undefined => {
-    for (let i = path.indexOf('/'); i > 0; i = path.indexOf('/', i + 1)) {
-      const twin = caseFolders.get(path.slice(0, i));
-      if (twin !== undefined) return `${twin}${path.slice(i)}`;
-    }
-    return undefined;
-  };
-  const twinOf = (c: Change): string | undefined => {
-    if (c.op !== 'C' || !opts.foldsCase()) return undefined;
-    const inside = underCaseFolder(c.path);
-    const lower = c.path.toLowerCase();
-    const twin = inside ?? caseTwin(c.path) ?? (seenCreated.has(lower) && seenCreated.get(lower) !== c.path ? seenCreated.get(lower) : undefined);
-    if (inside === undefined) seenCreated.set(lower, c.path);
-    if (twin !== undefined && c.type === 'd') caseFolders.set(c.path, twin);
-    return twin;
-  };
+  const twins = caseTwins();
+  const twinOf = (c: Change): string | undefined => (c.op === 'C' && opts.foldsCase() ? twins(c, namesHere) : undefined);
 
   /** Sets mtime and mode on the file judged (opened without following a link; not when it changed meanwhile). */
   const touch = (c: Change, at: string, seen: Stats): boolean => {
