@@ -21,7 +21,7 @@ export interface Conflict extends ConflictPlace {
 }
 
 /** How each change ended, for the ancestor (ancestor.ts): `kept` stayed on the worker (decide.ts 'keep'). */
-export type Outcome = 'applied' | 'same' | 'conflict' | 'skipped' | 'kept';
+export type Outcome = Step['outcome'];
 
 export interface Applied {
   /** Files, links and deletions applied here (folders and touches not counted). */
@@ -93,7 +93,6 @@ const errnoText = (e: unknown): string => {
 };
 
 export function applyChanges(changes: readonly Change[], opts: ApplyOptions): Applied {
-  const out: Applied = { files: 0, touched: 0, bytes: 0, byFolder: new Map(), conflicts: [], kept: [], notes: [], outcomes: new Map() };
   // (Where names are reached from inside their folder, the working folder changes: it is set back at the end.)
   const was = process.cwd();
   const back = () => {
@@ -107,22 +106,24 @@ export function applyChanges(changes: readonly Change[], opts: ApplyOptions): Ap
   try {
     folders = openFolders(opts.root, opts.reach);
   } catch (e) {
-    out.conflicts.push({ kind: 'no-root', path: '.', detail: `the project folder could not be opened (${errnoText(e)})`, there: opts.there });
-    return out;
+    const noRoot: Conflict = { kind: 'no-root', path: '.', detail: `the project folder could not be opened (${errnoText(e)})`, there: opts.there };
+    return tally({ steps: [], notes: [], stopped: { conflict: noRoot, rest: [] } });
   }
   let saving: Folders | undefined;
   let scratch: { path: string; at: string; close: () => void } | undefined;
   try {
-    return applyAll(changes, opts, out, folders, {
-      saving: () => (saving ??= openFolders(opts.root, opts.reach)),
-      scratch: () => {
-        if (scratch === undefined) {
-          const path = opts.scratch();
-          scratch = { path, ...openOne(path, opts.reach) };
-        }
-        return scratch;
-      },
-    });
+    return tally(
+      transition(changes, opts, folders, {
+        saving: () => (saving ??= openFolders(opts.root, opts.reach)),
+        scratch: () => {
+          if (scratch === undefined) {
+            const path = opts.scratch();
+            scratch = { path, ...openOne(path, opts.reach) };
+          }
+          return scratch;
+        },
+      }),
+    );
   } finally {
     folders.close();
     saving?.close();
@@ -131,19 +132,40 @@ export function applyChanges(changes: readonly Change[], opts: ApplyOptions): Ap
   }
 }
 
-/** The loop over the changes: each looked at here, decided (decide.ts), and handed to its operation (operations.ts). */
-function applyAll(
+/** How one change ended, in the apply's order: what was done with it, or the conflict it is and where the worker's version went. */
+export type Step =
+  | { change: Change; outcome: 'applied'; counts: 'file' | 'touch' | 'folder' }
+  | { change: Change; outcome: 'same' | 'skipped' }
+  | { change: Change; outcome: 'kept'; platform: string }
+  | { change: Change; outcome: 'conflict'; conflict: Conflict };
+
+/** What the apply did, change by change, before it is counted. */
+export interface Transition {
+  steps: Step[];
+  /** Lines about changes applied otherwise than they came (a bit not applied). */
+  notes: string[];
+  /** Why nothing more was written (a folder moved while it was written into), and the changes it did not reach. */
+  stopped?: { conflict: Conflict; rest: readonly Change[] };
+}
+
+/**
+ * The loop over the changes, in the apply's order (deletions first, deepest first; then the rest, folders before
+ * what they hold): each is looked at here, decided (decide.ts), and handed to its operation (operations.ts), which
+ * checks again right before it writes. A conflict's worker version is kept as soon as it is one.
+ */
+function transition(
   changes: readonly Change[],
   opts: ApplyOptions,
-  out: Applied,
   folders: Folders,
   opened: Omit<Places, 'folders' | 'conflictsDir' | 'withoutSpecialBits'>,
-): Applied {
+): Transition {
+  const steps: Step[] = [];
+  const notes: string[] = [];
   const ops = operations({
     folders,
     ...opened,
     conflictsDir: opts.conflictsDir,
-    withoutSpecialBits: (c) => out.notes.push(`${opts.printable(c.path)} came back without its setuid, setgid or sticky bit`),
+    withoutSpecialBits: (c) => notes.push(`${opts.printable(c.path)} came back without its setuid, setgid or sticky bit`),
   });
 
   const hereOf = (c: Change): { here: Here; seen: Seen | undefined } => {
@@ -159,7 +181,8 @@ function applyAll(
     return { here: { kind, hash: kind === c.type && (kind === 'f' || kind === 'l') ? localHash(at, st) : undefined }, seen: { at, st } };
   };
 
-  const conflict = (kind: ConflictKind, c: Change, keep: boolean, detail?: string) => {
+  /** The conflict `c` is, its worker version kept first when `keep` (where it could not be, it stays on the worker). */
+  const conflict = (kind: ConflictKind, c: Change, keep: boolean, detail?: string): Step => {
     let saved: string | undefined;
     if (keep) {
       try {
@@ -169,17 +192,11 @@ function applyAll(
       }
     }
     const there = saved === undefined && kind !== 'refused' && kind !== 'special' && kind !== 'delete-kept' ? opts.there : undefined;
-    out.conflicts.push({ kind, path: c.path, ...(saved ? { saved } : {}), ...(detail ? { detail } : {}), ...(there ? { there } : {}) });
-    out.outcomes.set(c.index, 'conflict');
-  };
-
-  const count = (c: Change) => {
-    out.outcomes.set(c.index, 'applied');
-    out.files++;
-    if (c.type !== 'f' || c.op === 'D') return;
-    out.bytes += c.size;
-    const folder = c.path.split('/').slice(0, -1).slice(0, 2).join('/') || '.';
-    out.byFolder.set(folder, (out.byFolder.get(folder) ?? 0) + c.size);
+    return {
+      change: c,
+      outcome: 'conflict',
+      conflict: { kind, path: c.path, ...(saved ? { saved } : {}), ...(detail ? { detail } : {}), ...(there ? { there } : {}) },
+    };
   };
 
   /** The names in a folder here, for the case twins (case-twin.ts): none where it is missing, blocked or unreadable. */
@@ -215,27 +232,19 @@ function applyAll(
     }
   };
 
-  const act = (c: Change, d: Decision, seen: Seen | undefined, known: Known): void => {
+  const step = (c: Change, d: Decision, seen: Seen | undefined, known: Known): Step => {
     switch (d.act) {
       case 'skip':
-        out.outcomes.set(c.index, d.why === 'same' ? 'same' : 'skipped');
-        return;
+        return { change: c, outcome: d.why === 'same' ? 'same' : 'skipped' };
       case 'fetch':
-        out.outcomes.set(c.index, 'skipped');
-        return;
+        return { change: c, outcome: 'skipped' };
       case 'keep':
-        out.kept.push({ path: c.path, size: c.size, platform: known.foreign ?? '' });
-        out.outcomes.set(c.index, 'kept');
-        return;
+        return { change: c, outcome: 'kept', platform: known.foreign ?? '' };
       case 'conflict':
         return conflict(d.kind, c, d.save, d.kind === 'case' ? known.caseTwin : d.kind === 'refused' ? known.refused : c.problem);
     }
     const r = operate(c, d, seen);
-    if (r.outcome === 'conflict') return conflict(r.kind, c, r.save);
-    if (r.outcome === 'skipped') return void out.outcomes.set(c.index, 'skipped');
-    if (r.counts === 'file') return count(c);
-    if (r.counts === 'touch') out.touched++;
-    out.outcomes.set(c.index, 'applied');
+    return r.outcome === 'conflict' ? conflict(r.kind, c, r.save) : { change: c, ...r };
   };
 
   const deletions = changes.filter((c) => c.op === 'D').sort((a, b) => (a.path < b.path ? 1 : a.path > b.path ? -1 : 0));
@@ -248,22 +257,42 @@ function applyAll(
     try {
       if (known.refused !== undefined) {
         // Never looked for here: a refused path may lead anywhere.
-        act(c, decide(c, { kind: 'absent' }, known), undefined, known);
+        steps.push(step(c, decide(c, { kind: 'absent' }, known), undefined, known));
         continue;
       }
       const twin = c.problem === undefined ? twinOf(c) : undefined;
       if (twin !== undefined) known.caseTwin = twin;
       const { here, seen } = hereOf(c);
-      act(c, decide(c, here, known), seen, known);
+      steps.push(step(c, decide(c, here, known), seen, known));
     } catch (e) {
-      if (e instanceof FolderMoved) {
-        // Something here is moving the project's folders while they are written: nothing more is written.
-        out.conflicts.push({ kind: 'moved-here', path: e.path, there: opts.there });
-        for (const rest of all.slice(i)) out.outcomes.set(rest.index, 'conflict');
-        break;
-      }
-      conflict('not-written', c, true, errnoText(e));
+      // Something here is moving the project's folders while they are written: nothing more is written.
+      if (e instanceof FolderMoved) return { steps, notes, stopped: { conflict: { kind: 'moved-here', path: e.path, there: opts.there }, rest: all.slice(i) } };
+      steps.push(conflict('not-written', c, true, errnoText(e)));
     }
+  }
+  return { steps, notes };
+}
+
+/** The apply's steps counted as the run reports them (run/report.ts) and the ancestor remembers them (ancestor.ts). */
+function tally(t: Transition): Applied {
+  const out: Applied = { files: 0, touched: 0, bytes: 0, byFolder: new Map(), conflicts: [], kept: [], notes: t.notes, outcomes: new Map() };
+  for (const s of t.steps) {
+    const c = s.change;
+    out.outcomes.set(c.index, s.outcome);
+    if (s.outcome === 'conflict') out.conflicts.push(s.conflict);
+    if (s.outcome === 'kept') out.kept.push({ path: c.path, size: c.size, platform: s.platform });
+    if (s.outcome !== 'applied') continue;
+    if (s.counts === 'touch') out.touched++;
+    if (s.counts !== 'file') continue;
+    out.files++;
+    if (c.type !== 'f' || c.op === 'D') continue;
+    out.bytes += c.size;
+    const folder = c.path.split('/').slice(0, -1).slice(0, 2).join('/') || '.';
+    out.byFolder.set(folder, (out.byFolder.get(folder) ?? 0) + c.size);
+  }
+  if (t.stopped !== undefined) {
+    out.conflicts.push(t.stopped.conflict);
+    for (const rest of t.stopped.rest) out.outcomes.set(rest.index, 'conflict');
   }
   return out;
 }
