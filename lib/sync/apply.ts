@@ -1,11 +1,12 @@
-// Writing the command's changes here, each on its own: decide.ts says what to do with it, given what is at its
-// path now; this looks and writes. A change that cannot be written (permission, a read-only or full disk,
-// another file system) becomes a conflict with the reason, and every other change is still applied. Synchronous
-// on purpose: a signal that arrives while changes are applied is handled after the last one, so a run never stops
-// half applied. Each file is moved into place only if what is there is still what was judged, by one rename over
-// the old one (as git and rsync do), so that a kill at any instant leaves the old or the new version in place. Every
-// name is reached through its folder opened once (open-folders.ts), never by a path checked earlier: a folder
-// swapped for a link during the apply stops it there (one conflict), and nothing lands outside the project.
+// Writing the command's changes here, each on its own, as a transition (mutagen's transition.go): a loop over the
+// changes that looks at what is at each path now, asks decide.ts what to do (and case-twin.ts, on a disk that
+// ignores case), hands the change to its operation (operations.ts: one per kind of write, each checking right
+// before it writes that what is there is still what was judged), and returns one step per change, counted
+// afterwards. A change that cannot be written (permission, a read-only or full disk, another file system) becomes
+// a conflict with the reason, and every other change is still applied. Synchronous on purpose: a signal that
+// arrives while changes are applied is handled after the last one, so a run never stops half applied. Every name
+// is reached through its folder opened once (open-folders.ts), never by a path checked earlier: a folder swapped
+// for a link during the apply stops it there (one conflict), and nothing lands outside the project.
 import { createHash } from 'node:crypto';
 import { type Stats, closeSync, constants, fstatSync, openSync, readSync, readdirSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
@@ -144,7 +145,7 @@ export interface Transition {
   steps: Step[];
   /** Lines about changes applied otherwise than they came (a bit not applied). */
   notes: string[];
-  /** Why nothing more was written (a folder moved while it was written into), and the changes it did not reach. */
+  /** Why nothing (more) was written (the project folder could not be opened, a folder moved while it was written into), and the changes not reached. */
   stopped?: { conflict: Conflict; rest: readonly Change[] };
 }
 
