@@ -1,40 +1,20 @@
-// Writing the command's changes here, each on its own: decide.ts says what to do with it, given what is at its
-// path now; this looks and writes. A change that cannot be written (permission, a read-only or full disk,
-// another file system) becomes a conflict with the reason, and every other change is still applied. Synchronous
-// on purpose: a signal that arrives while changes are applied is handled after the last one, so a run never stops
-// half applied. Each file is moved into place only if what is there is still what was judged, by one rename over
-// the old one (as git and rsync do), so that a kill at any instant leaves the old or the new version in place. Every
-// name is reached through its folder opened once (open-folders.ts), never by a path checked earlier: a folder
-// swapped for a link during the apply stops it there (one conflict), and nothing lands outside the project.
+// Writing the command's changes here, each on its own, as a transition (mutagen's transition.go): a loop over the
+// changes that looks at what is at each path now, asks decide.ts what to do (and case-twin.ts, on a disk that
+// ignores case), hands the change to its operation (operations.ts: one per kind of write, each checking right
+// before it writes that what is there is still what was judged), and returns one step per change, counted
+// afterwards. A change that cannot be written (permission, a read-only or full disk, another file system) becomes
+// a conflict with the reason, and every other change is still applied. Synchronous on purpose: a signal that
+// arrives while changes are applied is handled after the last one, so a run never stops half applied. Every name
+// is reached through its folder opened once (open-folders.ts), never by a path checked earlier: a folder swapped
+// for a link during the apply stops it there (one conflict), and nothing lands outside the project.
 import { createHash } from 'node:crypto';
-import {
-  type Stats,
-  chmodSync,
-  closeSync,
-  constants,
-  copyFileSync,
-  fchmodSync,
-  fstatSync,
-  futimesSync,
-  linkSync,
-  lstatSync,
-  lutimesSync,
-  mkdirSync,
-  openSync,
-  readSync,
-  readdirSync,
-  readlinkSync,
-  renameSync,
-  rmdirSync,
-  symlinkSync,
-  unlinkSync,
-  utimesSync,
-} from 'node:fs';
-import { basename, dirname, join } from 'node:path';
-import { type Change, fileTime } from '../remote/change.js';
+import { type Stats, closeSync, constants, fstatSync, openSync, readSync, readdirSync, readlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Change } from '../remote/change.js';
+import { caseTwins } from './case-twin.js';
 import { type ConflictKind, type ConflictPlace, type Decision, type Here, type Known, decide } from './decide.js';
-import { SPECIAL_BITS } from './guard.js';
 import { FolderMoved, type Folders, type Reach, lstatOrUndefined, openFolders, openOne } from './open-folders.js';
+import { type Places, type Result, type Seen, operations, split } from './operations.js';
 
 export interface Conflict extends ConflictPlace {
   kind: ConflictKind;
@@ -42,7 +22,7 @@ export interface Conflict extends ConflictPlace {
 }
 
 /** How each change ended, for the ancestor (ancestor.ts): `kept` stayed on the worker (decide.ts 'keep'). */
-export type Outcome = 'applied' | 'same' | 'conflict' | 'skipped' | 'kept';
+export type Outcome = Step['outcome'];
 
 export interface Applied {
   /** Files, links and deletions applied here (folders and touches not counted). */
@@ -68,7 +48,7 @@ export interface ApplyOptions {
   scratch: () => string;
   /** Whether this file system treats names that differ only in case as one (a Mac's, by default). */
   foldsCase: () => boolean;
-  /** What sparehand knows of a change's path (decide.ts Known, but for the case twin, found here). */
+  /** What sparehand knows of a change's path (decide.ts Known, but for the case twin: case-twin.ts, with the names here). */
   known: (c: Change) => Omit<Known, 'caseTwin'>;
   /** Where the worker's copy is, for lines about what stays there (`box:~/.cache/…/0`). */
   there: string;
@@ -97,13 +77,6 @@ export function localHash(path: string, st: Stats): string {
 }
 
 const sameFile = (a: Stats, b: Stats) => a.dev === b.dev && a.ino === b.ino;
-/** Still the file that was judged: the same inode, mtime and size (not ctime: a link or rename changes it). */
-const unchanged = (now: Stats, seen: Stats) => now.ino === seen.ino && now.mtimeMs === seen.mtimeMs && now.size === seen.size;
-/** `dir/name` as folder and name ('' for the root). */
-const split = (path: string): [string, string] => {
-  const i = path.lastIndexOf('/');
-  return i < 0 ? ['', path] : [path.slice(0, i), path.slice(i + 1)];
-};
 
 const errnoText = (e: unknown): string => {
   const code = (e as NodeJS.ErrnoException).code;
@@ -121,7 +94,6 @@ const errnoText = (e: unknown): string => {
 };
 
 export function applyChanges(changes: readonly Change[], opts: ApplyOptions): Applied {
-  const out: Applied = { files: 0, touched: 0, bytes: 0, byFolder: new Map(), conflicts: [], kept: [], notes: [], outcomes: new Map() };
   // (Where names are reached from inside their folder, the working folder changes: it is set back at the end.)
   const was = process.cwd();
   const back = () => {
@@ -135,22 +107,24 @@ export function applyChanges(changes: readonly Change[], opts: ApplyOptions): Ap
   try {
     folders = openFolders(opts.root, opts.reach);
   } catch (e) {
-    out.conflicts.push({ kind: 'no-root', path: '.', detail: `the project folder could not be opened (${errnoText(e)})`, there: opts.there });
-    return out;
+    const noRoot: Conflict = { kind: 'no-root', path: '.', detail: `the project folder could not be opened (${errnoText(e)})`, there: opts.there };
+    return tally({ steps: [], notes: [], stopped: { conflict: noRoot, rest: [] } });
   }
   let saving: Folders | undefined;
   let scratch: { path: string; at: string; close: () => void } | undefined;
   try {
-    return applyAll(changes, opts, out, folders, {
-      saving: () => (saving ??= openFolders(opts.root, opts.reach)),
-      scratch: () => {
-        if (scratch === undefined) {
-          const path = opts.scratch();
-          scratch = { path, ...openOne(path, opts.reach) };
-        }
-        return scratch;
-      },
-    });
+    return tally(
+      transition(changes, opts, folders, {
+        saving: () => (saving ??= openFolders(opts.root, opts.reach)),
+        scratch: () => {
+          if (scratch === undefined) {
+            const path = opts.scratch();
+            scratch = { path, ...openOne(path, opts.reach) };
+          }
+          return scratch;
+        },
+      }),
+    );
   } finally {
     folders.close();
     saving?.close();
@@ -159,356 +133,121 @@ export function applyChanges(changes: readonly Change[], opts: ApplyOptions): Ap
   }
 }
 
-interface Opened {
-  /** The folders the conflicts folder is written through. */
-  saving: () => Folders;
-  /** The scratch folder (where staged content is), opened once: its path and the place names in it are reached through. */
-  scratch: () => { path: string; at: string };
+/** How one change ended, in the apply's order: what was done with it, or the conflict it is and where the worker's version went. */
+export type Step =
+  | { change: Change; outcome: 'applied'; counts: 'file' | 'touch' | 'folder' }
+  | { change: Change; outcome: 'same' | 'skipped' }
+  | { change: Change; outcome: 'kept'; platform: string }
+  | { change: Change; outcome: 'conflict'; conflict: Conflict };
+
+/** What the apply did, change by change, before it is counted. */
+export interface Transition {
+  steps: Step[];
+  /** Lines about changes applied otherwise than they came (a bit not applied). */
+  notes: string[];
+  /** Why nothing (more) was written (the project folder could not be opened, a folder moved while it was written into), and the changes not reached. */
+  stopped?: { conflict: Conflict; rest: readonly Change[] };
 }
 
-function applyAll(changes: readonly Change[], opts: ApplyOptions, out: Applied, folders: Folders, opened: Opened): Applied {
-  let n = 0;
-  const scratchAt = () => opened.scratch().at;
+/**
+ * The loop over the changes, in the apply's order (deletions first, deepest first; then the rest, folders before
+ * what they hold): each is looked at here, decided (decide.ts), and handed to its operation (operations.ts), which
+ * checks again right before it writes. A conflict's worker version is kept as soon as it is one.
+ */
+function transition(
+  changes: readonly Change[],
+  opts: ApplyOptions,
+  folders: Folders,
+  opened: Omit<Places, 'folders' | 'conflictsDir' | 'withoutSpecialBits'>,
+): Transition {
+  const steps: Step[] = [];
+  const notes: string[] = [];
+  const ops = operations({
+    folders,
+    ...opened,
+    conflictsDir: opts.conflictsDir,
+    withoutSpecialBits: (c) => notes.push(`${opts.printable(c.path)} came back without its setuid, setgid or sticky bit`),
+  });
 
-  /** Where `path`'s entry is reached through its opened folder, or why it cannot be (`make`: missing folders are made). */
-  const entry = (path: string, make: boolean): string | 'missing' | 'blocked' => {
-    const [dir, name] = split(path);
-    const f = folders.folder(dir, make);
-    return f === 'missing' || f === 'blocked' ? f : join(f, name);
-  };
-
-  /** Where a staged file is reached: through the scratch folder opened, when it is there. */
-  const stagedAt = (c: Change): string => {
-    const staged = c.staged as string;
-    const s = opened.scratch();
-    return dirname(staged) === s.path ? join(s.at, basename(staged)) : staged;
-  };
-
-  const hereOf = (c: Change): { here: Here; st: Stats | undefined; at: string | undefined } => {
-    const at = entry(c.path, false);
-    // A missing folder above is nothing here, not a block.
-    if (at === 'missing') return { here: { kind: 'absent' }, st: undefined, at: undefined };
-    if (at === 'blocked') return { here: { kind: 'blocked' }, st: undefined, at: undefined };
-    const st = lstatOrUndefined(at);
-    if (st === undefined) return { here: { kind: 'absent' }, st, at };
-    const kind = typeOf(st);
-    return { here: { kind, hash: kind === c.type && (kind === 'f' || kind === 'l') ? localHash(at, st) : undefined }, st, at };
-  };
-
-  /** Keeps the worker's version of `c` where the user finds it; returns that place (relative to root). */
-  const save = (c: Change): string | undefined => {
-    if (c.type === 'd' || (c.type === 'f' && c.staged === undefined)) return undefined;
-    const base = opts.conflictsDir();
-    if (base === undefined) return undefined;
+  const hereOf = (c: Change): { here: Here; seen: Seen | undefined } => {
     const [dir, name] = split(c.path);
-    // Made one level at a time through folders opened, never through a link.
-    const f = opened.saving().folder(dir === '' ? base : `${base}/${dir}`, true);
-    if (f === 'missing' || f === 'blocked') throw Object.assign(new Error('not a folder'), { code: 'ENOTDIR' });
-    let chosen = name;
-    for (let i = 2; lstatOrUndefined(join(f, chosen)) !== undefined; i++) chosen = `${name}~${i}`;
-    if (c.type === 'l') symlinkSync(c.target, join(f, chosen));
-    else renameSync(stagedAt(c), join(f, chosen));
-    if (c.type === 'f') delete c.staged;
-    return join(base, dir, chosen);
+    const f = folders.folder(dir, false);
+    // A missing folder above is nothing here, not a block.
+    if (f === 'missing') return { here: { kind: 'absent' }, seen: undefined };
+    if (f === 'blocked') return { here: { kind: 'blocked' }, seen: undefined };
+    const at = join(f, name);
+    const st = lstatOrUndefined(at);
+    if (st === undefined) return { here: { kind: 'absent' }, seen: undefined };
+    const kind = typeOf(st);
+    return { here: { kind, hash: kind === c.type && (kind === 'f' || kind === 'l') ? localHash(at, st) : undefined }, seen: { at, st } };
   };
 
-  const conflict = (kind: ConflictKind, c: Change, keep: boolean, detail?: string) => {
+  /** The conflict `c` is, its worker version kept first when `keep` (where it could not be, it stays on the worker). */
+  const conflict = (kind: ConflictKind, c: Change, keep: boolean, detail?: string): Step => {
     let saved: string | undefined;
     if (keep) {
       try {
-        saved = save(c);
+        saved = ops.save(c);
       } catch {
         saved = undefined;
       }
     }
     const there = saved === undefined && kind !== 'refused' && kind !== 'special' && kind !== 'delete-kept' ? opts.there : undefined;
-    out.conflicts.push({ kind, path: c.path, ...(saved ? { saved } : {}), ...(detail ? { detail } : {}), ...(there ? { there } : {}) });
-    out.outcomes.set(c.index, 'conflict');
+    return {
+      change: c,
+      outcome: 'conflict',
+      conflict: { kind, path: c.path, ...(saved ? { saved } : {}), ...(detail ? { detail } : {}), ...(there ? { there } : {}) },
+    };
   };
 
-  const count = (c: Change) => {
-    out.outcomes.set(c.index, 'applied');
-    out.files++;
-    if (c.type !== 'f' || c.op === 'D') return;
-    out.bytes += c.size;
-    const folder = c.path.split('/').slice(0, -1).slice(0, 2).join('/') || '.';
-    out.byFolder.set(folder, (out.byFolder.get(folder) ?? 0) + c.size);
-  };
-
-  /** A name for something of sparehand's beside `at` (in the same folder, so on the same file system). */
-  const beside = (at: string) => join(dirname(at), `.sparehand-${process.pid}-${n++}`);
-
-  /** Moves the local entry at `at` aside if it is still the one judged (`seen`); where it went, or undefined (then it stays). */
-  const takeAway = (at: string, seen: Stats): string | undefined => {
-    let aside = join(scratchAt(), `aside-${n++}`);
-    try {
-      renameSync(at, aside);
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EXDEV') throw e;
-      // A folder on another file system (a mount in the project): aside within it.
-      aside = beside(at);
-      renameSync(at, aside);
-    }
-    if (unchanged(lstatSync(aside), seen)) return aside;
-    if (lstatOrUndefined(at) === undefined) renameSync(aside, at);
-    return undefined;
-  };
-
-  /**
-   * A second name for the file at `at` while it is replaced, if it is still the one judged (`seen`): a hard link,
-   * so that the rename over it leaves nothing to lose and an edit made in place meanwhile is seen (a copy where
-   * the file system has no hard links). Undefined when it changed.
-   */
-  const keepAside = (at: string, seen: Stats): { path: string; linked: boolean } | undefined => {
-    let aside = join(scratchAt(), `aside-${n++}`);
-    let linked = true;
-    try {
-      try {
-        linkSync(at, aside);
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== 'EXDEV') throw e;
-        aside = beside(at);
-        linkSync(at, aside);
-      }
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'EMLINK') throw e;
-      linked = false;
-      aside = beside(at);
-      copyFileSync(at, aside, constants.COPYFILE_EXCL);
-    }
-    const now = lstatSync(linked ? aside : at);
-    if (unchanged(now, seen)) return { path: aside, linked };
-    unlinkSync(aside);
-    return undefined;
-  };
-
-  /** The file's mode as it may be here: no setuid, setgid or sticky bit (one note when there was one). */
-  const modeOf = (c: Change): number => {
-    if (c.mode & SPECIAL_BITS) out.notes.push(`${opts.printable(c.path)} came back without its setuid, setgid or sticky bit`);
-    return c.mode & 0o777;
-  };
-
-  /** The worker's version of `c` with its mode and mtime, in the scratch folder: the path to move into place (`copy`: it is not the staged file). */
-  const ready = (c: Change): { from: string; copy: boolean } => {
-    if (c.type === 'l') {
-      const from = join(scratchAt(), `link-${n++}`);
-      symlinkSync(c.target, from);
-      lutimesSync(from, fileTime(c.mtime), fileTime(c.mtime));
-      return { from, copy: true };
-    }
-    const staged = stagedAt(c);
-    // Through the staged file opened, never a link put in its place (a mode set on a file outside the project).
-    const fd = openSync(staged, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-    try {
-      if (!fstatSync(fd).isFile()) throw Object.assign(new Error('its staged content is not a file'), { code: 'EINVAL' });
-      fchmodSync(fd, modeOf(c));
-      futimesSync(fd, fileTime(c.mtime), fileTime(c.mtime));
-    } finally {
-      closeSync(fd);
-    }
-    return { from: staged, copy: false };
-  };
-
-  /** The worker's version made again beside `at` (another file system than the scratch folder's: a mount inside the project). */
-  const copyBeside = (c: Change, at: string, r: { from: string; copy: boolean }): { from: string; copy: boolean } => {
-    const to = beside(at);
-    if (c.type === 'l') {
-      unlinkOrNot(r.from);
-      symlinkSync(c.target, to);
-      lutimesSync(to, fileTime(c.mtime), fileTime(c.mtime));
-    } else {
-      copyFileSync(stagedAt(c), to, constants.COPYFILE_EXCL | constants.COPYFILE_FICLONE);
-      utimesSync(to, fileTime(c.mtime), fileTime(c.mtime));
-    }
-    return { from: to, copy: true };
-  };
-
-  const done = (c: Change, r: { from: string; copy: boolean }) => {
-    if (c.type !== 'f') return;
-    if (r.copy) unlinkSync(stagedAt(c));
-    delete c.staged;
-  };
-
-  /** Puts the worker's version at `at` where nothing is (never replaces anything): false when something is there. */
-  const place = (c: Change, at: string): boolean => {
-    try {
-      if (c.type === 'l') {
-        symlinkSync(c.target, at);
-        lutimesSync(at, fileTime(c.mtime), fileTime(c.mtime));
-        return true;
-      }
-      let r = ready(c);
-      try {
-        linkSync(r.from, at);
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== 'EXDEV') throw e;
-        r = copyBeside(c, at, r);
-        try {
-          linkSync(r.from, at);
-        } finally {
-          unlinkSync(r.from);
-        }
-      }
-      if (!r.copy) unlinkSync(r.from);
-      done(c, r);
-      return true;
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
-      throw e;
-    }
-  };
-
-  /** Puts the worker's version at `at` by one rename over what is there (all or nothing). */
-  const replace = (c: Change, at: string): void => {
-    let r = ready(c);
-    try {
-      try {
-        renameSync(r.from, at);
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== 'EXDEV') throw e;
-        r = copyBeside(c, at, r);
-        renameSync(r.from, at);
-      }
-    } catch (e) {
-      if (r.copy) unlinkOrNot(r.from);
-      throw e;
-    }
-    done(c, r);
-  };
-
-  /** Names in `path`'s folder that differ from its own name only in case. */
-  const caseTwin = (path: string): string | undefined => {
-    const [folder, name] = split(path);
-    const lower = name.toLowerCase();
-    let names: string[];
+  /** The names in a folder here, for the case twins (case-twin.ts): none where it is missing, blocked or unreadable. */
+  const namesHere = (folder: string): string[] | undefined => {
     try {
       const f = folders.folder(folder, false);
-      if (f === 'missing' || f === 'blocked') return undefined;
-      names = readdirSync(f);
+      return f === 'missing' || f === 'blocked' ? undefined : readdirSync(f);
     } catch (e) {
       if (e instanceof FolderMoved) throw e;
       return undefined;
     }
-    const twin = names.find((x) => x !== name && x.toLowerCase() === lower);
-    return twin === undefined ? undefined : folder === '' ? twin : `${folder}/${twin}`;
   };
-  const seenCreated = new Map<string, string>();
-  /** New folders refused for their case: what the command put in them is refused too (never merged). */
-  const caseFolders = new Map<string, string>();
-  const underCaseFolder = (path: string): string | undefined => {
-    for (let i = path.indexOf('/'); i > 0; i = path.indexOf('/', i + 1)) {
-      const twin = caseFolders.get(path.slice(0, i));
-      if (twin !== undefined) return `${twin}${path.slice(i)}`;
-    }
-    return undefined;
-  };
-  const twinOf = (c: Change): string | undefined => {
-    if (c.op !== 'C' || !opts.foldsCase()) return undefined;
-    const inside = underCaseFolder(c.path);
-    const lower = c.path.toLowerCase();
-    const twin = inside ?? caseTwin(c.path) ?? (seenCreated.has(lower) && seenCreated.get(lower) !== c.path ? seenCreated.get(lower) : undefined);
-    if (inside === undefined) seenCreated.set(lower, c.path);
-    if (twin !== undefined && c.type === 'd') caseFolders.set(c.path, twin);
-    return twin;
-  };
+  const twins = caseTwins();
+  const twinOf = (c: Change): string | undefined => (c.op === 'C' && opts.foldsCase() ? twins(c, namesHere) : undefined);
 
-  /** Sets mtime and mode on the file judged (opened without following a link; not when it changed meanwhile). */
-  const touch = (c: Change, at: string, seen: Stats): boolean => {
-    let fd: number;
-    try {
-      fd = openSync(at, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EACCES') throw e;
-      // A file its owner may not read: by its name, right after checking it is still the one judged.
-      if (!unchanged(lstatSync(at), seen) || !lstatSync(at).isFile()) return false;
-      chmodSync(at, modeOf(c));
-      utimesSync(at, fileTime(c.mtime), fileTime(c.mtime));
-      return true;
-    }
-    try {
-      if (!unchanged(fstatSync(fd), seen)) return false;
-      fchmodSync(fd, modeOf(c));
-      futimesSync(fd, fileTime(c.mtime), fileTime(c.mtime));
-      return true;
-    } finally {
-      closeSync(fd);
+  /** The operation for decision `d` (the entry judged is there for every decision that changes what is there). */
+  const operate = (c: Change, d: Decision, seen: Seen | undefined): Result => {
+    const judged = () => seen as Seen;
+    switch (d.act) {
+      case 'mkdir':
+        return ops.makeFolder(c);
+      case 'rmdir':
+        return ops.removeFolder(judged());
+      case 'touch':
+        return ops.touch(c, judged());
+      case 'delete':
+        return ops.delete(judged());
+      case 'write':
+        if (d.replace) return ops.replace(c, judged());
+        return c.type === 'l' ? ops.createLink(c) : ops.createFile(c);
+      default:
+        throw new Error(`no operation for ${d.act}`);
     }
   };
 
-  const act = (c: Change, d: Decision, st: Stats | undefined, at: string | undefined): void => {
+  const step = (c: Change, d: Decision, seen: Seen | undefined, known: Known): Step => {
     switch (d.act) {
       case 'skip':
-        out.outcomes.set(c.index, d.why === 'same' ? 'same' : 'skipped');
-        return;
+        return { change: c, outcome: d.why === 'same' ? 'same' : 'skipped' };
       case 'fetch':
-        out.outcomes.set(c.index, 'skipped');
-        return;
+        return { change: c, outcome: 'skipped' };
       case 'keep':
-        out.kept.push({ path: c.path, size: c.size, platform: knownForeign.get(c.index) ?? '' });
-        out.outcomes.set(c.index, 'kept');
-        return;
+        return { change: c, outcome: 'kept', platform: known.foreign ?? '' };
       case 'conflict':
-        return conflict(d.kind, c, d.save, d.kind === 'case' ? knownTwin.get(c.index) : d.kind === 'refused' ? knownRefusal.get(c.index) : c.problem);
-      case 'mkdir': {
-        const to = entry(c.path, true);
-        if (to === 'missing' || to === 'blocked') return conflict('blocked', c, false);
-        mkdirSync(to);
-        out.outcomes.set(c.index, 'applied');
-        return;
-      }
-      case 'rmdir':
-        // Only an empty real folder: what is still in it is here only (ignored files, or files kept above).
-        try {
-          rmdirSync(at as string);
-          out.outcomes.set(c.index, 'applied');
-        } catch (e) {
-          const code = (e as NodeJS.ErrnoException).code;
-          if (code !== 'ENOTEMPTY' && code !== 'EEXIST' && code !== 'ENOENT') throw e;
-          out.outcomes.set(c.index, 'skipped');
-        }
-        return;
-      case 'touch':
-        // (Changed here meanwhile: left alone, as a file changed here before the run would be.)
-        if (!touch(c, at as string, st as Stats)) return void out.outcomes.set(c.index, 'skipped');
-        out.touched++;
-        out.outcomes.set(c.index, 'applied');
-        return;
-      case 'delete': {
-        const aside = takeAway(at as string, st as Stats);
-        if (aside === undefined) return conflict('delete-kept', c, false);
-        unlinkSync(aside);
-        return count(c);
-      }
-      case 'write': {
-        if (!d.replace) {
-          const to = entry(c.path, true);
-          if (to === 'missing' || to === 'blocked') return conflict('blocked', c, true);
-          return place(c, to) ? count(c) : conflict('exists-here', c, true);
-        }
-        // Yours, kept by a second name until the worker's is renamed over it: at every instant one of them is at its path.
-        const kept = keepAside(at as string, st as Stats);
-        if (kept === undefined) return conflict('changed-here', c, true);
-        try {
-          replace(c, at as string);
-        } catch (e) {
-          unlinkOrNot(kept.path);
-          throw e;
-        }
-        if (kept.linked && !unchanged(lstatSync(kept.path), st as Stats)) {
-          // Written in place in the instant before the rename: yours goes back, the worker's stays there.
-          renameSync(kept.path, at as string);
-          return conflict('changed-here', c, false);
-        }
-        unlinkSync(kept.path);
-        return count(c);
-      }
+        return conflict(d.kind, c, d.save, d.kind === 'case' ? known.caseTwin : d.kind === 'refused' ? known.refused : c.problem);
     }
+    const r = operate(c, d, seen);
+    return r.outcome === 'conflict' ? conflict(r.kind, c, r.save) : { change: c, ...r };
   };
 
-  const knownTwin = new Map<number, string>();
-  const knownRefusal = new Map<number, string>();
-  const knownForeign = new Map<number, string>();
   const deletions = changes.filter((c) => c.op === 'D').sort((a, b) => (a.path < b.path ? 1 : a.path > b.path ? -1 : 0));
   const others = changes.filter((c) => c.op !== 'D').sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const all = [...deletions, ...others];
@@ -516,40 +255,47 @@ function applyAll(changes: readonly Change[], opts: ApplyOptions, out: Applied, 
     const c = all[i] as Change;
     folders.next();
     const known: Known = { ...opts.known(c) };
-    if (known.refused) knownRefusal.set(c.index, known.refused);
-    if (known.foreign !== undefined) knownForeign.set(c.index, known.foreign);
     try {
       if (known.refused !== undefined) {
         // Never looked for here: a refused path may lead anywhere.
-        act(c, decide(c, { kind: 'absent' }, known), undefined, undefined);
+        steps.push(step(c, decide(c, { kind: 'absent' }, known), undefined, known));
         continue;
       }
       const twin = c.problem === undefined ? twinOf(c) : undefined;
-      if (twin !== undefined) {
-        known.caseTwin = twin;
-        knownTwin.set(c.index, twin);
-      }
-      const { here, st, at } = hereOf(c);
-      act(c, decide(c, here, known), st, at);
+      if (twin !== undefined) known.caseTwin = twin;
+      const { here, seen } = hereOf(c);
+      steps.push(step(c, decide(c, here, known), seen, known));
     } catch (e) {
-      if (e instanceof FolderMoved) {
-        // Something here is moving the project's folders while they are written: nothing more is written.
-        out.conflicts.push({ kind: 'moved-here', path: e.path, there: opts.there });
-        for (const rest of all.slice(i)) out.outcomes.set(rest.index, 'conflict');
-        break;
-      }
-      conflict('not-written', c, true, errnoText(e));
+      // Something here is moving the project's folders while they are written: nothing more is written.
+      if (e instanceof FolderMoved) return { steps, notes, stopped: { conflict: { kind: 'moved-here', path: e.path, there: opts.there }, rest: all.slice(i) } };
+      steps.push(conflict('not-written', c, true, errnoText(e)));
     }
   }
-  return out;
+  return { steps, notes };
 }
 
-function unlinkOrNot(path: string): void {
-  try {
-    unlinkSync(path);
-  } catch {
-    /* never made */
+/** The apply's steps counted as the run reports them (run/report.ts) and the ancestor remembers them (ancestor.ts). */
+function tally(t: Transition): Applied {
+  const out: Applied = { files: 0, touched: 0, bytes: 0, byFolder: new Map(), conflicts: [], kept: [], notes: t.notes, outcomes: new Map() };
+  for (const s of t.steps) {
+    const c = s.change;
+    out.outcomes.set(c.index, s.outcome);
+    if (s.outcome === 'conflict') out.conflicts.push(s.conflict);
+    if (s.outcome === 'kept') out.kept.push({ path: c.path, size: c.size, platform: s.platform });
+    if (s.outcome !== 'applied') continue;
+    if (s.counts === 'touch') out.touched++;
+    if (s.counts !== 'file') continue;
+    out.files++;
+    if (c.type !== 'f' || c.op === 'D') continue;
+    out.bytes += c.size;
+    const folder = c.path.split('/').slice(0, -1).slice(0, 2).join('/') || '.';
+    out.byFolder.set(folder, (out.byFolder.get(folder) ?? 0) + c.size);
   }
+  if (t.stopped !== undefined) {
+    out.conflicts.push(t.stopped.conflict);
+    for (const rest of t.stopped.rest) out.outcomes.set(rest.index, 'conflict');
+  }
+  return out;
 }
 
 /** The changes whose content the worker must send before they can be applied (decide.ts 'fetch'). */

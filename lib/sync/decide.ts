@@ -25,7 +25,7 @@ export interface Known {
   refused?: string | undefined;
   /** It is a coding tool's settings in the project (guard.ts isToolSettings): never changed by a run. */
   settings?: boolean;
-  /** On a disk here that folds case: the name here that differs from the change's only in case. */
+  /** On a disk here that folds case: the name here, or made before, that differs from the change's only in case (case-twin.ts). */
   caseTwin?: string | undefined;
   /**
    * The worker's platform differs from this machine's, and the change's content is native code the worker made

@@ -1,0 +1,349 @@
+// The apply's operations, one per kind of write (as mutagen's transition.go has one per change it makes): create a
+// file, make a link, replace a file or link, set mtime and mode only, delete, make a folder, remove one, keep the
+// worker's version of a conflict. apply.ts looks and decide.ts decides; each operation is given the entry judged
+// (`seen`: what was there when it was looked at) and checks right before it writes that it is still that one, so a
+// file changed here meanwhile is never replaced or deleted: it returns what it did, or the conflict it found. An
+// error it meets (permission, no space, another file system) is thrown: the apply makes it a conflict. Names are
+// reached only through folders opened once (open-folders.ts); a file is replaced by one rename over it, its old
+// version first given a second name, so a kill at any instant leaves the old or the new version in place.
+import {
+  type Stats,
+  chmodSync,
+  closeSync,
+  constants,
+  copyFileSync,
+  fchmodSync,
+  fstatSync,
+  futimesSync,
+  linkSync,
+  lstatSync,
+  lutimesSync,
+  mkdirSync,
+  openSync,
+  renameSync,
+  rmdirSync,
+  symlinkSync,
+  unlinkSync,
+  utimesSync,
+} from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { type Change, fileTime } from '../remote/change.js';
+import type { ConflictKind } from './decide.js';
+import { SPECIAL_BITS } from './guard.js';
+import { type Folders, lstatOrUndefined } from './open-folders.js';
+
+/** What an operation did with its change. */
+export type Result =
+  /** `counts`: a file, link or deletion applied (counted with its bytes), a touch, or neither (a folder). */
+  | { outcome: 'applied'; counts: 'file' | 'touch' | 'folder' }
+  | { outcome: 'skipped' }
+  /** `save`: the worker's version is to be kept where the user finds it. */
+  | { outcome: 'conflict'; kind: ConflictKind; save: boolean };
+
+/** What the operations write through. */
+export interface Places {
+  folders: Folders;
+  /** The scratch folder (where staged content is), opened once: its path and the place names in it are reached through. */
+  scratch: () => { path: string; at: string };
+  /** The folders the conflicts folder is written through. */
+  saving: () => Folders;
+  /** Makes (once) and returns the folder, relative to root, that keeps the worker's versions of conflicts; undefined when there is none. */
+  conflictsDir: () => string | undefined;
+  /** Told of each file that comes back without its setuid, setgid or sticky bit (one line says so). */
+  withoutSpecialBits: (c: Change) => void;
+}
+
+/** The entry at a change's path as it was judged: where it is reached (through its opened folder) and its lstat. */
+export interface Seen {
+  at: string;
+  st: Stats;
+}
+
+export type Operations = ReturnType<typeof operations>;
+
+/** Still the file that was judged: the same inode, mtime and size (not ctime: a link or rename changes it). */
+export const unchanged = (now: Stats, seen: Stats) => now.ino === seen.ino && now.mtimeMs === seen.mtimeMs && now.size === seen.size;
+
+/** `dir/name` as folder and name ('' for the root). */
+export const split = (path: string): [string, string] => {
+  const i = path.lastIndexOf('/');
+  return i < 0 ? ['', path] : [path.slice(0, i), path.slice(i + 1)];
+};
+
+const applied = (counts: 'file' | 'touch' | 'folder'): Result => ({ outcome: 'applied', counts });
+const conflict = (kind: ConflictKind, save: boolean): Result => ({ outcome: 'conflict', kind, save });
+
+export function operations(places: Places) {
+  const { folders } = places;
+  let n = 0;
+  const scratchAt = () => places.scratch().at;
+
+  /** Where `path`'s entry is reached through its opened folder, or why it cannot be (`make`: missing folders are made). */
+  const entry = (path: string, make: boolean): string | 'missing' | 'blocked' => {
+    const [dir, name] = split(path);
+    const f = folders.folder(dir, make);
+    return f === 'missing' || f === 'blocked' ? f : join(f, name);
+  };
+
+  /** Where a staged file is reached: through the scratch folder opened, when it is there. */
+  const stagedAt = (c: Change): string => {
+    const staged = c.staged as string;
+    const s = places.scratch();
+    return dirname(staged) === s.path ? join(s.at, basename(staged)) : staged;
+  };
+
+  /** A name for something of sparehand's beside `at` (in the same folder, so on the same file system). */
+  const beside = (at: string) => join(dirname(at), `.sparehand-${process.pid}-${n++}`);
+
+  /** Moves the local entry at `at` aside if it is still the one judged (`seen`); where it went, or undefined (then it stays). */
+  const takeAway = (at: string, seen: Stats): string | undefined => {
+    let aside = join(scratchAt(), `aside-${n++}`);
+    try {
+      renameSync(at, aside);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EXDEV') throw e;
+      // A folder on another file system (a mount in the project): aside within it.
+      aside = beside(at);
+      renameSync(at, aside);
+    }
+    if (unchanged(lstatSync(aside), seen)) return aside;
+    if (lstatOrUndefined(at) === undefined) renameSync(aside, at);
+    return undefined;
+  };
+
+  /**
+   * A second name for the file at `at` while it is replaced, if it is still the one judged (`seen`): a hard link,
+   * so that the rename over it leaves nothing to lose and an edit made in place meanwhile is seen (a copy where
+   * the file system has no hard links). Undefined when it changed.
+   */
+  const keepAside = (at: string, seen: Stats): { path: string; linked: boolean } | undefined => {
+    let aside = join(scratchAt(), `aside-${n++}`);
+    let linked = true;
+    try {
+      try {
+        linkSync(at, aside);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'EXDEV') throw e;
+        aside = beside(at);
+        linkSync(at, aside);
+      }
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'EMLINK') throw e;
+      linked = false;
+      aside = beside(at);
+      copyFileSync(at, aside, constants.COPYFILE_EXCL);
+    }
+    const now = lstatSync(linked ? aside : at);
+    if (unchanged(now, seen)) return { path: aside, linked };
+    unlinkSync(aside);
+    return undefined;
+  };
+
+  /** The file's mode as it may be here: no setuid, setgid or sticky bit (one note when there was one). */
+  const modeOf = (c: Change): number => {
+    if (c.mode & SPECIAL_BITS) places.withoutSpecialBits(c);
+    return c.mode & 0o777;
+  };
+
+  /** The worker's version of `c` with its mode and mtime, in the scratch folder: the path to move into place (`copy`: it is not the staged file). */
+  const ready = (c: Change): { from: string; copy: boolean } => {
+    if (c.type === 'l') {
+      const from = join(scratchAt(), `link-${n++}`);
+      symlinkSync(c.target, from);
+      lutimesSync(from, fileTime(c.mtime), fileTime(c.mtime));
+      return { from, copy: true };
+    }
+    const staged = stagedAt(c);
+    // Through the staged file opened, never a link put in its place (a mode set on a file outside the project).
+    const fd = openSync(staged, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    try {
+      if (!fstatSync(fd).isFile()) throw Object.assign(new Error('its staged content is not a file'), { code: 'EINVAL' });
+      fchmodSync(fd, modeOf(c));
+      futimesSync(fd, fileTime(c.mtime), fileTime(c.mtime));
+    } finally {
+      closeSync(fd);
+    }
+    return { from: staged, copy: false };
+  };
+
+  /** The worker's version made again beside `at` (another file system than the scratch folder's: a mount inside the project). */
+  const copyBeside = (c: Change, at: string, r: { from: string; copy: boolean }): { from: string; copy: boolean } => {
+    const to = beside(at);
+    if (c.type === 'l') {
+      unlinkOrNot(r.from);
+      symlinkSync(c.target, to);
+      lutimesSync(to, fileTime(c.mtime), fileTime(c.mtime));
+    } else {
+      copyFileSync(stagedAt(c), to, constants.COPYFILE_EXCL | constants.COPYFILE_FICLONE);
+      utimesSync(to, fileTime(c.mtime), fileTime(c.mtime));
+    }
+    return { from: to, copy: true };
+  };
+
+  const done = (c: Change, r: { from: string; copy: boolean }) => {
+    if (c.type !== 'f') return;
+    if (r.copy) unlinkSync(stagedAt(c));
+    delete c.staged;
+  };
+
+  /** Where a new entry goes (its folders made), or the conflict when a file or a link stands where a folder is needed. */
+  const newEntry = (c: Change): string | Result => {
+    const to = entry(c.path, true);
+    return to === 'missing' || to === 'blocked' ? conflict('blocked', true) : to;
+  };
+
+  /** Puts `make`'s result at the new entry where nothing is (never replaces anything): a conflict when something is there. */
+  const create = (c: Change, make: (at: string) => void): Result => {
+    const to = newEntry(c);
+    if (typeof to !== 'string') return to;
+    try {
+      make(to);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'EEXIST') return conflict('exists-here', true);
+      throw e;
+    }
+    return applied('file');
+  };
+
+  /** Puts the worker's version at `at` by one rename over what is there (all or nothing). */
+  const renameOver = (c: Change, at: string): void => {
+    let r = ready(c);
+    try {
+      try {
+        renameSync(r.from, at);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'EXDEV') throw e;
+        r = copyBeside(c, at, r);
+        renameSync(r.from, at);
+      }
+    } catch (e) {
+      if (r.copy) unlinkOrNot(r.from);
+      throw e;
+    }
+    done(c, r);
+  };
+
+  return {
+    /** A new file, linked into place from its staged content (a copy beside it first across file systems). */
+    createFile: (c: Change): Result =>
+      create(c, (at) => {
+        let r = ready(c);
+        try {
+          linkSync(r.from, at);
+        } catch (e) {
+          if ((e as NodeJS.ErrnoException).code !== 'EXDEV') throw e;
+          r = copyBeside(c, at, r);
+          try {
+            linkSync(r.from, at);
+          } finally {
+            unlinkSync(r.from);
+          }
+        }
+        if (!r.copy) unlinkSync(r.from);
+        done(c, r);
+      }),
+
+    /** A new link, with the worker's mtime. */
+    createLink: (c: Change): Result =>
+      create(c, (at) => {
+        symlinkSync(c.target, at);
+        lutimesSync(at, fileTime(c.mtime), fileTime(c.mtime));
+      }),
+
+    /** The worker's file or link over yours, if yours is still the one judged. */
+    replace: (c: Change, { at, st }: Seen): Result => {
+      // Yours, kept by a second name until the worker's is renamed over it: at every instant one of them is at its path.
+      const kept = keepAside(at, st);
+      if (kept === undefined) return conflict('changed-here', true);
+      try {
+        renameOver(c, at);
+      } catch (e) {
+        unlinkOrNot(kept.path);
+        throw e;
+      }
+      if (kept.linked && !unchanged(lstatSync(kept.path), st)) {
+        // Written in place in the instant before the rename: yours goes back, the worker's stays there.
+        renameSync(kept.path, at);
+        return conflict('changed-here', false);
+      }
+      unlinkSync(kept.path);
+      return applied('file');
+    },
+
+    /** mtime and mode on the file judged (opened without following a link); left alone when it changed meanwhile, as a file changed here before the run would be. */
+    touch: (c: Change, { at, st }: Seen): Result => {
+      let fd: number;
+      try {
+        fd = openSync(at, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'EACCES') throw e;
+        // A file its owner may not read: by its name, right after checking it is still the one judged.
+        if (!unchanged(lstatSync(at), st) || !lstatSync(at).isFile()) return { outcome: 'skipped' };
+        chmodSync(at, modeOf(c));
+        utimesSync(at, fileTime(c.mtime), fileTime(c.mtime));
+        return applied('touch');
+      }
+      try {
+        if (!unchanged(fstatSync(fd), st)) return { outcome: 'skipped' };
+        fchmodSync(fd, modeOf(c));
+        futimesSync(fd, fileTime(c.mtime), fileTime(c.mtime));
+        return applied('touch');
+      } finally {
+        closeSync(fd);
+      }
+    },
+
+    /** A file or link deleted, if it is still the one judged: moved aside first, then unlinked. */
+    delete: ({ at, st }: Seen): Result => {
+      const aside = takeAway(at, st);
+      if (aside === undefined) return conflict('delete-kept', false);
+      unlinkSync(aside);
+      return applied('file');
+    },
+
+    makeFolder: (c: Change): Result => {
+      const to = entry(c.path, true);
+      if (to === 'missing' || to === 'blocked') return conflict('blocked', false);
+      mkdirSync(to);
+      return applied('folder');
+    },
+
+    /** Only an empty real folder: what is still in it is here only (ignored files, or files kept above). */
+    removeFolder: ({ at }: Seen): Result => {
+      try {
+        rmdirSync(at);
+        return applied('folder');
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code;
+        if (code !== 'ENOTEMPTY' && code !== 'EEXIST' && code !== 'ENOENT') throw e;
+        return { outcome: 'skipped' };
+      }
+    },
+
+    /** Keeps the worker's version of `c` where the user finds it; returns that place (relative to root). */
+    save: (c: Change): string | undefined => {
+      if (c.type === 'd' || (c.type === 'f' && c.staged === undefined)) return undefined;
+      const base = places.conflictsDir();
+      if (base === undefined) return undefined;
+      const [dir, name] = split(c.path);
+      // Made one level at a time through folders opened, never through a link.
+      const f = places.saving().folder(dir === '' ? base : `${base}/${dir}`, true);
+      if (f === 'missing' || f === 'blocked') throw Object.assign(new Error('not a folder'), { code: 'ENOTDIR' });
+      let chosen = name;
+      for (let i = 2; lstatOrUndefined(join(f, chosen)) !== undefined; i++) chosen = `${name}~${i}`;
+      if (c.type === 'l') symlinkSync(c.target, join(f, chosen));
+      else renameSync(stagedAt(c), join(f, chosen));
+      if (c.type === 'f') delete c.staged;
+      return join(base, dir, chosen);
+    },
+  };
+}
+
+function unlinkOrNot(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    /* never made */
+  }
+}
