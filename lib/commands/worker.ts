@@ -1,5 +1,6 @@
 // `sparehand worker add|list|check|reset|remove`: the SSH hosts commands run on.
-import { type Command, InvalidArgumentError } from 'commander';
+import { InvalidArgumentError } from 'commander';
+import type { SparehandCommand } from './command.js';
 import type { Worker } from '../config.js';
 import { loadConfig } from '../config.js';
 import { type Context, say } from '../context.js';
@@ -77,7 +78,7 @@ async function podsToo(ctx: Context, workers: readonly Worker[]): Promise<Worker
   return pools.workers;
 }
 
-export function register(program: Command, ctx: Context, setExit: (n: number) => void): void {
+export function register(program: SparehandCommand, ctx: Context): void {
   const worker = program.command('worker').description('add, list, check and remove workers (SSH hosts)');
   worker
     .command('add')
@@ -137,7 +138,7 @@ export function register(program: Command, ctx: Context, setExit: (n: number) =>
               ? found.failed[0].error.message
               : `pool "${name}" has ${found.workers.length} running pod${found.workers.length === 1 ? '' : 's'} now: ${found.workers.map((p) => p.name).join(', ')}`,
           );
-          return;
+          return 0;
         }
         // Asked once: an unreachable worker costs one connection timeout, not one per question below.
         const unreachable = await connect(ctx, w).then(
@@ -166,6 +167,7 @@ export function register(program: Command, ctx: Context, setExit: (n: number) =>
               : `${name} could not be reached to set its slots (${s.problem}); its first run sets them`,
           );
         }
+        return 0;
       },
     );
   worker
@@ -177,6 +179,7 @@ export function register(program: Command, ctx: Context, setExit: (n: number) =>
       if (o.json) ctx.stdout.write(`${JSON.stringify({ workers }, null, 2)}\n`);
       else if (workers.length === 0) say(ctx, 'no worker configured; add one with `sparehand worker add NAME user@host`');
       else for (const w of workers) ctx.stdout.write(`${w.name}\t${workerWhere(w)}${w.port ? `:${w.port}` : ''}\t${w.dir}\t${w.slots} slots\n`);
+      return 0;
     });
   worker
     .command('check')
@@ -193,7 +196,7 @@ export function register(program: Command, ctx: Context, setExit: (n: number) =>
         for (const r of reports) ctx.stdout.write(`${formatReport(r)}\n`);
         for (const t of toolchains) ctx.stdout.write(`${toolchainLine(t)}\n`);
       }
-      if (reports.some((r) => !r.ok)) setExit(1);
+      return reports.some((r) => !r.ok) ? 1 : 0;
     });
   worker
     .command('reset')
@@ -215,7 +218,7 @@ export function register(program: Command, ctx: Context, setExit: (n: number) =>
       const none = notAProject(root, ctx.home);
       if (none) {
         say(ctx, `nothing to reset: ${shown}: ${none}, and no run sends it to a worker; run this in a project, or give --project DIR`);
-        return;
+        return 0;
       }
       for (const w of await podsToo(ctx, workers)) {
         const r = await resetProject(ctx, w, root);
@@ -231,6 +234,7 @@ export function register(program: Command, ctx: Context, setExit: (n: number) =>
         say(ctx, caches.length > 0 ? `${w.name}: removed the package managers' caches ${caches.join(', ')}` : `${w.name}: no package manager caches there`);
       }
       if (!o.all) say(ctx, `kept the package managers' caches on the worker (${PACKAGE_CACHE_OWNERS}): \`worker reset --all\` removes them too`);
+      return 0;
     });
   worker
     .command('fetch')
@@ -260,7 +264,7 @@ export function register(program: Command, ctx: Context, setExit: (n: number) =>
         if (o.json) ctx.stdout.write(`${JSON.stringify({ kept: rows }, null, 2)}\n`);
         else if (rows.length === 0) say(ctx, 'no worker keeps anything of this project (what a run keeps there because it does not run here is listed here)');
         else for (const r of rows) ctx.stdout.write(`${printable(r.path)}\t${r.worker}\tcopy ${r.copy}\t${r.keptAt}\n`);
-        return setExit(0);
+        return 0;
       }
       const to = o.to === undefined ? undefined : resolve(ctx.cwd, o.to);
       if (to !== undefined) mkdirSync(to, { recursive: true });
@@ -276,7 +280,7 @@ export function register(program: Command, ctx: Context, setExit: (n: number) =>
         for (const k of r.skipped) say(ctx, `not fetched: ${printable(k.path)}: ${k.why}`);
         if (r.fetched.length === 0 && r.skipped.length === 0) say(ctx, 'no worker keeps anything of this project: nothing to fetch');
       }
-      setExit(r.skipped.length > 0 ? 1 : 0);
+      return r.skipped.length > 0 ? 1 : 0;
     });
   worker
     .command('remove')
@@ -298,5 +302,6 @@ export function register(program: Command, ctx: Context, setExit: (n: number) =>
               ? `removed worker "${name}"; its shared ssh connection stays up for worker "${closed.sharedWith}", which reaches the same host the same way`
               : `removed worker "${name}"`,
       );
+      return 0;
     });
 }
