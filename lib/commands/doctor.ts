@@ -15,7 +15,7 @@ import { rsyncHere } from '../remote/rsync-found.js';
 import { permissionParityNotes } from '../agents/platform-notes.js';
 import { capture } from '../process.js';
 import { dependencyChecks } from './doctor-deps.js';
-import { formatReport } from './worker.js';
+import { formatReport } from './worker-check.js';
 import { gitRoot, projectRoot } from '../project-root.js';
 import { serviceSignsLine } from '../run/service-signs.js';
 import { servicesFor, workerServicesFor } from '../run/services.js';
