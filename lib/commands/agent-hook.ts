@@ -10,7 +10,7 @@ export function register(agent: SparehandCommand, ctx: Context): void {
     .description("the hook a coding tool runs: payload on stdin, answer in the tool's own form (always fails open)")
     .requiredOption('--for <tool>', 'which tool is calling')
     .action(async (opts: { for: string }) => {
-      const leave = (id: string) => (isAgentId(id) ? (AGENTS[id]!.leaveStdout ?? '') : '');
+      const leave = (id: string) => (isAgentId(id) ? (AGENTS[id].leaveStdout ?? '') : '');
       return await hookMain(ctx, opts.for, { full: () => import('../hook/answer.js'), leave });
     });
 }

@@ -2,6 +2,7 @@
 import { parse } from 'smol-toml';
 import { describe, expect, it } from 'vitest';
 import { tomlHooksTarget } from '../../lib/agents/shapes.js';
+import type { AgentId } from '../../lib/agents/types.js';
 import { hookCommand } from '../../lib/install/hook-command.js';
 import { installToml, installedTomlCommands, uninstallToml } from '../../lib/install/toml-target.js';
 
@@ -11,8 +12,10 @@ const target = tomlHooksTarget({
   path: () => '/h/config.toml',
   entry: (hook) => ({ event: 'PreToolUse', matcher: '^Bash$', command: hook.shell, timeout: 10 }),
 });
-const hook = hookCommand('acme', { node: '/usr/bin/node', script: '/opt/sparehand/bin/sparehand.js' });
-const moved = hookCommand('acme', { node: '/usr/bin/node', script: '/new/place/bin/sparehand.js' });
+// A made-up tool: the TOML table is the same for every tool that keeps its hooks so.
+const ACME = 'acme' as AgentId;
+const hook = hookCommand(ACME, { node: '/usr/bin/node', script: '/opt/sparehand/bin/sparehand.js' });
+const moved = hookCommand(ACME, { node: '/usr/bin/node', script: '/new/place/bin/sparehand.js' });
 const OURS = `[[hooks]]\nevent = "PreToolUse"\nmatcher = "^Bash$"\ncommand = ${JSON.stringify(hook.shell)}\ntimeout = 10`;
 
 describe('TOML hook table', () => {
