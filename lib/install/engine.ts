@@ -10,8 +10,7 @@ import { type InstallRecord, addDirs, fileRecord, loadRecord, saveRecord } from 
 import { installJson, installedCommands, missingFrom, ourHandler, ourIndices, onlySeed, parseSettings, uninstallJson } from './json-target.js';
 import { hasNote, noteBlock, removeNote, upsertNote } from './note-block.js';
 import { installOwnFile, uninstallOwnFile } from './own-file.js';
-import { installToml, installedTomlCommands, uninstallToml } from './toml-target.js';
-import { removeTomlField, setTomlString } from './toml-trust.js';
+import { installToml, installedTomlCommands, removeTomlField, setTomlString, uninstallToml } from './toml-text.js';
 import type { Workspace } from './workspace.js';
 
 export interface PlanOptions {

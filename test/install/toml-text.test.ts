@@ -1,10 +1,75 @@
-// sparehand's table in a TOML array of tables: added after the user's text, replaced where it is, removed exactly.
+// The one TOML editor (lib/install/toml-text.ts), as data: a tool's settings (a list where it is written, with its
+// comment; a layout it cannot edit is refused, not guessed), a trust entry's field, and sparehand's table in an array
+// of tables (added after the user's text, replaced where it is); each taken back gives the user's bytes back.
 import { parse } from 'smol-toml';
 import { describe, expect, it } from 'vitest';
 import { tomlHooksTarget } from '../../lib/agents/shapes.js';
 import type { AgentId } from '../../lib/agents/types.js';
 import { hookCommand } from '../../lib/install/hook-command.js';
-import { installToml, installedTomlCommands, uninstallToml } from '../../lib/install/toml-target.js';
+import { installToml, installedTomlCommands, removeTomlField, setTomlString, tomlSettings, uninstallToml } from '../../lib/install/toml-text.js';
+
+describe('editing a TOML settings file', () => {
+  const key = ['sandbox_workspace_write', 'writable_roots'];
+
+  it('adds to a list where it is written (a list over several lines too), and taking it out gives the bytes back', () => {
+    const text = '[sandbox_workspace_write]\nwritable_roots = [\n  "/a", # mine\n  "/b",\n]\nnetwork_access = false\n';
+    const doc = tomlSettings('c.toml', text);
+    doc.add(key, ['/s1', '/s2']);
+    expect((parse(doc.text()) as any).sandbox_workspace_write.writable_roots).toEqual(['/a', '/b', '/s1', '/s2']);
+    expect(doc.text()).toContain('"/a", # mine');
+    doc.take(key, ['/s1', '/s2']);
+    expect(doc.text()).toBe(text);
+  });
+
+  it('a table it made goes with what it put in it; a table written another way is refused', () => {
+    const doc = tomlSettings('c.toml', 'model = "m"\n');
+    doc.add(key, ['/s']);
+    doc.set(['sandbox_workspace_write', 'network_access'], true);
+    expect(doc.text()).toBe('model = "m"\n\n[sandbox_workspace_write]\nwritable_roots = ["/s"]\nnetwork_access = true\n');
+    doc.take(key, ['/s']);
+    doc.prune(key, 1);
+    doc.remove(['sandbox_workspace_write', 'network_access']);
+    doc.prune(['sandbox_workspace_write', 'network_access'], 1);
+    expect(doc.text()).toBe('model = "m"\n');
+    expect(() =>
+      tomlSettings('c.toml', 'sandbox_workspace_write = { network_access = false }\n').set(['sandbox_workspace_write', 'network_access'], true),
+    ).toThrow(/c\.toml: sandbox_workspace_write is not written as a \[sandbox_workspace_write\] table; it was left untouched/);
+  });
+});
+
+const trustTable = ['hooks', 'state', '/home/u/.codex/hooks.json:pre_tool_use:1:0'];
+
+describe('TOML trust entry', () => {
+  it("adds the entry keeping the user's text, and removes exactly it", () => {
+    const user = '# my config\nmodel = "gpt-5"\n\n[features]\nhooks = true # yes\n';
+    const out = setTomlString('c', user, trustTable, 'trusted_hash', 'sha256:abc');
+    expect(out.startsWith(user)).toBe(true);
+    expect(out).toContain('[hooks.state."/home/u/.codex/hooks.json:pre_tool_use:1:0"]\ntrusted_hash = "sha256:abc"\n');
+    expect(setTomlString('c', out, trustTable, 'trusted_hash', 'sha256:abc')).toBe(out);
+    const changed = setTomlString('c', out, trustTable, 'trusted_hash', 'sha256:def');
+    expect((parse(changed) as any).hooks.state[trustTable[2]!].trusted_hash).toBe('sha256:def');
+    expect(changed.split('trusted_hash').length).toBe(2);
+    expect(removeTomlField('c', out, trustTable, 'trusted_hash')).toBe(user);
+  });
+  it('updates an entry the tool wrote itself, keeping its other keys', () => {
+    const user = `[hooks.state."${trustTable[2]}"]\ntrusted_hash = "sha256:old"\nenabled = true\n`;
+    const out = setTomlString('c', user, trustTable, 'trusted_hash', 'sha256:new');
+    expect(parse(out)).toEqual({ hooks: { state: { [trustTable[2]!]: { trusted_hash: 'sha256:new', enabled: true } } } });
+    expect(parse(removeTomlField('c', out, trustTable, 'trusted_hash')!)).toEqual({ hooks: { state: { [trustTable[2]!]: { enabled: true } } } });
+  });
+  it('a file holding only the entry goes away; an unparsable one is refused', () => {
+    expect(removeTomlField('c', setTomlString('c', undefined, trustTable, 'trusted_hash', 'sha256:x'), trustTable, 'trusted_hash')).toBeUndefined();
+    expect(() => setTomlString('/h/config.toml', 'a = ', trustTable, 'trusted_hash', 'x')).toThrow(/cannot parse \/h\/config.toml/);
+  });
+  it("goes by the settings editor's rules: a quoted key is the same key, a comment keeps its table, another layout is refused", () => {
+    expect(setTomlString('c', '[a]\n"trusted_hash" = "old"\n', ['a'], 'trusted_hash', 'new')).toBe('[a]\ntrusted_hash = "new"\n');
+    expect(removeTomlField('c', '[a]\n"trusted_hash" = "old"\n', ['a'], 'trusted_hash')).toBeUndefined();
+    expect(removeTomlField('c', '[a]\n# mine\ntrusted_hash = "old"\n', ['a'], 'trusted_hash')).toBe('[a]\n# mine\n');
+    expect(setTomlString('c', '[a]\nb = 1', ['a'], 'trusted_hash', 'h')).toBe('[a]\nb = 1\ntrusted_hash = "h"\n');
+    expect(() => setTomlString('c', 'a = { b = 1 }\n', ['a'], 'trusted_hash', 'h')).toThrow(/c: a is not written as a \[a\] table/);
+    expect(removeTomlField('c', 'a = { trusted_hash = "h" }\n', ['a'], 'trusted_hash')).toBe('a = { trusted_hash = "h" }\n');
+  });
+});
 
 const target = tomlHooksTarget({
   agent: 'acme',
