@@ -1,7 +1,8 @@
 // Builds the command line; the ONE place that catches errors and turns them into messages and exit statuses.
-import { Command, CommanderError } from 'commander';
+import { CommanderError } from 'commander';
 import { register as registerAgent } from './commands/agent.js';
 import { register as registerClassify } from './commands/classify.js';
+import { SparehandCommand } from './commands/command.js';
 import { register as registerDoctor } from './commands/doctor.js';
 import { commandPath, register as registerHelp } from './commands/help.js';
 import { register as registerLog } from './commands/log.js';
@@ -21,14 +22,14 @@ Examples:
   sparehand help worker add                      help for one command; \`sparehand help config\` for a topic
 `;
 
-export function buildProgram(ctx: Context, setExit: (n: number) => void): Command {
+export function buildProgram(ctx: Context): SparehandCommand {
   const output = {
     writeOut: (s: string) => ctx.stdout.write(s),
     writeErr: (s: string) => ctx.stderr.write(s),
     // Usage errors are printed by main(), in one line with what to type instead.
     outputError: () => {},
   };
-  const program = new Command('sparehand')
+  const program = new SparehandCommand('sparehand')
     .description("send your coding agents' heavy commands (tests, builds, type checks) to a spare machine over SSH")
     .version(VERSION, '-V, --version')
     .option('--debug', 'show the cause of errors')
@@ -36,13 +37,13 @@ export function buildProgram(ctx: Context, setExit: (n: number) => void): Comman
     .addHelpText('after', EXAMPLES)
     .configureOutput(output)
     .exitOverride();
-  registerRun(program, ctx, setExit);
-  registerWorker(program, ctx, setExit);
-  registerAgent(program, ctx, setExit);
-  registerClassify(program, ctx, setExit);
-  registerDoctor(program, ctx, setExit);
-  registerStatus(program, ctx, setExit);
-  registerLog(program, ctx, setExit);
+  registerRun(program, ctx);
+  registerWorker(program, ctx);
+  registerAgent(program, ctx);
+  registerClassify(program, ctx);
+  registerDoctor(program, ctx);
+  registerStatus(program, ctx);
+  registerLog(program, ctx);
   registerHelp(program, ctx);
   for (const sub of program.commands) {
     sub.exitOverride().configureOutput(output);
@@ -62,10 +63,7 @@ function failureStatus(code: ErrorCode, command: string | undefined): number {
 
 /** Runs the CLI with `argv` (as process.argv) and returns the exit status. */
 export async function main(argv: readonly string[], ctx: Context = processContext()): Promise<number> {
-  let exit = 0;
-  const program = buildProgram(ctx, (n) => {
-    exit = n;
-  });
+  const program = buildProgram(ctx);
   const args = argv.slice(2);
   const command = args.find((a) => !a.startsWith('-'));
   const debug = args.includes('--debug');
@@ -76,7 +74,8 @@ export async function main(argv: readonly string[], ctx: Context = processContex
   }
   try {
     await program.parseAsync([...argv]);
-    return exit;
+    // What the command's action returned: its exit status.
+    return program.exitStatus;
   } catch (e) {
     if (e instanceof CommanderError) {
       if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.exitCode === 0) return 0;

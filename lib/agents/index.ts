@@ -26,7 +26,7 @@ import { vibe } from './vibe.js';
 import { whale } from './whale.js';
 import type { AgentSpec } from './types.js';
 
-export const AGENTS = {
+const SPECS = {
   'claude-code': claudeCode,
   codex,
   'gemini-cli': geminiCli,
@@ -55,13 +55,18 @@ export const AGENTS = {
   // Each spec is typed by its own payload; the core only passes a payload back to the spec that parsed it.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   // biome-ignore lint/suspicious/noExplicitAny: each tool's spec has its own payload type; `satisfies` checks each against its own
-} satisfies Record<string, AgentSpec<any>> as Record<string, AgentSpec<unknown>>;
+} satisfies Record<string, AgentSpec<any>>;
+
+/** A tool's id (`claude-code`): a key of the registry, so that its line there is all a new tool adds to the list. */
+export type AgentId = keyof typeof SPECS;
+
+export const AGENTS = SPECS as Record<AgentId, AgentSpec<unknown>>;
 
 export type { AgentSpec };
 /** The tools' ids, in the registry's order (the order of `agent list`, docs/agents.md and `install all`). */
-export const AGENT_IDS: readonly string[] = Object.keys(AGENTS);
+export const AGENT_IDS = Object.keys(AGENTS) as readonly AgentId[];
 
-export const isAgentId = (s: string): boolean => Object.hasOwn(AGENTS, s);
+export const isAgentId = (s: string): s is AgentId => Object.hasOwn(AGENTS, s);
 
 export const allAgents = (): AgentSpec<unknown>[] => Object.values(AGENTS);
 

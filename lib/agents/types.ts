@@ -1,9 +1,10 @@
 // The shape every coding tool fills in (one file per tool), and the neutral answer the hook core decides.
 // The core (lib/hook, lib/install, lib/commands) reads only these fields and never names a tool.
+// The ids come from the registry's keys: a type-only import, so no module loads the other.
+import type { AgentId } from './index.js';
 import type { Shape } from './payload-shape.js';
 
-/** A tool's id (`claude-code`): the registry in index.ts is the list of them. */
-export type AgentId = string;
+export type { AgentId };
 
 /**
  * rewrite: the hook replaces the command; redirect: the hook can only refuse, naming the replacement;

@@ -6,7 +6,8 @@ import { inProcessAt, installedCommandsIn, notesAt, targetsAt, toolInstalled, tr
 import { folderOf, inProcessChoice } from '../install/in-process.js';
 import { hasNote } from '../install/note-block.js';
 import { confirmTrust } from './trust-confirm.js';
-import { parseToml, tomlAt } from '../install/toml-trust.js';
+import { valueAt } from '../install/settings-text.js';
+import { parseToml } from '../install/toml-text.js';
 import { programPath } from '../install/select.js';
 import { readIfExists, workspace } from '../install/workspace.js';
 import { type SandboxReport, sandboxReport } from '../sandbox/report.js';
@@ -58,7 +59,7 @@ export async function trustState(agent: AgentSpec, base: InstallBase, scope: Sco
       const stored =
         toml === undefined
           ? undefined
-          : tomlAt(parseToml(entry.file, toml), [...agent.install.trust.table(entry.hooksRealPath, entry.group, entry.handler), agent.install.trust.field]);
+          : valueAt(parseToml(entry.file, toml), [...agent.install.trust.table(entry.hooksRealPath, entry.group, entry.handler), agent.install.trust.field]);
       if (stored === undefined) return 'untrusted';
       if (stored === entry.hash) return 'trusted';
       // Another hash: --trust may have written the one the program itself reported; ask it when it is there.

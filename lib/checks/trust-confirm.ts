@@ -2,7 +2,7 @@
 import type { AgentSpec, InstallBase } from '../agents/types.js';
 import { type Context, tilde } from '../context.js';
 import type { Planned, TrustEntry } from '../install/engine.js';
-import { setTomlString } from '../install/toml-trust.js';
+import { setTomlString } from '../install/toml-text.js';
 import { applyChanges, readIfExists } from '../install/workspace.js';
 import { programPath } from '../install/select.js';
 import { rpcSession } from './json-rpc.js';

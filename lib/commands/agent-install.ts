@@ -1,13 +1,13 @@
 // `sparehand agent install|uninstall TOOL|all`: connect (or disconnect) coding tools through their own hook files.
-import type { Command } from 'commander';
 import { allAgents } from '../agents/index.js';
 import { confirmLines } from '../checks/trust-confirm.js';
 import type { Context } from '../context.js';
 import { installAgents, uninstallAgents } from '../connect.js';
 import { TOOL_CHOICES, selectAgents } from '../install/select.js';
 import { canWiden } from '../sandbox/settings.js';
+import type { SparehandCommand } from './command.js';
 
-export function register(agent: Command, ctx: Context, _setExit: (n: number) => void): void {
+export function register(agent: SparehandCommand, ctx: Context): void {
   agent
     .command('install')
     .description(
@@ -34,6 +34,7 @@ export function register(agent: Command, ctx: Context, _setExit: (n: number) => 
     )
     .action(async (tool: string, opts: { project?: string; dryRun?: boolean; trust?: boolean; sandboxAccess?: boolean }) => {
       await installAgents(ctx, selectAgents(tool), { ...opts, onlyUsed: tool === 'all', confirm: confirmLines });
+      return 0;
     });
   agent
     .command('uninstall')
@@ -43,5 +44,6 @@ export function register(agent: Command, ctx: Context, _setExit: (n: number) => 
     .option('--dry-run', 'print the changes as a unified diff and write nothing')
     .action(async (tool: string, opts: { project?: string; dryRun?: boolean }) => {
       await uninstallAgents(ctx, selectAgents(tool), allAgents(), opts);
+      return 0;
     });
 }

@@ -1,5 +1,4 @@
 // `sparehand agent status` (what is connected where, checked against what) and `agent list` (what sparehand knows).
-import type { Command } from 'commander';
 import { allAgents } from '../agents/index.js';
 import { configProblem } from '../config.js';
 import { type Context, tilde } from '../context.js';
@@ -8,6 +7,7 @@ import { type AgentStatus, type ScopeStatus, agentStatus } from '../checks/statu
 import { VERSION } from '../version.js';
 import { configuredWants } from '../sandbox/explain.js';
 import { reportLine } from '../sandbox/report.js';
+import type { SparehandCommand } from './command.js';
 
 function scopeLine(ctx: Context, s: ScopeStatus, inside?: string): string {
   const hook =
@@ -46,7 +46,7 @@ function print(ctx: Context, list: AgentStatus[], project: string): void {
   }
 }
 
-export function register(agent: Command, ctx: Context, _setExit: (n: number) => void): void {
+export function register(agent: SparehandCommand, ctx: Context): void {
   agent
     .command('status')
     .description(
@@ -64,6 +64,7 @@ export function register(agent: Command, ctx: Context, _setExit: (n: number) => 
         if (config) ctx.stdout.write(`config: ${config}\n`);
         print(ctx, list, project);
       }
+      return 0;
     });
   agent
     .command('list')
@@ -73,9 +74,10 @@ export function register(agent: Command, ctx: Context, _setExit: (n: number) => 
       const rows = allAgents().map((a) => ({ id: a.id, name: a.name, connection: a.connection, why: a.why }));
       if (opts.json) {
         ctx.stdout.write(`${JSON.stringify({ agents: rows }, null, 2)}\n`);
-        return;
+        return 0;
       }
       const width = Math.max(...rows.map((r) => r.id.length));
       for (const r of rows) ctx.stdout.write(`${r.id.padEnd(width)}  ${r.connection.padEnd(8)}  ${r.name}: ${r.why}\n`);
+      return 0;
     });
 }

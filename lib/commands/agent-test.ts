@@ -1,10 +1,10 @@
 // `sparehand agent test TOOL|all`: runs each installed hook as its tool would and says what the tool will do.
-import type { Command } from 'commander';
 import { configProblem } from '../config.js';
 import type { Context } from '../context.js';
 import { describeOutcome } from '../checks/decode-answer.js';
 import { type CheckResult, EXIT_OF, checkInstalled, checkNote } from '../checks/hook-check.js';
 import { TOOL_CHOICES, selectAgents } from '../install/select.js';
+import type { SparehandCommand } from './command.js';
 
 const HEAVY = 'npm test';
 const LIGHT = 'ls';
@@ -19,7 +19,7 @@ function exitStatus(results: readonly CheckResult[], named: boolean): number {
   return 0;
 }
 
-export function register(agent: Command, ctx: Context, setExit: (n: number) => void): void {
+export function register(agent: SparehandCommand, ctx: Context): void {
   agent
     .command('test')
     .description(
@@ -55,6 +55,6 @@ export function register(agent: Command, ctx: Context, setExit: (n: number) => v
           if (r.fix && r.status !== 'working' && (named || r.status !== 'not-installed')) ctx.stdout.write(`  fix: ${r.fix}\n`);
         }
       }
-      setExit(status);
+      return status;
     });
 }

@@ -1,11 +1,11 @@
 // `sparehand classify [--json] -- COMMAND`: the hook's decision for a command, the rule behind it, and the rewrite.
-import type { Command } from 'commander';
 import { classify, rewriteCommand } from '../classify/index.js';
 import { loadConfig } from '../config.js';
 import { platformFacts } from '../remote/worker-facts.js';
 import { type Context, say } from '../context.js';
 import { commandString } from '../run/command-string.js';
 import { depthInProject } from '../project-root.js';
+import type { SparehandCommand } from './command.js';
 
 /** The `--json` document (field names are stable, see docs/classify.md). */
 export interface ClassifyReport {
@@ -22,7 +22,7 @@ export function report(ctx: Context, command: string): ClassifyReport {
   return { command, heavy: c.heavy, rule: c.rule, reason: c.reason, rewrite: c.wrap ? rewriteCommand(c, 'sparehand') : null };
 }
 
-export function register(program: Command, ctx: Context, setExit: (n: number) => void): void {
+export function register(program: SparehandCommand, ctx: Context): void {
   program
     .command('classify')
     .description('show whether a command is heavy (sent to a worker by the hooks), the rule that decided, and the rewrite')
@@ -35,6 +35,6 @@ export function register(program: Command, ctx: Context, setExit: (n: number) =>
         ctx.stdout.write(`${r.heavy ? 'heavy' : 'not heavy'} (${r.rule})\n${r.reason}\n`);
         if (r.rewrite !== null) ctx.stdout.write(`rewrite: ${r.rewrite}\n`);
       }
-      setExit(0);
+      return 0;
     });
 }

@@ -1,5 +1,5 @@
 // `sparehand doctor`: is everything sparehand needs here and on the workers?
-import type { Command } from 'commander';
+import type { SparehandCommand } from './command.js';
 import { allAgents } from '../agents/index.js';
 import { type Config, configProblem, readConfig } from '../config.js';
 import { localSlotCount } from '../run/local-slots.js';
@@ -15,7 +15,7 @@ import { rsyncHere } from '../remote/rsync-found.js';
 import { permissionParityNotes } from '../agents/platform-notes.js';
 import { capture } from '../process.js';
 import { dependencyChecks } from './doctor-deps.js';
-import { formatReport } from './worker.js';
+import { formatReport } from './worker-check.js';
 import { gitRoot, projectRoot } from '../project-root.js';
 import { serviceSignsLine } from '../run/service-signs.js';
 import { servicesFor, workerServicesFor } from '../run/services.js';
@@ -173,7 +173,7 @@ export async function doctor(ctx: Context): Promise<{ ok: boolean; checks: Docto
   return { ok, checks, workers, toolchains };
 }
 
-export function register(program_: Command, ctx: Context, setExit: (n: number) => void): void {
+export function register(program_: SparehandCommand, ctx: Context): void {
   program_
     .command('doctor')
     .description(
@@ -188,6 +188,6 @@ export function register(program_: Command, ctx: Context, setExit: (n: number) =
         for (const w of r.workers) ctx.stdout.write(`${w.ok ? 'ok ' : 'BAD'} worker ${formatReport(w)}\n`);
         for (const t of r.toolchains) ctx.stdout.write(`${toolchainLine(t)}\n`);
       }
-      if (!r.ok) setExit(1);
+      return r.ok ? 0 : 1;
     });
 }

@@ -6,6 +6,7 @@ import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import { SparehandError } from '../errors.js';
 import { packageUrl } from '../package-files.js';
+import type { SparehandCommand } from './command.js';
 
 const DOCS = packageUrl('docs/');
 
@@ -50,7 +51,7 @@ export function commandPath(program: Command, words: readonly string[]): string[
   return path;
 }
 
-export function register(program: Command, ctx: Context): void {
+export function register(program: SparehandCommand, ctx: Context): void {
   // A command that has a document of its name says where it is, below its own help.
   for (const cmd of program.commands) {
     if (helpTopics().includes(cmd.name())) cmd.addHelpText('after', `\nThe whole story: \`sparehand help ${cmd.name()}.md\`\n`);
@@ -63,10 +64,10 @@ export function register(program: Command, ctx: Context): void {
     .action((words: string[]) => {
       const path = commandPath(program, words);
       if (path.length === words.length && !(words.length === 1 && words[0]!.endsWith('.md'))) {
-        let cmd = program;
+        let cmd: Command = program;
         for (const name of path) cmd = cmd.commands.find((c) => c.name() === name)!;
         cmd.outputHelp();
-        return;
+        return 0;
       }
       const topic = words.length === 1 ? topicOf(words[0]!) : undefined;
       if (topic === undefined) {
@@ -75,5 +76,6 @@ export function register(program: Command, ctx: Context): void {
         });
       }
       ctx.stdout.write(readFileSync(new URL(`${topic}.md`, DOCS), 'utf8'));
+      return 0;
     });
 }

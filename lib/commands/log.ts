@@ -1,9 +1,9 @@
 // `sparehand log [--json] [-n N]`: this machine's finished runs, newest last, and what today took off it.
-import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import { SparehandError } from '../errors.js';
 import { secs } from '../run/report.js';
 import { type LogEntry, readLog } from '../run/run-log.js';
+import type { SparehandCommand } from './command.js';
 
 /** Today's runs (this machine's day): how many, where, and the command time the workers took. */
 function today(entries: readonly LogEntry[], now = new Date()): { runs: number; onWorkers: number; here: number; workerMs: number } {
@@ -58,7 +58,7 @@ function grouped(runs: readonly LogEntry[]): string[] {
   return lines;
 }
 
-export function register(program: Command, ctx: Context, setExit: (n: number) => void): void {
+export function register(program: SparehandCommand, ctx: Context): void {
   program
     .command('log')
     .description("this machine's finished runs: when, where, command, exit status, times, files back")
@@ -77,6 +77,6 @@ export function register(program: Command, ctx: Context, setExit: (n: number) =>
           `today: ${t.runs} run${t.runs === 1 ? '' : 's'}, ${t.onWorkers} on workers (${secs(t.workerMs)} of commands off this machine), ${t.here} here\n`,
         );
       }
-      setExit(0);
+      return 0;
     });
 }

@@ -1,6 +1,7 @@
 // `sparehand run`: the command on a worker, or here. (The work is in lib/run; this file only wires options.)
 import { writeSync } from 'node:fs';
 import { type Command, InvalidArgumentError, Option } from 'commander';
+import type { SparehandCommand } from './command.js';
 import { quote } from 'shell-quote';
 import { loadConfigOrKept } from '../config.js';
 import { type Context, say } from '../context.js';
@@ -81,7 +82,7 @@ function timeoutOption(text: string): number {
   return ms;
 }
 
-export function register(program: Command, ctx: Context, setExit: (n: number) => void): void {
+export function register(program: SparehandCommand, ctx: Context): void {
   program
     .command('run')
     .description('run a command on a worker (synced there and back), or here with --or-local / --local')
@@ -109,9 +110,9 @@ export function register(program: Command, ctx: Context, setExit: (n: number) =>
         // Loaded lazily: a run that does not split never loads the planner.
         const { runSplit } = await import('../split/run-command.js');
         const split = await runSplit(ctx, command, { ...opts, split: opts.split, timeoutMs: opts.timeout });
-        if (split !== undefined) return setExit(split);
+        if (split !== undefined) return split;
       }
-      setExit(await run(ctx, command, opts));
+      return await run(ctx, command, opts);
     });
 }
 

@@ -1,5 +1,4 @@
 // `sparehand status [--json]`: what runs on each worker now, from this machine or any other sharing it.
-import type { Command } from 'commander';
 import { type Config, loadConfig } from '../config.js';
 import { type SlotRun, localSlotCount, peekSlots } from '../run/local-slots.js';
 import type { Context } from '../context.js';
@@ -9,6 +8,7 @@ import { transportLabel } from '../remote/transport.js';
 import { type Platform, parsePlatform, platformLabel, platformWords as words, samePlatform } from '../platform/platform.js';
 import { platformHere } from '../platform/here.js';
 import { printable } from '../safe-text.js';
+import type { SparehandCommand } from './command.js';
 
 const ago = (s: number): string => (s < 90 ? `${s}s` : s < 5400 ? `${Math.round(s / 60)}m` : `${(s / 3600).toFixed(1)}h`);
 const short = (s: string, n = 60): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
@@ -63,7 +63,7 @@ function formatLocal(l: Awaited<ReturnType<typeof localStatus>>): string {
   return lines.join('\n');
 }
 
-export function register(program: Command, ctx: Context, setExit: (n: number) => void): void {
+export function register(program: SparehandCommand, ctx: Context): void {
   program
     .command('status')
     .description('runs in progress on every worker (from any machine) and here, slots free and busy, runs waiting; exits 1 when a worker cannot be reached')
@@ -81,6 +81,6 @@ export function register(program: Command, ctx: Context, setExit: (n: number) =>
         ctx.stdout.write(`${formatLocal(local)}\n`);
       }
       // A worker that cannot be reached is a failure a script must see (its runs would go elsewhere, or nowhere).
-      setExit(workers.some((w) => !w.reachable) ? 1 : 0);
+      return workers.some((w) => !w.reachable) ? 1 : 0;
     });
 }

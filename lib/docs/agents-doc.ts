@@ -10,7 +10,7 @@ import { answerFor } from '../hook/answer.js';
 import { hookCommand } from '../install/hook-command.js';
 import { noteBlock } from '../install/note-block.js';
 import { PLATFORM_VAR } from '../platform/here.js';
-import { renderTable, tomlPath } from '../install/toml-target.js';
+import { renderTable, tomlPath } from '../install/toml-text.js';
 import { sparehandInvocation } from '../self.js';
 import { sandboxSection, sandboxTable } from './sandbox-doc.js';
 

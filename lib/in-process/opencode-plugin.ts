@@ -8,13 +8,13 @@ import { answerInProcess } from '../hook/in-process.js';
 import type { Self } from '../self.js';
 import { which } from '../which.js';
 import { pluginHook } from '../agents/opencode-plugin.js';
-import type { HookSpec } from '../agents/types.js';
+import type { AgentId, HookSpec } from '../agents/types.js';
 import type { PluginPayload } from '../agents/opencode-plugin.js';
 
 /** Set by the plugin's first lines: sparehand's node and script (NODE null: `sparehand` from PATH), and its tool. */
 declare const NODE: string | null;
 declare const SCRIPT: string;
-declare const HOST: string;
+declare const HOST: AgentId;
 
 // The tool's hook, as its spec has it: every tool that loads this plugin is connected by rewriting (opencode.ts, kilo.ts).
 const spec = { id: HOST, name: HOST, connection: 'rewrite', ...pluginHook(HOST) } satisfies HookSpec<PluginPayload> as HookSpec;

@@ -10,8 +10,7 @@ import { type InstallRecord, addDirs, fileRecord, loadRecord, saveRecord } from 
 import { installJson, installedCommands, missingFrom, ourHandler, ourIndices, onlySeed, parseSettings, uninstallJson } from './json-target.js';
 import { hasNote, noteBlock, removeNote, upsertNote } from './note-block.js';
 import { installOwnFile, uninstallOwnFile } from './own-file.js';
-import { installToml, installedTomlCommands, uninstallToml } from './toml-target.js';
-import { removeTomlField, setTomlString } from './toml-trust.js';
+import { installToml, installedTomlCommands, removeTomlField, setTomlString, uninstallToml } from './toml-text.js';
 import type { Workspace } from './workspace.js';
 
 export interface PlanOptions {
@@ -77,6 +76,11 @@ export function trustEntryOf(agent: AgentSpec, target: JsonHookTarget, base: Ins
   return { file: agent.install.trust.file(base), hooksRealPath: realPathOf(path), group, handler, hash: agent.install.trust.hash(entry, handler) };
 }
 
+/** Who a change in the install record is by: a tool's id, or `<id>:sandbox` for what --sandbox-access wrote for it. */
+export interface Owner {
+  id: string;
+}
+
 /** Where install keeps the user's previous content: `<file>.bak`, unless a `.bak` of the user's own is there. */
 function backupPath(record: InstallRecord, path: string): string {
   const bak = `${path}.bak`;
@@ -91,7 +95,7 @@ function backupPath(record: InstallRecord, path: string): string {
  */
 export async function put(
   ws: Workspace,
-  agent: Pick<AgentSpec, 'id'>,
+  agent: Owner,
   base: InstallBase,
   path: string,
   next: string,
@@ -115,14 +119,7 @@ export async function put(
  * file only where install created it, else leaves `keep` (the user's `{}` stays; sparehand's own file has no keep).
  * The backup and the record go once no tool of sparehand's is left in the file.
  */
-export async function restore(
-  ws: Workspace,
-  agent: Pick<AgentSpec, 'id'>,
-  base: InstallBase,
-  path: string,
-  next: string | undefined,
-  keep: string | undefined,
-): Promise<void> {
+export async function restore(ws: Workspace, agent: Owner, base: InstallBase, path: string, next: string | undefined, keep: string | undefined): Promise<void> {
   const record = await loadRecord(ws, base);
   const r = record.files[path];
   const final = next === undefined && !r?.created ? keep : next;

@@ -10,7 +10,7 @@ export const TOOL_CHOICES = `${AGENT_IDS.join(', ')} or all`;
 /** The tools a `TOOL|all` argument names. */
 export function selectAgents(tool: string): AgentSpec[] {
   if (tool === 'all') return allAgents();
-  if (isAgentId(tool)) return [AGENTS[tool]!];
+  if (isAgentId(tool)) return [AGENTS[tool]];
   throw new SparehandError('USAGE', `unknown tool "${tool}"`, { hint: `tools: ${TOOL_CHOICES}` });
 }
 

@@ -5,7 +5,8 @@ import type { AgentSpec, InstallBase, SandboxSettings } from '../agents/types.js
 import { type SandboxEdits, loadRecord, saveRecord } from '../install/created.js';
 import { put, restore } from '../install/engine.js';
 import type { Workspace } from '../install/workspace.js';
-import { type SettingsText, settingsText } from './edit-settings.js';
+import type { SettingsText } from '../install/settings-text.js';
+import { settingsText } from './edit-settings.js';
 import { folderCovered, hostCovered, hostEntry, keyName } from './settings.js';
 import type { SandboxWants } from './wants.js';
 

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import type { InstallBase, SandboxSettings, SandboxSpec } from '../agents/types.js';
 import { isSparehandError } from '../errors.js';
 import { parseSettings } from '../install/json-target.js';
-import { parseToml, tomlAt } from '../install/toml-trust.js';
+import { valueAt } from '../install/settings-text.js';
+import { parseToml } from '../install/toml-text.js';
 import { textOf } from '../read-quietly.js';
 import type { SandboxWants } from './wants.js';
 
@@ -42,7 +43,7 @@ export function readSettingsFile(s: Pick<SandboxSettings, 'format'>, path: strin
   }
 }
 
-const at = (doc: Record<string, unknown> | undefined, key: readonly string[]): unknown => (doc ? tomlAt(doc, key) : undefined);
+const at = (doc: Record<string, unknown> | undefined, key: readonly string[]): unknown => (doc ? valueAt(doc, key) : undefined);
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
 
 /** The files read for this tool at `base`, user level first: their paths and values. */

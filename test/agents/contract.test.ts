@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import { AGENTS, agentEnvVar, allAgents } from '../../lib/agents/index.js';
+import { AGENTS, type AgentId, agentEnvVar, allAgents } from '../../lib/agents/index.js';
 
 import { answerFor, callerOf } from '../../lib/hook/answer.js';
 import { parseSettings } from '../../lib/install/json-target.js';
@@ -45,7 +45,14 @@ const withCommand = (payload: unknown, command: string): unknown =>
   JSON.parse(JSON.stringify(payload).replaceAll('npm test', command.replace(/\\/g, '\\\\').replace(/"/g, '\\"')));
 
 const HOOKED = allAgents().filter((a) => a.payload !== undefined);
-const leaveOf = (id: string) => (AGENTS[id]!.leaveStdout ? JSON.parse(AGENTS[id]!.leaveStdout as string) : null);
+const leaveOf = (id: AgentId) => (AGENTS[id]!.leaveStdout ? JSON.parse(AGENTS[id]!.leaveStdout as string) : null);
+
+describe('the registry', () => {
+  // AgentId is the registry's keys: each key must be the id its spec answers to (--for, install records, docs).
+  it("keys each tool by its spec's id", () => {
+    expect(Object.entries(AGENTS).filter(([key, spec]) => spec.id !== key)).toEqual([]);
+  });
+});
 
 describe.each(HOOKED.map((a) => [a.id]))('%s', (id) => {
   const payload = fixture(id, 'payload.json');

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { AGENTS, allAgents } from '../../lib/agents/index.js';
+import { AGENTS, type AgentId, allAgents } from '../../lib/agents/index.js';
 import { classify } from '../../lib/classify/index.js';
 import { answerFor } from '../../lib/hook/answer.js';
 import { hookCommand } from '../../lib/install/hook-command.js';
@@ -47,7 +47,7 @@ const holdsHeavy = (v: unknown): boolean =>
   typeof v === 'string' ? classify(v).heavy : typeof v === 'object' && v !== null && Object.values(v).some(holdsHeavy);
 
 /** The answer must be nothing, the tool's "leave" text, or one JSON document; never a refusal. */
-async function check(id: string, text: string): Promise<void> {
+async function check(id: AgentId, text: string): Promise<void> {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

@@ -4,7 +4,7 @@ import { parse as parseJsonc } from 'jsonc-parser';
 import { parse as parseToml } from 'smol-toml';
 import { allAgents } from '../../lib/agents/index.js';
 import type { AgentSpec, JsonHookTarget, Scope, TomlHookTarget } from '../../lib/agents/types.js';
-import { tomlPath } from '../../lib/install/toml-target.js';
+import { tomlPath } from '../../lib/install/toml-text.js';
 
 export type SettingsTarget = JsonHookTarget | TomlHookTarget;
 

@@ -156,7 +156,7 @@ describe("Claude Code's mod answers as its settings hook does", () => {
 });
 
 describe("OpenCode's and Kilo's plugin answers as the hook process does", () => {
-  for (const host of ['opencode', 'kilo']) {
+  for (const host of ['opencode', 'kilo'] as const) {
     for (const c of CASES) {
       it(`${host}, over the captured payloads and the classifier's corpus: ${c.name}`, async () => {
         const source = setUp(tempDir('sparehand-hook-'), c);

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { pluginSource } from '../../lib/agents/opencode-plugin.js';
+import type { AgentId } from '../../lib/agents/types.js';
 import { pluginCommand, pluginPrelude } from '../../lib/agents/plugin-file.js';
 import { classify } from '../../lib/classify/index.js';
 import { hookCommand } from '../../lib/install/hook-command.js';
@@ -25,7 +26,7 @@ process.stdout.write(JSON.stringify(result));
   return JSON.parse(r.stdout);
 }
 
-function plugin(opts: { script?: string; host?: string } = {}): string {
+function plugin(opts: { script?: string; host?: AgentId } = {}): string {
   const file = join(tempDir('sparehand-plugin-'), 'sparehand.js');
   writeFileSync(file, pluginSource(hookCommand(opts.host ?? 'opencode', opts)));
   return file;
