@@ -105,7 +105,7 @@ export function register(program: SparehandCommand, ctx: Context): void {
     .action(async (args: string[], opts: RunOptions) => {
       const command = commandString(args);
       // Thrown by endRun: lib/cli.ts says it and gives 125.
-      if (command.trim() === '') return setExit(endRun(ctx, { kind: 'empty-command' }));
+      if (command.trim() === '') return endRun(ctx, { kind: 'empty-command' });
       if (opts.split !== undefined && !opts.shardOf) {
         // Loaded lazily: a run that does not split never loads the planner.
         const { runSplit } = await import('../split/run-command.js');
