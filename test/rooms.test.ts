@@ -20,20 +20,28 @@ const roomOf = (file: string): string => {
   return rel.includes('/') ? (rel.split('/')[0] as string) : rel.replace(/\.[jt]s$/, '');
 };
 
-/** room → the rooms its files import (static and dynamic imports of lib's own modules). */
-function roomGraph(): Map<string, Set<string>> {
+/** file → the files of lib/ it imports (static, dynamic and type-only imports: a type import is a tie too). */
+function fileGraph(): Map<string, Set<string>> {
   const graph = new Map<string, Set<string>>();
   for (const file of tsFiles(lib)) {
+    const to = new Set<string>();
+    graph.set(file, to);
+    for (const m of readFileSync(file, 'utf8').matchAll(/(?:from\s+|import\()\s*'(\.{1,2}\/[^']+)'/g)) {
+      const target = resolve(dirname(file), (m[1] as string).replace(/\.js$/, '.ts'));
+      if (target.startsWith(`${lib}/`)) to.add(target);
+    }
+  }
+  return graph;
+}
+
+/** room → the rooms its files import. */
+function roomGraph(files: Map<string, Set<string>>): Map<string, Set<string>> {
+  const graph = new Map<string, Set<string>>();
+  for (const [file, targets] of files) {
     const from = roomOf(file);
     const to = graph.get(from) ?? new Set<string>();
     graph.set(from, to);
-    const text = readFileSync(file, 'utf8');
-    for (const m of text.matchAll(/(?:from\s+|import\()\s*'(\.{1,2}\/[^']+)'/g)) {
-      const target = resolve(dirname(file), m[1] as string);
-      if (!target.startsWith(`${lib}/`)) continue;
-      const room = roomOf(target);
-      if (room !== from) to.add(room);
-    }
+    for (const target of targets) if (roomOf(target) !== from) to.add(roomOf(target));
   }
   return graph;
 }
@@ -63,7 +71,8 @@ function circle(graph: Map<string, Set<string>>): string[] | undefined {
 }
 
 describe("lib/'s rooms", () => {
-  const graph = roomGraph();
+  const files = fileGraph();
+  const graph = roomGraph(files);
 
   it('are read from the imports (the run wing and the hook wing are there, with their ways down)', () => {
     expect(graph.get('run')).toContain('remote');
@@ -74,6 +83,10 @@ describe("lib/'s rooms", () => {
 
   it('import each other in no circle', () => {
     expect(circle(graph)).toBeUndefined();
+  });
+
+  it('have no circle inside either: no two files of lib/ import each other, even for a type', () => {
+    expect(circle(files)?.map((f) => relative(lib, f))).toBeUndefined();
   });
 
   it.each(['remote', 'send', 'sync', 'state', 'watch'])('%s/ never imports run/', (room) => {

@@ -60,7 +60,10 @@ const SPECS = {
 /** A tool's id (`claude-code`): a key of the registry, so that its line there is all a new tool adds to the list. */
 export type AgentId = keyof typeof SPECS;
 
-export const AGENTS = SPECS as Record<AgentId, AgentSpec<unknown>>;
+/** A spec as the registry holds it: its id one of the registry's keys (test/agents/contract.test.ts: its own key). */
+export type RegisteredSpec = AgentSpec<unknown> & { id: AgentId };
+
+export const AGENTS = SPECS as Record<AgentId, RegisteredSpec>;
 
 export type { AgentSpec };
 /** The tools' ids, in the registry's order (the order of `agent list`, docs/agents.md and `install all`). */
@@ -68,6 +71,6 @@ export const AGENT_IDS = Object.keys(AGENTS) as readonly AgentId[];
 
 export const isAgentId = (s: string): s is AgentId => Object.hasOwn(AGENTS, s);
 
-export const allAgents = (): AgentSpec<unknown>[] => Object.values(AGENTS);
+export const allAgents = (): RegisteredSpec[] => Object.values(AGENTS);
 
 export { agentEnvVar } from './env-var.js';

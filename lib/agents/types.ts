@@ -1,10 +1,8 @@
 // The shape every coding tool fills in (one file per tool), and the neutral answer the hook core decides.
 // The core (lib/hook, lib/install, lib/commands) reads only these fields and never names a tool.
-// The ids come from the registry's keys: a type-only import, so no module loads the other.
-import type { AgentId } from './index.js';
+// A tool's id is a string here; the registry (index.ts) makes its keys the type `AgentId`, and a test holds each
+// key to its spec's id (no import back from here to the registry: it imports every tool, which imports this).
 import type { Shape } from './payload-shape.js';
-
-export type { AgentId };
 
 /**
  * rewrite: the hook replaces the command; redirect: the hook can only refuse, naming the replacement;
@@ -179,7 +177,7 @@ export interface NoteTarget {
 export interface HookCommand {
   node: string;
   script: string;
-  agent: AgentId;
+  agent: string;
   /** The ready shell string: `"<node>" "<script>" agent hook --for <id>`. */
   shell: string;
   /**
@@ -281,7 +279,7 @@ export interface SandboxSpec {
 }
 
 export interface AgentSpec<P = unknown> {
-  id: AgentId;
+  id: string;
   name: string;
   connection: ConnectionKind;
   /** Why this connection kind (one or two sentences, shown by `agent list` and docs). */

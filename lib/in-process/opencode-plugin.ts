@@ -8,7 +8,8 @@ import { answerInProcess } from '../hook/in-process.js';
 import type { Self } from '../self.js';
 import { which } from '../which.js';
 import { pluginHook } from '../agents/opencode-plugin.js';
-import type { AgentId, HookSpec } from '../agents/types.js';
+import type { AgentId } from '../agents/index.js';
+import type { HookSpec } from '../agents/types.js';
 import type { PluginPayload } from '../agents/opencode-plugin.js';
 
 /** Set by the plugin's first lines: sparehand's node and script (NODE null: `sparehand` from PATH), and its tool. */

@@ -10,15 +10,10 @@
 //
 // Which types there are, who sends each and how big it may be: the protocol's table, protocol.ts.
 import { createHmac, randomBytes } from 'node:crypto';
-import type { FrameType } from './protocol.js';
+import { type Frame, type FrameType, MAX_PAYLOAD } from './protocol.js';
 
-export interface Frame {
-  type: string;
-  payload: Buffer;
-}
+export { type Frame, MAX_PAYLOAD };
 
-/** The biggest payload either side sends (content comes in pieces of 1 MiB). */
-export const MAX_PAYLOAD = 8 * 1024 * 1024;
 const MAX_HEADER = 80;
 
 /** One frame's bytes (only a type the protocol has: protocol.ts). */

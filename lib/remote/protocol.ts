@@ -5,7 +5,15 @@
 // the worker program's Perl to it, both ways.
 import { type Platform, parsePlatform } from '../platform/platform.js';
 import { printableSentence } from '../safe-text.js';
-import { type Frame, MAX_PAYLOAD } from './frames.js';
+
+/** One frame as read (lib/remote/frames.ts is the codec). */
+export interface Frame {
+  type: string;
+  payload: Buffer;
+}
+
+/** The biggest payload either side sends (content comes in pieces of 1 MiB). */
+export const MAX_PAYLOAD = 8 * 1024 * 1024;
 
 /** Who sends a frame: sparehand (`here`), the worker program (`worker`), or either. */
 export type Sender = 'here' | 'worker' | 'both';

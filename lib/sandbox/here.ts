@@ -1,6 +1,6 @@
 // Whether this process runs inside a coding tool's sandbox, and whose: from the variables each tool gives the
 // commands it runs (the registry's `sandbox` markers). The core never names a tool: it reads them from there.
-import { allAgents } from '../agents/index.js';
+import { type RegisteredSpec, allAgents } from '../agents/index.js';
 import type { AgentSpec, EnvMarker, SandboxNetwork, SandboxSpec } from '../agents/types.js';
 
 export interface SandboxHere {
@@ -15,7 +15,7 @@ const matches = (env: NodeJS.ProcessEnv, m: EnvMarker): boolean => (m.value === 
 
 /** The sandbox this process is in (or the tool whose command it is), from its environment; undefined: none known. */
 export function sandboxHere(env: NodeJS.ProcessEnv): SandboxHere | undefined {
-  const tools = allAgents().filter((a): a is AgentSpec & { sandbox: SandboxSpec } => a.sandbox !== undefined);
+  const tools = allAgents().filter((a): a is RegisteredSpec & { sandbox: SandboxSpec } => a.sandbox !== undefined);
   const inside = tools.flatMap((agent) => {
     const marker = agent.sandbox.insideEnv.find((m) => matches(env, m));
     return marker ? [{ agent, marker, own: agent.sandbox.agentEnv.some((m) => matches(env, m)) }] : [];

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { pluginSource } from '../../lib/agents/opencode-plugin.js';
-import type { AgentId } from '../../lib/agents/types.js';
+import type { AgentId } from '../../lib/agents/index.js';
 import { pluginCommand, pluginPrelude } from '../../lib/agents/plugin-file.js';
 import { classify } from '../../lib/classify/index.js';
 import { hookCommand } from '../../lib/install/hook-command.js';

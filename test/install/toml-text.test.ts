@@ -4,7 +4,6 @@
 import { parse } from 'smol-toml';
 import { describe, expect, it } from 'vitest';
 import { tomlHooksTarget } from '../../lib/agents/shapes.js';
-import type { AgentId } from '../../lib/agents/types.js';
 import { hookCommand } from '../../lib/install/hook-command.js';
 import { installToml, installedTomlCommands, removeTomlField, setTomlString, tomlSettings, uninstallToml } from '../../lib/install/toml-text.js';
 
@@ -78,7 +77,7 @@ const target = tomlHooksTarget({
   entry: (hook) => ({ event: 'PreToolUse', matcher: '^Bash$', command: hook.shell, timeout: 10 }),
 });
 // A made-up tool: the TOML table is the same for every tool that keeps its hooks so.
-const ACME = 'acme' as AgentId;
+const ACME = 'acme';
 const hook = hookCommand(ACME, { node: '/usr/bin/node', script: '/opt/sparehand/bin/sparehand.js' });
 const moved = hookCommand(ACME, { node: '/usr/bin/node', script: '/new/place/bin/sparehand.js' });
 const OURS = `[[hooks]]\nevent = "PreToolUse"\nmatcher = "^Bash$"\ncommand = ${JSON.stringify(hook.shell)}\ntimeout = 10`;
