@@ -224,7 +224,7 @@ function transition(
       case 'touch':
         return ops.touch(c, judged());
       case 'delete':
-        return ops.delete(judged());
+        return ops.delete(c, judged());
       case 'write':
         if (d.replace) return ops.replace(c, judged());
         return c.type === 'l' ? ops.createLink(c) : ops.createFile(c);

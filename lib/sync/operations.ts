@@ -51,6 +51,14 @@ export interface Places {
   conflictsDir: () => string | undefined;
   /** Told of each file that comes back without its setuid, setgid or sticky bit (one line says so). */
   withoutSpecialBits: (c: Change) => void;
+  /** The calls the races turn on, node:fs's by default (tests: a file system without hard links, a write in the instant before one). */
+  fs?: Partial<Calls>;
+}
+
+/** The file-system calls an operation may be given instead of node:fs's. */
+export interface Calls {
+  linkSync: (existing: string, name: string) => void;
+  renameSync: (from: string, to: string) => void;
 }
 
 /** The entry at a change's path as it was judged: where it is reached (through its opened folder) and its lstat. */
@@ -75,6 +83,8 @@ const conflict = (kind: ConflictKind, save: boolean): Result => ({ outcome: 'con
 
 export function operations(places: Places) {
   const { folders } = places;
+  const link = places.fs?.linkSync ?? linkSync;
+  const rename = places.fs?.renameSync ?? renameSync;
   let n = 0;
   const scratchAt = () => places.scratch().at;
 
@@ -99,15 +109,15 @@ export function operations(places: Places) {
   const takeAway = (at: string, seen: Stats): string | undefined => {
     let aside = join(scratchAt(), `aside-${n++}`);
     try {
-      renameSync(at, aside);
+      rename(at, aside);
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EXDEV') throw e;
       // A folder on another file system (a mount in the project): aside within it.
       aside = beside(at);
-      renameSync(at, aside);
+      rename(at, aside);
     }
     if (unchanged(lstatSync(aside), seen)) return aside;
-    if (lstatOrUndefined(at) === undefined) renameSync(aside, at);
+    if (lstatOrUndefined(at) === undefined) rename(aside, at);
     return undefined;
   };
 
@@ -121,11 +131,11 @@ export function operations(places: Places) {
     let linked = true;
     try {
       try {
-        linkSync(at, aside);
+        link(at, aside);
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== 'EXDEV') throw e;
         aside = beside(at);
-        linkSync(at, aside);
+        link(at, aside);
       }
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
@@ -211,11 +221,11 @@ export function operations(places: Places) {
     let r = ready(c);
     try {
       try {
-        renameSync(r.from, at);
+        rename(r.from, at);
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== 'EXDEV') throw e;
         r = copyBeside(c, at, r);
-        renameSync(r.from, at);
+        rename(r.from, at);
       }
     } catch (e) {
       if (r.copy) unlinkOrNot(r.from);
@@ -230,12 +240,12 @@ export function operations(places: Places) {
       create(c, (at) => {
         let r = ready(c);
         try {
-          linkSync(r.from, at);
+          link(r.from, at);
         } catch (e) {
           if ((e as NodeJS.ErrnoException).code !== 'EXDEV') throw e;
           r = copyBeside(c, at, r);
           try {
-            linkSync(r.from, at);
+            link(r.from, at);
           } finally {
             unlinkSync(r.from);
           }
@@ -264,7 +274,7 @@ export function operations(places: Places) {
       }
       if (kept.linked && !unchanged(lstatSync(kept.path), st)) {
         // Written in place in the instant before the rename: yours goes back, the worker's stays there.
-        renameSync(kept.path, at);
+        rename(kept.path, at);
         return conflict('changed-here', false);
       }
       unlinkSync(kept.path);
@@ -295,7 +305,7 @@ export function operations(places: Places) {
     },
 
     /** A file or link deleted, if it is still the one judged: moved aside first, then unlinked. */
-    delete: ({ at, st }: Seen): Result => {
+    delete: (_c: Change, { at, st }: Seen): Result => {
       const aside = takeAway(at, st);
       if (aside === undefined) return conflict('delete-kept', false);
       unlinkSync(aside);
@@ -333,7 +343,7 @@ export function operations(places: Places) {
       let chosen = name;
       for (let i = 2; lstatOrUndefined(join(f, chosen)) !== undefined; i++) chosen = `${name}~${i}`;
       if (c.type === 'l') symlinkSync(c.target, join(f, chosen));
-      else renameSync(stagedAt(c), join(f, chosen));
+      else rename(stagedAt(c), join(f, chosen));
       if (c.type === 'f') delete c.staged;
       return join(base, dir, chosen);
     },

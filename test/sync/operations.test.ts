@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Change } from '../../lib/remote/change.js';
 import { type Folders, openFolders } from '../../lib/sync/open-folders.js';
-import { type Seen, operations } from '../../lib/sync/operations.js';
+import { type Calls, type Seen, operations } from '../../lib/sync/operations.js';
 import { tempDir } from '../helpers/context.js';
 import { files, md5 } from '../helpers/project.js';
 
@@ -14,7 +14,7 @@ afterEach(() => {
   for (const f of opened.splice(0)) f.close();
 });
 
-function setup(local: Record<string, string>) {
+function setup(local: Record<string, string>, fs?: Partial<Calls>) {
   const root = tempDir();
   const staging = tempDir();
   for (const [p, s] of Object.entries(local)) writeFileSync(join(root, p), s);
@@ -28,6 +28,7 @@ function setup(local: Record<string, string>) {
     scratch: () => ({ path: staging, at: staging }),
     conflictsDir: () => 'kept',
     withoutSpecialBits: (c) => bits.push(c.path),
+    fs,
   });
   let n = 0;
   const change = (op: Change['op'], path: string, content?: string, extra: Partial<Change> = {}): Change => {
@@ -87,10 +88,10 @@ describe("the apply's operations", () => {
 
   it('delete: the file judged goes; a conflict, and yours stays, when it changed', () => {
     const t = setup({ 'a.txt': 'v1', 'b.txt': 'v1' });
-    expect(t.ops.delete(t.judged('a.txt'))).toEqual({ outcome: 'applied', counts: 'file' });
+    expect(t.ops.delete(t.change('D', 'a.txt'), t.judged('a.txt'))).toEqual({ outcome: 'applied', counts: 'file' });
     const b = t.judged('b.txt');
     t.edit('b.txt', 'mine, longer');
-    expect(t.ops.delete(b)).toEqual({ outcome: 'conflict', kind: 'delete-kept', save: false });
+    expect(t.ops.delete(t.change('D', 'b.txt'), b)).toEqual({ outcome: 'conflict', kind: 'delete-kept', save: false });
     expect(files(t.root)).toEqual({ 'b.txt': 'mine, longer' });
   });
 
