@@ -118,6 +118,8 @@ export interface ConflictPlace {
   detail?: string;
   /** The worker and the copy's folder there, for what stays on the worker. */
   there?: string;
+  /** Where your version was kept (relative to root) when it could not stay at its path ('delete-kept': another file took its place). */
+  yours?: string;
 }
 
 /** One sentence per conflict kind: what happened and what was kept (`p` is the path, printed safely). */
@@ -131,7 +133,9 @@ export function conflictSentence(kind: ConflictKind, p: string, at: ConflictPlac
     case 'exists-here':
       return `conflict: the command created ${p}, but a different ${p} is here; kept yours${there}`;
     case 'delete-kept':
-      return `conflict: the command deleted ${p}, but it changed here; kept yours`;
+      return at.yours
+        ? `conflict: the command deleted ${p}, but it changed here and another ${p} took its place; kept both: yours is in ${at.yours}`
+        : `conflict: the command deleted ${p}, but it changed here; kept yours`;
     case 'case':
       return `conflict: the command created ${p}, which differs only in case from ${at.detail} here (this disk ignores case); kept ${at.detail}${there}`;
     case 'blocked':

@@ -37,8 +37,8 @@ export type Result =
   /** `counts`: a file, link or deletion applied (counted with its bytes), a touch, or neither (a folder). */
   | { outcome: 'applied'; counts: 'file' | 'touch' | 'folder' }
   | { outcome: 'skipped' }
-  /** `save`: the worker's version is to be kept where the user finds it. */
-  | { outcome: 'conflict'; kind: ConflictKind; save: boolean };
+  /** `save`: the worker's version is to be kept where the user finds it; `yours`: where your version was kept (relative to root) when it could not stay at its path. */
+  | { outcome: 'conflict'; kind: ConflictKind; save: boolean; yours?: string };
 
 /** What the operations write through. */
 export interface Places {
@@ -105,8 +105,12 @@ export function operations(places: Places) {
   /** A name for something of sparehand's beside `at` (in the same folder, so on the same file system). */
   const beside = (at: string) => join(dirname(at), `.sparehand-${process.pid}-${n++}`);
 
-  /** Moves the local entry at `at` aside if it is still the one judged (`seen`); where it went, or undefined (then it stays). */
-  const takeAway = (at: string, seen: Stats): string | undefined => {
+  /**
+   * Moves the local entry at `at` (`c`'s path) aside if it is still the one judged (`seen`): where it went. Else it
+   * goes back, or, where something else stands at its path now, it is kept where the user finds it (`yours`: never
+   * left in the scratch folder, which goes at the end of the run).
+   */
+  const takeAway = (c: Change, at: string, seen: Stats): { aside: string } | { yours: string | undefined } => {
     let aside = join(scratchAt(), `aside-${n++}`);
     try {
       rename(at, aside);
@@ -116,9 +120,47 @@ export function operations(places: Places) {
       aside = beside(at);
       rename(at, aside);
     }
-    if (unchanged(lstatSync(aside), seen)) return aside;
-    if (lstatOrUndefined(at) === undefined) rename(aside, at);
-    return undefined;
+    if (unchanged(lstatSync(aside), seen)) return { aside };
+    if (lstatOrUndefined(at) === undefined) {
+      rename(aside, at);
+      return { yours: undefined };
+    }
+    return { yours: keepYours(c, aside, at) };
+  };
+
+  /**
+   * The first free name for `c`'s path in the conflicts folder (`~2`, `~3`… after an earlier one), its folders made
+   * through folders opened, never through a link; `put` puts the version there. That place, relative to root.
+   */
+  const intoConflicts = (c: Change, base: string, put: (to: string) => void): string => {
+    const [dir, name] = split(c.path);
+    const f = places.saving().folder(dir === '' ? base : `${base}/${dir}`, true);
+    if (f === 'missing' || f === 'blocked') throw Object.assign(new Error('not a folder'), { code: 'ENOTDIR' });
+    let chosen = name;
+    for (let i = 2; lstatOrUndefined(join(f, chosen)) !== undefined; i++) chosen = `${name}~${i}`;
+    put(join(f, chosen));
+    return join(base, dir, chosen);
+  };
+
+  /**
+   * Yours, changed here and moved aside (`aside`), where it cannot go back to its path (`at`): kept in the
+   * conflicts folder as the worker's versions are, else (no conflicts folder, or `aside` on another file system:
+   * a mount) beside its path as `<name>.sparehand-yours`. That place, relative to root.
+   */
+  const keepYours = (c: Change, aside: string, at: string): string => {
+    const base = places.conflictsDir();
+    if (base !== undefined) {
+      try {
+        return intoConflicts(c, base, (to) => rename(aside, to));
+      } catch {
+        /* kept beside its path instead */
+      }
+    }
+    const [dir, name] = split(c.path);
+    let chosen = `${name}.sparehand-yours`;
+    for (let i = 2; lstatOrUndefined(join(dirname(at), chosen)) !== undefined; i++) chosen = `${name}.sparehand-yours~${i}`;
+    rename(aside, join(dirname(at), chosen));
+    return dir === '' ? chosen : `${dir}/${chosen}`;
   };
 
   /**
@@ -305,10 +347,10 @@ export function operations(places: Places) {
     },
 
     /** A file or link deleted, if it is still the one judged: moved aside first, then unlinked. */
-    delete: (_c: Change, { at, st }: Seen): Result => {
-      const aside = takeAway(at, st);
-      if (aside === undefined) return conflict('delete-kept', false);
-      unlinkSync(aside);
+    delete: (c: Change, { at, st }: Seen): Result => {
+      const taken = takeAway(c, at, st);
+      if ('yours' in taken) return { ...conflict('delete-kept', false), ...(taken.yours === undefined ? {} : { yours: taken.yours }) };
+      unlinkSync(taken.aside);
       return applied('file');
     },
 
@@ -336,16 +378,12 @@ export function operations(places: Places) {
       if (c.type === 'd' || (c.type === 'f' && c.staged === undefined)) return undefined;
       const base = places.conflictsDir();
       if (base === undefined) return undefined;
-      const [dir, name] = split(c.path);
-      // Made one level at a time through folders opened, never through a link.
-      const f = places.saving().folder(dir === '' ? base : `${base}/${dir}`, true);
-      if (f === 'missing' || f === 'blocked') throw Object.assign(new Error('not a folder'), { code: 'ENOTDIR' });
-      let chosen = name;
-      for (let i = 2; lstatOrUndefined(join(f, chosen)) !== undefined; i++) chosen = `${name}~${i}`;
-      if (c.type === 'l') symlinkSync(c.target, join(f, chosen));
-      else rename(stagedAt(c), join(f, chosen));
+      const saved = intoConflicts(c, base, (to) => {
+        if (c.type === 'l') symlinkSync(c.target, to);
+        else rename(stagedAt(c), to);
+      });
       if (c.type === 'f') delete c.staged;
-      return join(base, dir, chosen);
+      return saved;
     },
   };
 }

@@ -1,6 +1,6 @@
 // Each of the apply's operations on its own: given the entry as it was judged, it writes only where that entry is
 // still there, and otherwise says so and leaves what is here as it is (the race the apply's re-checks guard).
-import { lstatSync, mkdirSync, readFileSync, renameSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { linkSync, lstatSync, mkdirSync, readFileSync, renameSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Change } from '../../lib/remote/change.js';
@@ -13,6 +13,34 @@ const opened: Folders[] = [];
 afterEach(() => {
   for (const f of opened.splice(0)) f.close();
 });
+
+/** A write here staged in the instant before (or right after) the operation's next link or rename of a name. */
+function racing() {
+  const race: { before?: (to: string) => void; after?: (from: string) => void } = {};
+  const once = (at: string, write: () => void) => (name: string) => {
+    if (name !== at) return;
+    race.before = race.after = undefined;
+    write();
+  };
+  const fs: Partial<Calls> = {
+    linkSync: (existing, name) => {
+      race.before?.(name);
+      linkSync(existing, name);
+    },
+    renameSync: (from, to) => {
+      race.before?.(to);
+      renameSync(from, to);
+      race.after?.(from);
+    },
+  };
+  return {
+    fs,
+    /** Right after what is at `at` is renamed away. */
+    after: (at: string, write: () => void) => {
+      race.after = once(at, write);
+    },
+  };
+}
 
 function setup(local: Record<string, string>, fs?: Partial<Calls>) {
   const root = tempDir();
@@ -122,5 +150,17 @@ describe("the apply's operations", () => {
     expect(t.ops.save(t.change('M', 'file', 'one'))).toBe('kept/file');
     expect(t.ops.save(t.change('M', 'file', 'two'))).toBe('kept/file~2');
     expect(files(t.root)).toEqual({ file: 'x', 'full/only-here.log': 'mine', 'kept/file': 'one', 'kept/file~2': 'two' });
+  });
+
+  it('delete: yours, changed here while something new took its path, is kept in the conflicts folder, never left in the scratch folder', () => {
+    const race = racing();
+    const t = setup({ 'b.txt': 'v1' }, race.fs);
+    const b = t.judged('b.txt');
+    t.edit('b.txt', 'mine, longer');
+    // The instant yours is moved aside, an editor's save by rename puts a new b.txt at its path.
+    race.after(b.at, () => writeFileSync(join(t.root, 'b.txt'), 'new here'));
+    const bDone = t.ops.delete(t.change('D', 'b.txt'), b);
+    expect(files(t.root)).toEqual({ 'b.txt': 'new here', 'kept/b.txt': 'mine, longer' });
+    expect(bDone).toEqual({ outcome: 'conflict', kind: 'delete-kept', save: false, yours: 'kept/b.txt' });
   });
 });
