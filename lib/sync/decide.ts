@@ -118,7 +118,7 @@ export interface ConflictPlace {
   detail?: string;
   /** The worker and the copy's folder there, for what stays on the worker. */
   there?: string;
-  /** Where your version was kept (relative to root) when it could not stay at its path ('delete-kept': another file took its place). */
+  /** Where your version was kept (relative to root) when it could not go back to its path ('delete-kept': another file took it, or no hard links). */
   yours?: string;
 }
 
@@ -134,7 +134,7 @@ export function conflictSentence(kind: ConflictKind, p: string, at: ConflictPlac
       return `conflict: the command created ${p}, but a different ${p} is here; kept yours${there}`;
     case 'delete-kept':
       return at.yours
-        ? `conflict: the command deleted ${p}, but it changed here and another ${p} took its place; kept both: yours is in ${at.yours}`
+        ? `conflict: the command deleted ${p}, but it changed here; kept yours in ${at.yours} (another file took its path, or this disk has no hard links to put it back by without replacing one)`
         : `conflict: the command deleted ${p}, but it changed here; kept yours`;
     case 'case':
       return `conflict: the command created ${p}, which differs only in case from ${at.detail} here (this disk ignores case); kept ${at.detail}${there}`;

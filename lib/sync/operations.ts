@@ -20,6 +20,7 @@ import {
   lutimesSync,
   mkdirSync,
   openSync,
+  readlinkSync,
   renameSync,
   rmdirSync,
   symlinkSync,
@@ -120,12 +121,20 @@ export function operations(places: Places) {
       aside = beside(at);
       rename(at, aside);
     }
-    if (unchanged(lstatSync(aside), seen)) return { aside };
-    if (lstatOrUndefined(at) === undefined) {
-      rename(aside, at);
-      return { yours: undefined };
+    const now = lstatSync(aside);
+    if (unchanged(now, seen)) return { aside };
+    // Back by a hard link (a link: made again), which never replaces what was made at the path meanwhile (a rename would).
+    try {
+      if (now.isSymbolicLink()) symlinkSync(readlinkSync(aside, { encoding: 'buffer' }), at);
+      else link(aside, at);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      // Something is there now, or no hard links here (nothing puts it back only where nothing is): kept elsewhere.
+      if (code !== 'EEXIST' && !noHardLinks(code)) throw e;
+      return { yours: keepYours(c, aside, at) };
     }
-    return { yours: keepYours(c, aside, at) };
+    unlinkSync(aside);
+    return { yours: undefined };
   };
 
   /**
@@ -180,8 +189,7 @@ export function operations(places: Places) {
         link(at, aside);
       }
     } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'EMLINK') throw e;
+      if (!noHardLinks((e as NodeJS.ErrnoException).code)) throw e;
       linked = false;
       aside = beside(at);
       copyFileSync(at, aside, constants.COPYFILE_EXCL);
@@ -387,6 +395,9 @@ export function operations(places: Places) {
     },
   };
 }
+
+/** link(2)'s refusals that mean no hard link can be made here (the file system has none, or the file has too many). */
+const noHardLinks = (code: string | undefined) => code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP' || code === 'EMLINK';
 
 function unlinkOrNot(path: string): void {
   try {

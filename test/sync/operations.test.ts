@@ -1,6 +1,6 @@
 // Each of the apply's operations on its own: given the entry as it was judged, it writes only where that entry is
 // still there, and otherwise says so and leaves what is here as it is (the race the apply's re-checks guard).
-import { linkSync, lstatSync, mkdirSync, readFileSync, renameSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { linkSync, lstatSync, mkdirSync, readFileSync, readlinkSync, renameSync, statSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Change } from '../../lib/remote/change.js';
@@ -35,12 +35,20 @@ function racing() {
   };
   return {
     fs,
+    /** Right before something is linked or renamed to `at`. */
+    before: (at: string, write: () => void) => {
+      race.before = once(at, write);
+    },
     /** Right after what is at `at` is renamed away. */
     after: (at: string, write: () => void) => {
       race.after = once(at, write);
     },
   };
 }
+
+const noHardLinks = () => {
+  throw Object.assign(new Error('no hard links on this file system'), { code: 'EPERM' });
+};
 
 function setup(local: Record<string, string>, fs?: Partial<Calls>) {
   const root = tempDir();
@@ -162,5 +170,31 @@ describe("the apply's operations", () => {
     const bDone = t.ops.delete(t.change('D', 'b.txt'), b);
     expect(files(t.root)).toEqual({ 'b.txt': 'new here', 'kept/b.txt': 'mine, longer' });
     expect(bDone).toEqual({ outcome: 'conflict', kind: 'delete-kept', save: false, yours: 'kept/b.txt' });
+  });
+
+  it('delete: yours, changed here, goes back only where nothing was made meanwhile (a link, never a rename over it), else it is kept', () => {
+    const race = racing();
+    const t = setup({ 'b.txt': 'v1' }, race.fs);
+    const b = t.judged('b.txt');
+    t.edit('b.txt', 'mine, longer');
+    // A file made at the path between the check that it is empty and the putting back.
+    race.before(b.at, () => writeFileSync(join(t.root, 'b.txt'), 'made here'));
+    const bDone = t.ops.delete(t.change('D', 'b.txt'), b);
+    expect(files(t.root)).toEqual({ 'b.txt': 'made here', 'kept/b.txt': 'mine, longer' });
+    expect(bDone).toEqual({ outcome: 'conflict', kind: 'delete-kept', save: false, yours: 'kept/b.txt' });
+    // Without hard links nothing can be put back only where nothing is: yours is kept, never renamed over a path.
+    const nl = setup({ 'c.txt': 'v1' }, { linkSync: noHardLinks });
+    const c = nl.judged('c.txt');
+    nl.edit('c.txt', 'mine, longer');
+    const cDone = nl.ops.delete(nl.change('D', 'c.txt'), c);
+    expect(files(nl.root)).toEqual({ 'kept/c.txt': 'mine, longer' });
+    expect(cDone).toEqual({ outcome: 'conflict', kind: 'delete-kept', save: false, yours: 'kept/c.txt' });
+    // A link changed here goes back as a link made again (symlink(2) never replaces anything either).
+    symlinkSync('a', join(nl.root, 'l'));
+    const l = nl.judged('l');
+    unlinkSync(join(nl.root, 'l'));
+    symlinkSync('mine', join(nl.root, 'l'));
+    expect(nl.ops.delete(nl.change('D', 'l', undefined, { type: 'l' }), l)).toEqual({ outcome: 'conflict', kind: 'delete-kept', save: false });
+    expect(readlinkSync(join(nl.root, 'l'))).toBe('mine');
   });
 });
