@@ -20,12 +20,14 @@ import {
   lutimesSync,
   mkdirSync,
   openSync,
+  readSync,
   readlinkSync,
   renameSync,
   rmdirSync,
   symlinkSync,
   unlinkSync,
   utimesSync,
+  writeSync,
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { type Change, fileTime } from '../remote/change.js';
@@ -174,12 +176,12 @@ export function operations(places: Places) {
 
   /**
    * A second name for the file at `at` while it is replaced, if it is still the one judged (`seen`): a hard link,
-   * so that the rename over it leaves nothing to lose and an edit made in place meanwhile is seen (a copy where
-   * the file system has no hard links). Undefined when it changed.
+   * so that the rename over it leaves nothing to lose and an edit made in place meanwhile is seen. Where the file
+   * system has no hard links, a copy, and the file held open (`fd`) so that such an edit is seen all the same (a
+   * link: only a copy, as a link is never written in place). Undefined when it changed.
    */
-  const keepAside = (at: string, seen: Stats): { path: string; linked: boolean } | undefined => {
+  const keepAside = (at: string, seen: Stats): { path: string; linked: boolean; fd?: number } | undefined => {
     let aside = join(scratchAt(), `aside-${n++}`);
-    let linked = true;
     try {
       try {
         link(at, aside);
@@ -190,12 +192,29 @@ export function operations(places: Places) {
       }
     } catch (e) {
       if (!noHardLinks((e as NodeJS.ErrnoException).code)) throw e;
-      linked = false;
       aside = beside(at);
-      copyFileSync(at, aside, constants.COPYFILE_EXCL);
+      if (seen.isSymbolicLink()) {
+        copyFileSync(at, aside, constants.COPYFILE_EXCL);
+        if (unchanged(lstatSync(at), seen)) return { path: aside, linked: false };
+        unlinkSync(aside);
+        return undefined;
+      }
+      const fd = openSync(at, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+      try {
+        // The file opened is the one judged, copied from what is open, and still the one at its path.
+        if (unchanged(fstatSync(fd), seen)) {
+          copyOf(fd, aside);
+          if (unchanged(lstatSync(at), seen)) return { path: aside, linked: false, fd };
+          unlinkSync(aside);
+        }
+      } catch (e2) {
+        closeSync(fd);
+        throw e2;
+      }
+      closeSync(fd);
+      return undefined;
     }
-    const now = lstatSync(linked ? aside : at);
-    if (unchanged(now, seen)) return { path: aside, linked };
+    if (unchanged(lstatSync(aside), seen)) return { path: aside, linked: true };
     unlinkSync(aside);
     return undefined;
   };
@@ -317,18 +336,30 @@ export function operations(places: Places) {
       const kept = keepAside(at, st);
       if (kept === undefined) return conflict('changed-here', true);
       try {
-        renameOver(c, at);
-      } catch (e) {
-        unlinkOrNot(kept.path);
-        throw e;
+        try {
+          renameOver(c, at);
+        } catch (e) {
+          unlinkOrNot(kept.path);
+          throw e;
+        }
+        // What was renamed over, seen through its second name (or, with a copy, the file held open).
+        const was = kept.linked ? lstatSync(kept.path) : kept.fd !== undefined ? fstatSync(kept.fd) : undefined;
+        if (was !== undefined && !unchanged(was, st)) {
+          // Written in place in the instant before the rename: yours goes back, the worker's stays there.
+          if (kept.fd !== undefined) {
+            // The copy was made before that write: yours as it is now, copied again from the file held open.
+            const now = beside(at);
+            copyOf(kept.fd, now);
+            rename(now, at);
+            unlinkSync(kept.path);
+          } else rename(kept.path, at);
+          return conflict('changed-here', false);
+        }
+        unlinkSync(kept.path);
+        return applied('file');
+      } finally {
+        if (kept.fd !== undefined) closeSync(kept.fd);
       }
-      if (kept.linked && !unchanged(lstatSync(kept.path), st)) {
-        // Written in place in the instant before the rename: yours goes back, the worker's stays there.
-        rename(kept.path, at);
-        return conflict('changed-here', false);
-      }
-      unlinkSync(kept.path);
-      return applied('file');
     },
 
     /** mtime and mode on the file judged (opened without following a link); left alone when it changed meanwhile, as a file changed here before the run would be. */
@@ -394,6 +425,27 @@ export function operations(places: Places) {
       return saved;
     },
   };
+}
+
+/** A copy of the file open at `fd` made at `to` (never over anything), with its mode and mtime. */
+function copyOf(fd: number, to: string): void {
+  const st = fstatSync(fd);
+  const out = openSync(to, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, st.mode & 0o7777);
+  try {
+    const buf = Buffer.allocUnsafe(1 << 20);
+    let pos = 0;
+    for (let k = readSync(fd, buf, 0, buf.length, pos); k > 0; k = readSync(fd, buf, 0, buf.length, pos)) {
+      for (let w = 0; w < k; ) w += writeSync(out, buf, w, k - w);
+      pos += k;
+    }
+    fchmodSync(out, st.mode & 0o7777);
+    futimesSync(out, st.atime, st.mtime);
+  } catch (e) {
+    closeSync(out);
+    unlinkOrNot(to);
+    throw e;
+  }
+  closeSync(out);
 }
 
 /** link(2)'s refusals that mean no hard link can be made here (the file system has none, or the file has too many). */

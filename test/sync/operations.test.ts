@@ -197,4 +197,14 @@ describe("the apply's operations", () => {
     expect(nl.ops.delete(nl.change('D', 'l', undefined, { type: 'l' }), l)).toEqual({ outcome: 'conflict', kind: 'delete-kept', save: false });
     expect(readlinkSync(join(nl.root, 'l'))).toBe('mine');
   });
+
+  it('replace without hard links (a copy as the second name): an edit in the instant before the rename is seen, and yours goes back', () => {
+    const race = racing();
+    const t = setup({ 'a.txt': 'v1', 'b.txt': 'v1' }, { ...race.fs, linkSync: noHardLinks });
+    expect(t.ops.replace(t.change('M', 'a.txt', 'v2'), t.judged('a.txt'))).toEqual({ outcome: 'applied', counts: 'file' });
+    const b = t.judged('b.txt');
+    race.before(b.at, () => t.edit('b.txt', 'mine, longer'));
+    expect(t.ops.replace(t.change('M', 'b.txt', 'v2'), b)).toEqual({ outcome: 'conflict', kind: 'changed-here', save: false });
+    expect(files(t.root)).toEqual({ 'a.txt': 'v2', 'b.txt': 'mine, longer' });
+  });
 });
