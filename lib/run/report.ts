@@ -22,11 +22,14 @@ export function size(bytes: number): string {
 }
 
 export function conflictLines(conflicts: readonly Conflict[], shown: (path: string) => string = (p) => p): string[] {
-  const lines = conflicts
-    .slice(0, MAX_CONFLICT_LINES)
-    .map((c) =>
-      conflictSentence(c.kind, shown(c.path), { ...c, ...(c.saved ? { saved: shown(c.saved) } : {}), ...(c.detail ? { detail: shown(c.detail) } : {}) }),
-    );
+  const lines = conflicts.slice(0, MAX_CONFLICT_LINES).map((c) =>
+    conflictSentence(c.kind, shown(c.path), {
+      ...c,
+      ...(c.saved ? { saved: shown(c.saved) } : {}),
+      ...(c.detail ? { detail: shown(c.detail) } : {}),
+      ...(c.yours ? { yours: shown(c.yours) } : {}),
+    }),
+  );
   const more = conflicts.length - MAX_CONFLICT_LINES;
   if (more > 0) {
     const where = conflicts

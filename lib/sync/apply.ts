@@ -182,8 +182,8 @@ function transition(
     return { here: { kind, hash: kind === c.type && (kind === 'f' || kind === 'l') ? localHash(at, st) : undefined }, seen: { at, st } };
   };
 
-  /** The conflict `c` is, its worker version kept first when `keep` (where it could not be, it stays on the worker). */
-  const conflict = (kind: ConflictKind, c: Change, keep: boolean, detail?: string): Step => {
+  /** The conflict `c` is, its worker version kept first when `keep` (where it could not be, it stays on the worker); `yours`: where your version was kept. */
+  const conflict = (kind: ConflictKind, c: Change, keep: boolean, detail?: string, yours?: string): Step => {
     let saved: string | undefined;
     if (keep) {
       try {
@@ -196,7 +196,7 @@ function transition(
     return {
       change: c,
       outcome: 'conflict',
-      conflict: { kind, path: c.path, ...(saved ? { saved } : {}), ...(detail ? { detail } : {}), ...(there ? { there } : {}) },
+      conflict: { kind, path: c.path, ...(saved ? { saved } : {}), ...(detail ? { detail } : {}), ...(there ? { there } : {}), ...(yours ? { yours } : {}) },
     };
   };
 
@@ -224,7 +224,7 @@ function transition(
       case 'touch':
         return ops.touch(c, judged());
       case 'delete':
-        return ops.delete(judged());
+        return ops.delete(c, judged());
       case 'write':
         if (d.replace) return ops.replace(c, judged());
         return c.type === 'l' ? ops.createLink(c) : ops.createFile(c);
@@ -245,7 +245,7 @@ function transition(
         return conflict(d.kind, c, d.save, d.kind === 'case' ? known.caseTwin : d.kind === 'refused' ? known.refused : c.problem);
     }
     const r = operate(c, d, seen);
-    return r.outcome === 'conflict' ? conflict(r.kind, c, r.save) : { change: c, ...r };
+    return r.outcome === 'conflict' ? conflict(r.kind, c, r.save, undefined, r.yours) : { change: c, ...r };
   };
 
   const deletions = changes.filter((c) => c.op === 'D').sort((a, b) => (a.path < b.path ? 1 : a.path > b.path ? -1 : 0));

@@ -118,6 +118,8 @@ export interface ConflictPlace {
   detail?: string;
   /** The worker and the copy's folder there, for what stays on the worker. */
   there?: string;
+  /** Where your version was kept (relative to root) when it could not go back to its path ('delete-kept': another file took it, or no hard links). */
+  yours?: string;
 }
 
 /** One sentence per conflict kind: what happened and what was kept (`p` is the path, printed safely). */
@@ -131,7 +133,9 @@ export function conflictSentence(kind: ConflictKind, p: string, at: ConflictPlac
     case 'exists-here':
       return `conflict: the command created ${p}, but a different ${p} is here; kept yours${there}`;
     case 'delete-kept':
-      return `conflict: the command deleted ${p}, but it changed here; kept yours`;
+      return at.yours
+        ? `conflict: the command deleted ${p}, but it changed here; kept yours in ${at.yours} (another file took its path, or this disk has no hard links to put it back by without replacing one)`
+        : `conflict: the command deleted ${p}, but it changed here; kept yours`;
     case 'case':
       return `conflict: the command created ${p}, which differs only in case from ${at.detail} here (this disk ignores case); kept ${at.detail}${there}`;
     case 'blocked':

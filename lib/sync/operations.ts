@@ -20,11 +20,14 @@ import {
   lutimesSync,
   mkdirSync,
   openSync,
+  readSync,
+  readlinkSync,
   renameSync,
   rmdirSync,
   symlinkSync,
   unlinkSync,
   utimesSync,
+  writeSync,
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { type Change, fileTime } from '../remote/change.js';
@@ -37,8 +40,8 @@ export type Result =
   /** `counts`: a file, link or deletion applied (counted with its bytes), a touch, or neither (a folder). */
   | { outcome: 'applied'; counts: 'file' | 'touch' | 'folder' }
   | { outcome: 'skipped' }
-  /** `save`: the worker's version is to be kept where the user finds it. */
-  | { outcome: 'conflict'; kind: ConflictKind; save: boolean };
+  /** `save`: the worker's version is to be kept where the user finds it; `yours`: where your version was kept (relative to root) when it could not stay at its path. */
+  | { outcome: 'conflict'; kind: ConflictKind; save: boolean; yours?: string };
 
 /** What the operations write through. */
 export interface Places {
@@ -51,6 +54,14 @@ export interface Places {
   conflictsDir: () => string | undefined;
   /** Told of each file that comes back without its setuid, setgid or sticky bit (one line says so). */
   withoutSpecialBits: (c: Change) => void;
+  /** The calls the races turn on, node:fs's by default (tests: a file system without hard links, a write in the instant before one). */
+  fs?: Partial<Calls>;
+}
+
+/** The file-system calls an operation may be given instead of node:fs's. */
+export interface Calls {
+  linkSync: (existing: string, name: string) => void;
+  renameSync: (from: string, to: string) => void;
 }
 
 /** The entry at a change's path as it was judged: where it is reached (through its opened folder) and its lstat. */
@@ -75,6 +86,8 @@ const conflict = (kind: ConflictKind, save: boolean): Result => ({ outcome: 'con
 
 export function operations(places: Places) {
   const { folders } = places;
+  const link = places.fs?.linkSync ?? linkSync;
+  const rename = places.fs?.renameSync ?? renameSync;
   let n = 0;
   const scratchAt = () => places.scratch().at;
 
@@ -95,47 +108,113 @@ export function operations(places: Places) {
   /** A name for something of sparehand's beside `at` (in the same folder, so on the same file system). */
   const beside = (at: string) => join(dirname(at), `.sparehand-${process.pid}-${n++}`);
 
-  /** Moves the local entry at `at` aside if it is still the one judged (`seen`); where it went, or undefined (then it stays). */
-  const takeAway = (at: string, seen: Stats): string | undefined => {
+  /**
+   * Moves the local entry at `at` (`c`'s path) aside if it is still the one judged (`seen`): where it went. Else it
+   * goes back, or, where something else stands at its path now, it is kept where the user finds it (`yours`: never
+   * left in the scratch folder, which goes at the end of the run).
+   */
+  const takeAway = (c: Change, at: string, seen: Stats): { aside: string } | { yours: string | undefined } => {
     let aside = join(scratchAt(), `aside-${n++}`);
     try {
-      renameSync(at, aside);
+      rename(at, aside);
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EXDEV') throw e;
       // A folder on another file system (a mount in the project): aside within it.
       aside = beside(at);
-      renameSync(at, aside);
+      rename(at, aside);
     }
-    if (unchanged(lstatSync(aside), seen)) return aside;
-    if (lstatOrUndefined(at) === undefined) renameSync(aside, at);
-    return undefined;
+    const now = lstatSync(aside);
+    if (unchanged(now, seen)) return { aside };
+    // Back by a hard link (a link: made again), which never replaces what was made at the path meanwhile (a rename would).
+    try {
+      if (now.isSymbolicLink()) symlinkSync(readlinkSync(aside, { encoding: 'buffer' }), at);
+      else link(aside, at);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      // Something is there now, or no hard links here (nothing puts it back only where nothing is): kept elsewhere.
+      if (code !== 'EEXIST' && !noHardLinks(code)) throw e;
+      return { yours: keepYours(c, aside, at) };
+    }
+    unlinkSync(aside);
+    return { yours: undefined };
+  };
+
+  /**
+   * The first free name for `c`'s path in the conflicts folder (`~2`, `~3`… after an earlier one), its folders made
+   * through folders opened, never through a link; `put` puts the version there. That place, relative to root.
+   */
+  const intoConflicts = (c: Change, base: string, put: (to: string) => void): string => {
+    const [dir, name] = split(c.path);
+    const f = places.saving().folder(dir === '' ? base : `${base}/${dir}`, true);
+    if (f === 'missing' || f === 'blocked') throw Object.assign(new Error('not a folder'), { code: 'ENOTDIR' });
+    let chosen = name;
+    for (let i = 2; lstatOrUndefined(join(f, chosen)) !== undefined; i++) chosen = `${name}~${i}`;
+    put(join(f, chosen));
+    return join(base, dir, chosen);
+  };
+
+  /**
+   * Yours, changed here and moved aside (`aside`), where it cannot go back to its path (`at`): kept in the
+   * conflicts folder as the worker's versions are, else (no conflicts folder, or `aside` on another file system:
+   * a mount) beside its path as `<name>.sparehand-yours`. That place, relative to root.
+   */
+  const keepYours = (c: Change, aside: string, at: string): string => {
+    const base = places.conflictsDir();
+    if (base !== undefined) {
+      try {
+        return intoConflicts(c, base, (to) => rename(aside, to));
+      } catch {
+        /* kept beside its path instead */
+      }
+    }
+    const [dir, name] = split(c.path);
+    let chosen = `${name}.sparehand-yours`;
+    for (let i = 2; lstatOrUndefined(join(dirname(at), chosen)) !== undefined; i++) chosen = `${name}.sparehand-yours~${i}`;
+    rename(aside, join(dirname(at), chosen));
+    return dir === '' ? chosen : `${dir}/${chosen}`;
   };
 
   /**
    * A second name for the file at `at` while it is replaced, if it is still the one judged (`seen`): a hard link,
-   * so that the rename over it leaves nothing to lose and an edit made in place meanwhile is seen (a copy where
-   * the file system has no hard links). Undefined when it changed.
+   * so that the rename over it leaves nothing to lose and an edit made in place meanwhile is seen. Where the file
+   * system has no hard links, a copy, and the file held open (`fd`) so that such an edit is seen all the same (a
+   * link: only a copy, as a link is never written in place). Undefined when it changed.
    */
-  const keepAside = (at: string, seen: Stats): { path: string; linked: boolean } | undefined => {
+  const keepAside = (at: string, seen: Stats): { path: string; linked: boolean; fd?: number } | undefined => {
     let aside = join(scratchAt(), `aside-${n++}`);
-    let linked = true;
     try {
       try {
-        linkSync(at, aside);
+        link(at, aside);
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== 'EXDEV') throw e;
         aside = beside(at);
-        linkSync(at, aside);
+        link(at, aside);
       }
     } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'EMLINK') throw e;
-      linked = false;
+      if (!noHardLinks((e as NodeJS.ErrnoException).code)) throw e;
       aside = beside(at);
-      copyFileSync(at, aside, constants.COPYFILE_EXCL);
+      if (seen.isSymbolicLink()) {
+        copyFileSync(at, aside, constants.COPYFILE_EXCL);
+        if (unchanged(lstatSync(at), seen)) return { path: aside, linked: false };
+        unlinkSync(aside);
+        return undefined;
+      }
+      const fd = openSync(at, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+      try {
+        // The file opened is the one judged, copied from what is open, and still the one at its path.
+        if (unchanged(fstatSync(fd), seen)) {
+          copyOf(fd, aside);
+          if (unchanged(lstatSync(at), seen)) return { path: aside, linked: false, fd };
+          unlinkSync(aside);
+        }
+      } catch (e2) {
+        closeSync(fd);
+        throw e2;
+      }
+      closeSync(fd);
+      return undefined;
     }
-    const now = lstatSync(linked ? aside : at);
-    if (unchanged(now, seen)) return { path: aside, linked };
+    if (unchanged(lstatSync(aside), seen)) return { path: aside, linked: true };
     unlinkSync(aside);
     return undefined;
   };
@@ -211,11 +290,11 @@ export function operations(places: Places) {
     let r = ready(c);
     try {
       try {
-        renameSync(r.from, at);
+        rename(r.from, at);
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== 'EXDEV') throw e;
         r = copyBeside(c, at, r);
-        renameSync(r.from, at);
+        rename(r.from, at);
       }
     } catch (e) {
       if (r.copy) unlinkOrNot(r.from);
@@ -230,12 +309,12 @@ export function operations(places: Places) {
       create(c, (at) => {
         let r = ready(c);
         try {
-          linkSync(r.from, at);
+          link(r.from, at);
         } catch (e) {
           if ((e as NodeJS.ErrnoException).code !== 'EXDEV') throw e;
           r = copyBeside(c, at, r);
           try {
-            linkSync(r.from, at);
+            link(r.from, at);
           } finally {
             unlinkSync(r.from);
           }
@@ -257,18 +336,30 @@ export function operations(places: Places) {
       const kept = keepAside(at, st);
       if (kept === undefined) return conflict('changed-here', true);
       try {
-        renameOver(c, at);
-      } catch (e) {
-        unlinkOrNot(kept.path);
-        throw e;
+        try {
+          renameOver(c, at);
+        } catch (e) {
+          unlinkOrNot(kept.path);
+          throw e;
+        }
+        // What was renamed over, seen through its second name (or, with a copy, the file held open).
+        const was = kept.linked ? lstatSync(kept.path) : kept.fd !== undefined ? fstatSync(kept.fd) : undefined;
+        if (was !== undefined && !unchanged(was, st)) {
+          // Written in place in the instant before the rename: yours goes back, the worker's stays there.
+          if (kept.fd !== undefined) {
+            // The copy was made before that write: yours as it is now, copied again from the file held open.
+            const now = beside(at);
+            copyOf(kept.fd, now);
+            rename(now, at);
+            unlinkSync(kept.path);
+          } else rename(kept.path, at);
+          return conflict('changed-here', false);
+        }
+        unlinkSync(kept.path);
+        return applied('file');
+      } finally {
+        if (kept.fd !== undefined) closeSync(kept.fd);
       }
-      if (kept.linked && !unchanged(lstatSync(kept.path), st)) {
-        // Written in place in the instant before the rename: yours goes back, the worker's stays there.
-        renameSync(kept.path, at);
-        return conflict('changed-here', false);
-      }
-      unlinkSync(kept.path);
-      return applied('file');
     },
 
     /** mtime and mode on the file judged (opened without following a link); left alone when it changed meanwhile, as a file changed here before the run would be. */
@@ -295,10 +386,10 @@ export function operations(places: Places) {
     },
 
     /** A file or link deleted, if it is still the one judged: moved aside first, then unlinked. */
-    delete: ({ at, st }: Seen): Result => {
-      const aside = takeAway(at, st);
-      if (aside === undefined) return conflict('delete-kept', false);
-      unlinkSync(aside);
+    delete: (c: Change, { at, st }: Seen): Result => {
+      const taken = takeAway(c, at, st);
+      if ('yours' in taken) return { ...conflict('delete-kept', false), ...(taken.yours === undefined ? {} : { yours: taken.yours }) };
+      unlinkSync(taken.aside);
       return applied('file');
     },
 
@@ -326,19 +417,39 @@ export function operations(places: Places) {
       if (c.type === 'd' || (c.type === 'f' && c.staged === undefined)) return undefined;
       const base = places.conflictsDir();
       if (base === undefined) return undefined;
-      const [dir, name] = split(c.path);
-      // Made one level at a time through folders opened, never through a link.
-      const f = places.saving().folder(dir === '' ? base : `${base}/${dir}`, true);
-      if (f === 'missing' || f === 'blocked') throw Object.assign(new Error('not a folder'), { code: 'ENOTDIR' });
-      let chosen = name;
-      for (let i = 2; lstatOrUndefined(join(f, chosen)) !== undefined; i++) chosen = `${name}~${i}`;
-      if (c.type === 'l') symlinkSync(c.target, join(f, chosen));
-      else renameSync(stagedAt(c), join(f, chosen));
+      const saved = intoConflicts(c, base, (to) => {
+        if (c.type === 'l') symlinkSync(c.target, to);
+        else rename(stagedAt(c), to);
+      });
       if (c.type === 'f') delete c.staged;
-      return join(base, dir, chosen);
+      return saved;
     },
   };
 }
+
+/** A copy of the file open at `fd` made at `to` (never over anything), with its mode and mtime. */
+function copyOf(fd: number, to: string): void {
+  const st = fstatSync(fd);
+  const out = openSync(to, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, st.mode & 0o7777);
+  try {
+    const buf = Buffer.allocUnsafe(1 << 20);
+    let pos = 0;
+    for (let k = readSync(fd, buf, 0, buf.length, pos); k > 0; k = readSync(fd, buf, 0, buf.length, pos)) {
+      for (let w = 0; w < k; ) w += writeSync(out, buf, w, k - w);
+      pos += k;
+    }
+    fchmodSync(out, st.mode & 0o7777);
+    futimesSync(out, st.atime, st.mtime);
+  } catch (e) {
+    closeSync(out);
+    unlinkOrNot(to);
+    throw e;
+  }
+  closeSync(out);
+}
+
+/** link(2)'s refusals that mean no hard link can be made here (the file system has none, or the file has too many). */
+const noHardLinks = (code: string | undefined) => code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP' || code === 'EMLINK';
 
 function unlinkOrNot(path: string): void {
   try {

@@ -1,11 +1,11 @@
 // Each of the apply's operations on its own: given the entry as it was judged, it writes only where that entry is
 // still there, and otherwise says so and leaves what is here as it is (the race the apply's re-checks guard).
-import { lstatSync, mkdirSync, readFileSync, renameSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { linkSync, lstatSync, mkdirSync, readFileSync, readlinkSync, renameSync, statSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Change } from '../../lib/remote/change.js';
 import { type Folders, openFolders } from '../../lib/sync/open-folders.js';
-import { type Seen, operations } from '../../lib/sync/operations.js';
+import { type Calls, type Seen, operations } from '../../lib/sync/operations.js';
 import { tempDir } from '../helpers/context.js';
 import { files, md5 } from '../helpers/project.js';
 
@@ -14,7 +14,43 @@ afterEach(() => {
   for (const f of opened.splice(0)) f.close();
 });
 
-function setup(local: Record<string, string>) {
+/** A write here staged in the instant before (or right after) the operation's next link or rename of a name. */
+function racing() {
+  const race: { before?: (to: string) => void; after?: (from: string) => void } = {};
+  const once = (at: string, write: () => void) => (name: string) => {
+    if (name !== at) return;
+    race.before = race.after = undefined;
+    write();
+  };
+  const fs: Partial<Calls> = {
+    linkSync: (existing, name) => {
+      race.before?.(name);
+      linkSync(existing, name);
+    },
+    renameSync: (from, to) => {
+      race.before?.(to);
+      renameSync(from, to);
+      race.after?.(from);
+    },
+  };
+  return {
+    fs,
+    /** Right before something is linked or renamed to `at`. */
+    before: (at: string, write: () => void) => {
+      race.before = once(at, write);
+    },
+    /** Right after what is at `at` is renamed away. */
+    after: (at: string, write: () => void) => {
+      race.after = once(at, write);
+    },
+  };
+}
+
+const noHardLinks = () => {
+  throw Object.assign(new Error('no hard links on this file system'), { code: 'EPERM' });
+};
+
+function setup(local: Record<string, string>, fs?: Partial<Calls>) {
   const root = tempDir();
   const staging = tempDir();
   for (const [p, s] of Object.entries(local)) writeFileSync(join(root, p), s);
@@ -28,6 +64,7 @@ function setup(local: Record<string, string>) {
     scratch: () => ({ path: staging, at: staging }),
     conflictsDir: () => 'kept',
     withoutSpecialBits: (c) => bits.push(c.path),
+    fs,
   });
   let n = 0;
   const change = (op: Change['op'], path: string, content?: string, extra: Partial<Change> = {}): Change => {
@@ -87,10 +124,10 @@ describe("the apply's operations", () => {
 
   it('delete: the file judged goes; a conflict, and yours stays, when it changed', () => {
     const t = setup({ 'a.txt': 'v1', 'b.txt': 'v1' });
-    expect(t.ops.delete(t.judged('a.txt'))).toEqual({ outcome: 'applied', counts: 'file' });
+    expect(t.ops.delete(t.change('D', 'a.txt'), t.judged('a.txt'))).toEqual({ outcome: 'applied', counts: 'file' });
     const b = t.judged('b.txt');
     t.edit('b.txt', 'mine, longer');
-    expect(t.ops.delete(b)).toEqual({ outcome: 'conflict', kind: 'delete-kept', save: false });
+    expect(t.ops.delete(t.change('D', 'b.txt'), b)).toEqual({ outcome: 'conflict', kind: 'delete-kept', save: false });
     expect(files(t.root)).toEqual({ 'b.txt': 'mine, longer' });
   });
 
@@ -121,5 +158,53 @@ describe("the apply's operations", () => {
     expect(t.ops.save(t.change('M', 'file', 'one'))).toBe('kept/file');
     expect(t.ops.save(t.change('M', 'file', 'two'))).toBe('kept/file~2');
     expect(files(t.root)).toEqual({ file: 'x', 'full/only-here.log': 'mine', 'kept/file': 'one', 'kept/file~2': 'two' });
+  });
+
+  it('delete: yours, changed here while something new took its path, is kept in the conflicts folder, never left in the scratch folder', () => {
+    const race = racing();
+    const t = setup({ 'b.txt': 'v1' }, race.fs);
+    const b = t.judged('b.txt');
+    t.edit('b.txt', 'mine, longer');
+    // The instant yours is moved aside, an editor's save by rename puts a new b.txt at its path.
+    race.after(b.at, () => writeFileSync(join(t.root, 'b.txt'), 'new here'));
+    const bDone = t.ops.delete(t.change('D', 'b.txt'), b);
+    expect(files(t.root)).toEqual({ 'b.txt': 'new here', 'kept/b.txt': 'mine, longer' });
+    expect(bDone).toEqual({ outcome: 'conflict', kind: 'delete-kept', save: false, yours: 'kept/b.txt' });
+  });
+
+  it('delete: yours, changed here, goes back only where nothing was made meanwhile (a link, never a rename over it), else it is kept', () => {
+    const race = racing();
+    const t = setup({ 'b.txt': 'v1' }, race.fs);
+    const b = t.judged('b.txt');
+    t.edit('b.txt', 'mine, longer');
+    // A file made at the path between the check that it is empty and the putting back.
+    race.before(b.at, () => writeFileSync(join(t.root, 'b.txt'), 'made here'));
+    const bDone = t.ops.delete(t.change('D', 'b.txt'), b);
+    expect(files(t.root)).toEqual({ 'b.txt': 'made here', 'kept/b.txt': 'mine, longer' });
+    expect(bDone).toEqual({ outcome: 'conflict', kind: 'delete-kept', save: false, yours: 'kept/b.txt' });
+    // Without hard links nothing can be put back only where nothing is: yours is kept, never renamed over a path.
+    const nl = setup({ 'c.txt': 'v1' }, { linkSync: noHardLinks });
+    const c = nl.judged('c.txt');
+    nl.edit('c.txt', 'mine, longer');
+    const cDone = nl.ops.delete(nl.change('D', 'c.txt'), c);
+    expect(files(nl.root)).toEqual({ 'kept/c.txt': 'mine, longer' });
+    expect(cDone).toEqual({ outcome: 'conflict', kind: 'delete-kept', save: false, yours: 'kept/c.txt' });
+    // A link changed here goes back as a link made again (symlink(2) never replaces anything either).
+    symlinkSync('a', join(nl.root, 'l'));
+    const l = nl.judged('l');
+    unlinkSync(join(nl.root, 'l'));
+    symlinkSync('mine', join(nl.root, 'l'));
+    expect(nl.ops.delete(nl.change('D', 'l', undefined, { type: 'l' }), l)).toEqual({ outcome: 'conflict', kind: 'delete-kept', save: false });
+    expect(readlinkSync(join(nl.root, 'l'))).toBe('mine');
+  });
+
+  it('replace without hard links (a copy as the second name): an edit in the instant before the rename is seen, and yours goes back', () => {
+    const race = racing();
+    const t = setup({ 'a.txt': 'v1', 'b.txt': 'v1' }, { ...race.fs, linkSync: noHardLinks });
+    expect(t.ops.replace(t.change('M', 'a.txt', 'v2'), t.judged('a.txt'))).toEqual({ outcome: 'applied', counts: 'file' });
+    const b = t.judged('b.txt');
+    race.before(b.at, () => t.edit('b.txt', 'mine, longer'));
+    expect(t.ops.replace(t.change('M', 'b.txt', 'v2'), b)).toEqual({ outcome: 'conflict', kind: 'changed-here', save: false });
+    expect(files(t.root)).toEqual({ 'a.txt': 'v2', 'b.txt': 'mine, longer' });
   });
 });
