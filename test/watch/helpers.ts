@@ -1,7 +1,42 @@
 // The watchers (lib/watch/) a test starts: found by their process name, stopped when the test file ends.
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { changesSince, ensureWatcher, type WatchMark } from '../../lib/watch/journal.js';
+import { tempDir } from '../helpers/context.js';
+
+/** A git project with one file in src/, its root noted in `roots` (for stopWatchers at the file's end). */
+export function watchedProject(roots: string[], prefix = 'sparehand-watcher-'): string {
+  const root = tempDir(prefix);
+  roots.push(root);
+  mkdirSync(join(root, 'src'));
+  writeFileSync(join(root, 'src', 'a.js'), 'a\n');
+  execFileSync('git', ['init', '-q'], { cwd: root });
+  return root;
+}
+
+/**
+ * What changed since `mark`, as a run asks it, asked again while the watcher is slow to pass the barrier (a run then
+ * walks; a loaded machine makes it slow): undefined only when it keeps not answering for 5 s.
+ */
+export async function answered(root: string, mark: WatchMark | undefined): Promise<Awaited<ReturnType<typeof changesSince>>> {
+  const end = Date.now() + 5_000;
+  for (;;) {
+    const got = await changesSince(root, mark);
+    if (got || Date.now() > end) return got;
+  }
+}
+
+/** A watcher started for `root` (with `env`) that has said it is ready: the mark it gives now. */
+export async function watching(root: string, env: NodeJS.ProcessEnv): Promise<WatchMark> {
+  for (let i = 0; i < 300; i++) {
+    ensureWatcher(root, [], env);
+    const now = await changesSince(root, undefined);
+    if (now) return now.mark;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error('the watcher never said it was ready');
+}
 
 /** The pid in `root`'s journal header, if any. */
 export function watcherPid(root: string): number | undefined {

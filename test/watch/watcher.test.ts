@@ -6,32 +6,15 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { canWatch, changesSince, ensureWatcher } from '../../lib/watch/journal.js';
-import { tempDir } from '../helpers/context.js';
-import { stopWatchers, watcherPid, watchersOf } from './helpers.js';
+import { answered, stopWatchers, watchedProject, watcherPid, watchersOf, watching as watchingWith } from './helpers.js';
 
 const env = { PATH: process.env.PATH, SPAREHAND_WATCH: 'on' };
 const roots: string[] = [];
 afterAll(() => stopWatchers(roots));
 
-function project(): string {
-  const root = tempDir('sparehand-watcher-');
-  roots.push(root);
-  mkdirSync(join(root, 'src'));
-  writeFileSync(join(root, 'src', 'a.js'), 'a\n');
-  execFileSync('git', ['init', '-q'], { cwd: root });
-  return root;
-}
+const project = (): string => watchedProject(roots, 'sparehand-watcher-');
 
-/** A watcher started for `root` that has said it is ready: the mark it gives now. */
-async function watching(root: string) {
-  for (let i = 0; i < 300; i++) {
-    ensureWatcher(root, [], env);
-    const now = await changesSince(root, undefined);
-    if (now) return now.mark;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error('the watcher never said it was ready');
-}
+const watching = (root: string, e: NodeJS.ProcessEnv = env) => watchingWith(root, e);
 
 const journal = (root: string) => readFileSync(join(root, '.sparehand', 'watch', 'journal'), 'latin1');
 
@@ -43,14 +26,14 @@ describe.runIf(canWatch(env))('the watcher', () => {
     mkdirSync(join(root, 'new', 'deeper'), { recursive: true });
     writeFileSync(join(root, 'new', 'deeper', 'x.js'), 'x\n');
     execFileSync('rm', [join(root, 'src', 'a.js')]);
-    const since = await changesSince(root, mark);
+    const since = await answered(root, mark);
     expect(since).toBeDefined();
     expect([...(since?.changed ?? [])]).toContain('src/a.js');
     expect([...(since?.moved ?? [])]).toEqual(expect.arrayContaining(['new', 'src/a.js']));
     // What was made in the new folder before its watch was in place is listed by the watcher itself, or was seen.
     expect([...(since?.moved ?? []), ...(since?.changed ?? [])].some((p) => p.startsWith('new/deeper'))).toBe(true);
     // Asked again from the new mark: nothing more.
-    const again = await changesSince(root, since?.mark);
+    const again = await answered(root, since?.mark);
     expect(again && [...again.changed, ...again.moved]).toEqual([]);
   });
 
@@ -84,7 +67,7 @@ describe.runIf(canWatch(env))('the watcher', () => {
     const second = await watching(root);
     expect(second.id).not.toBe(mark.id);
     expect(await changesSince(root, mark)).toBeUndefined();
-    expect(await changesSince(root, second)).toBeDefined();
+    expect(await answered(root, second)).toBeDefined();
   });
 
   it('cannot say when a changed name is not UTF-8 (Node would look at another name)', async () => {
