@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import type { Change } from '../../lib/remote/change.js';
 import type { Reach } from '../../lib/sync/open-folders.js';
 import { tempDir } from '../helpers/context.js';
+import { fileChange } from '../helpers/changes.js';
 import { md5, write } from '../helpers/project.js';
 
 const DRIVER = fileURLToPath(new URL('../fixtures/crash/apply.mjs', import.meta.url));
@@ -31,25 +32,8 @@ function prepare(reach: Reach): { root: string; staging: string; spec: string } 
   write(root, 'd.txt', 'old d\n');
   write(root, 't.txt', 'same\n');
   symlinkSync('a.txt', join(root, 'l'));
-  const file = (index: number, op: Change['op'], path: string, content: string | undefined, base: string | undefined): Change => {
-    const c: Change = {
-      index,
-      op,
-      type: 'f',
-      mode: 0o644,
-      mtime: 1_700_000_000,
-      size: content?.length ?? 0,
-      base: base === undefined ? undefined : md5(base),
-      hash: content === undefined ? undefined : md5(content),
-      path,
-      target: '',
-    };
-    if (content !== undefined && op !== 'T') {
-      c.staged = join(staging, String(index));
-      writeFileSync(c.staged, content);
-    }
-    return c;
-  };
+  const file = (index: number, op: Change['op'], path: string, content: string | undefined, base: string | undefined): Change =>
+    fileChange(staging, index, op, path, content, base);
   const changes: Change[] = [
     file(0, 'M', 'a.txt', NEW_A, OLD_A),
     // Changed here meanwhile: a conflict, the worker's version saved in kept/.

@@ -12,6 +12,7 @@ import { isToolSettings, refusedLink, refusedPath } from '../../lib/sync/guard.j
 import { printable } from '../../lib/safe-text.js';
 import { tempDir } from '../helpers/context.js';
 import { files, md5, write } from '../helpers/project.js';
+import { fileChange } from '../helpers/changes.js';
 
 /** What the run knows of each path: everything is sent (the project's own files) unless `known` says otherwise. */
 type KnownOf = (c: Change) => Omit<Known, 'caseTwin'>;
@@ -30,26 +31,7 @@ function setup(local: Record<string, string>, opts: { staging?: string; known?: 
   const staging = opts.staging ?? tempDir();
   let n = 0;
   /** A change as the results parser makes it, content staged. */
-  const change = (op: Change['op'], path: string, content?: string, base?: string): Change => {
-    const c: Change = {
-      index: n,
-      op,
-      type: 'f',
-      mode: 0o644,
-      mtime: 1_700_000_000,
-      size: content?.length ?? 0,
-      base: base === undefined ? undefined : md5(base),
-      hash: content === undefined ? undefined : md5(content),
-      path,
-      target: '',
-    };
-    if (content !== undefined && op !== 'T') {
-      c.staged = join(staging, String(n));
-      writeFileSync(c.staged, content);
-    }
-    n++;
-    return c;
-  };
+  const change = (op: Change['op'], path: string, content?: string, base?: string): Change => fileChange(staging, n++, op, path, content, base);
   const options = (foldsCase: boolean): ApplyOptions => ({
     root,
     conflictsDir: () => 'kept',
