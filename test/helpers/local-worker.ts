@@ -31,7 +31,8 @@ export interface WorkerAnswer {
 // user's inotify instances: 128 by default, shared with the watchers of the projects here).
 const made: string[] = [];
 afterAll(() => {
-  for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true });
+  // Retried: a watcher may still write beside the copy while it is deleted (it ends once the copy is gone).
+  for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
 });
 
 /** A worker folder with copy 0 of project `key`: `root` is the copy (made, empty). */

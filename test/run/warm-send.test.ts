@@ -273,7 +273,7 @@ describe.runIf(process.env.SPAREHAND_WATCH === 'on' && canWatch({ SPAREHAND_WATC
 });
 
 // A Mac's watcher (lib/watch/fsevents-watcher.ts) on this Linux machine: the CLI told it runs on a Mac, with a stand-in of
-// the fsevents package (test/fixtures/fsevents-stand-in/: FSEvents' flags on Node's recursive fs.watch; SIGUSR1 makes
+// the fsevents package (test/fixtures/fsevents-stand-in/: FSEvents' flags on Node's fs.watch, one per folder; SIGUSR1 makes
 // it say FSEvents dropped events).
 const MAC = { SPAREHAND_PLATFORM_HERE: 'darwin-arm64', SPAREHAND_FSEVENTS_MODULE: join(FIXTURES, 'fsevents-stand-in') };
 

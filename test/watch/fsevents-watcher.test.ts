@@ -1,6 +1,6 @@
 // The macOS watcher (lib/watch/fsevents-watcher.ts, the built dist/fsevents-watcher.cjs) run whole on Linux through
 // the code path a Mac takes: journal.ts told this machine is a Mac (SPAREHAND_PLATFORM_HERE) starts it with a
-// stand-in of the `fsevents` package (test/fixtures/fsevents-stand-in/: fsevents' API on Node's recursive fs.watch,
+// stand-in of the `fsevents` package (test/fixtures/fsevents-stand-in/: fsevents' API on Node's fs.watch, one per folder,
 // FSEvents' flags, and a loss said when told by a signal). What it journals must be trusted while it can vouch for
 // everything, and never once FSEvents said it lost track, the watcher was killed or another took the journal.
 import { execFileSync } from 'node:child_process';
