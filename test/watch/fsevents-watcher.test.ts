@@ -3,14 +3,13 @@
 // stand-in of the `fsevents` package (test/fixtures/fsevents-stand-in/: fsevents' API on Node's fs.watch, one per folder,
 // FSEvents' flags, and a loss said when told by a signal). What it journals must be trusted while it can vouch for
 // everything, and never once FSEvents said it lost track, the watcher was killed or another took the journal.
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { canWatch, changesSince, ensureWatcher, watcherHere } from '../../lib/watch/journal.js';
 import { tempDir } from '../helpers/context.js';
 import { FIXTURES } from '../helpers/fixtures.js';
-import { answered, stopWatchers, watchedProject, watcherPid, watchersOf, watching as watchingWith } from './helpers.js';
+import { answered, editsAreSaid, stopWatchers, watchedProject, watcherPid, watchersOf, watching as watchingWith } from './helpers.js';
 
 const STAND_IN = join(FIXTURES, 'fsevents-stand-in');
 const env = { PATH: process.env.PATH, SPAREHAND_WATCH: 'on', SPAREHAND_PLATFORM_HERE: 'darwin-arm64', SPAREHAND_FSEVENTS_MODULE: STAND_IN };
@@ -59,19 +58,7 @@ describe.runIf(process.platform === 'linux')('the FSEvents watcher, with a stand
     const pid = watcherPid(root) as number;
     expect(readlinkSync(`/proc/${pid}/exe`)).toBe(readlinkSync(`/proc/${process.pid}/exe`));
     expect(readFileSync(`/proc/${pid}/cmdline`, 'utf8')).toMatch(/^sparehand-watch /);
-    writeFileSync(join(root, 'src', 'a.js'), 'b\n');
-    mkdirSync(join(root, 'new', 'deeper'), { recursive: true });
-    writeFileSync(join(root, 'new', 'deeper', 'x.js'), 'x\n');
-    execFileSync('rm', [join(root, 'src', 'a.js')]);
-    const since = await answered(root, mark);
-    expect(since).toBeDefined();
-    expect([...(since?.changed ?? [])]).toContain('src/a.js');
-    expect([...(since?.moved ?? [])]).toEqual(expect.arrayContaining(['new', 'src/a.js']));
-    expect([...(since?.moved ?? []), ...(since?.changed ?? [])].some((p) => p.startsWith('new/deeper'))).toBe(true);
-    // Nothing of sparehand's own folder, nor of git's objects.
-    expect([...(since?.moved ?? []), ...(since?.changed ?? [])].filter((p) => p.startsWith('.sparehand/') || p.startsWith('.git/objects/'))).toEqual([]);
-    const again = await answered(root, since?.mark);
-    expect(again && [...again.changed, ...again.moved]).toEqual([]);
+    await editsAreSaid(root, mark);
   });
 
   for (const [signal, why] of [

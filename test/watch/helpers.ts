@@ -1,8 +1,10 @@
-// The watchers (lib/watch/) a test starts: found by their process name, stopped when the test file ends.
+// The watchers (lib/watch/) a test starts: projects to watch, a watcher ready and asked, the common case both watchers
+// must pass; found by their process name, stopped when the test file ends.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { changesSince, ensureWatcher, type WatchMark } from '../../lib/watch/journal.js';
+import { expect } from 'vitest';
 import { tempDir } from '../helpers/context.js';
 
 /** A git project with one file in src/, its root noted in `roots` (for stopWatchers at the file's end). */
@@ -25,6 +27,27 @@ export async function answered(root: string, mark: WatchMark | undefined): Promi
     const got = await changesSince(root, mark);
     if (got || Date.now() > end) return got;
   }
+}
+
+/**
+ * The watchers' common case, on a watched `root` from its `mark`: an edit, a file made in a folder made just now, and
+ * a deletion are all said; nothing of sparehand's own folder or of git's objects; asked again, nothing more.
+ */
+export async function editsAreSaid(root: string, mark: WatchMark): Promise<void> {
+  writeFileSync(join(root, 'src', 'a.js'), 'b\n');
+  mkdirSync(join(root, 'new', 'deeper'), { recursive: true });
+  writeFileSync(join(root, 'new', 'deeper', 'x.js'), 'x\n');
+  execFileSync('rm', [join(root, 'src', 'a.js')]);
+  const since = await answered(root, mark);
+  expect(since).toBeDefined();
+  const said = [...(since?.moved ?? []), ...(since?.changed ?? [])];
+  expect([...(since?.changed ?? [])]).toContain('src/a.js');
+  expect([...(since?.moved ?? [])]).toEqual(expect.arrayContaining(['new', 'src/a.js']));
+  // What was made in the new folder before its watch was in place is listed by the watcher itself, or was seen.
+  expect(said.some((p) => p.startsWith('new/deeper'))).toBe(true);
+  expect(said.filter((p) => p.startsWith('.sparehand/') || p.startsWith('.git/objects/'))).toEqual([]);
+  const again = await answered(root, since?.mark);
+  expect(again && [...again.changed, ...again.moved]).toEqual([]);
 }
 
 /** A watcher started for `root` (with `env`) that has said it is ready: the mark it gives now. */
