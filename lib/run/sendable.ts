@@ -1,6 +1,7 @@
 // Project root safety: what `run` will never send to a worker. Outside a git repository the current folder is the
 // root, so a run from `~` or `/` would copy a home folder or a file system (keys, credentials, history).
-import { type Stats, lstatSync, readdirSync, realpathSync } from 'node:fs';
+import { type Stats, lstatSync, readdirSync } from 'node:fs';
+import { realOrSame } from '../read-quietly.js';
 import { join, relative, sep } from 'node:path';
 import type { Config } from '../config.js';
 import { excluded, skipMatcher, skipRules } from '../remote/sync-rules.js';
@@ -9,18 +10,10 @@ import { excluded, skipMatcher, skipRules } from '../remote/sync-rules.js';
 export const MAX_FILES = 200_000;
 export const MAX_BYTES = 5 * 1024 ** 3;
 
-const real = (p: string): string => {
-  try {
-    return realpathSync(p);
-  } catch {
-    return p;
-  }
-};
-
 /** Why `root` is no project at all (`/`, the home folder or a folder above it), or undefined. No run sends it. */
 export function notAProject(root: string, home: string): string | undefined {
-  const dir = real(root);
-  const h = real(home);
+  const dir = realOrSame(root);
+  const h = realOrSame(home);
   if (dir === sep) return 'it is the root of the file system, not a project';
   if (dir === h) return 'it is your home folder, not a project';
   if (!relative(dir, h).startsWith('..')) return 'it holds your home folder';
@@ -29,7 +22,7 @@ export function notAProject(root: string, home: string): string | undefined {
 
 /** Why `root` must not be sent to a worker, or undefined when it may be. */
 export function whyNotSendable(root: string, opts: { home: string; git: boolean; config: Config }): string | undefined {
-  return notAProject(root, opts.home) ?? (opts.git ? undefined : tooLarge(real(root), opts.config));
+  return notAProject(root, opts.home) ?? (opts.git ? undefined : tooLarge(realOrSame(root), opts.config));
 }
 
 /** Counts what would be sent (excluded folders skipped), stopping as soon as a limit is passed. */

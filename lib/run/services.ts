@@ -1,6 +1,6 @@
 // This machine's services a run's command needs (a database on localhost:5432): which ones the config names for a
 // project, and the ssh remote forwards that make each one 127.0.0.1:PORT on the worker for the run's duration.
-import { realpathSync } from 'node:fs';
+import { realOrSame } from '../read-quietly.js';
 import { join, resolve } from 'node:path';
 import type { Config, Service } from '../config.js';
 import type { Context } from '../context.js';
@@ -32,12 +32,7 @@ export function parseService(s: Service): Forward | undefined {
 
 /** A folder as the config names it (`~/src/app`), made absolute and, when it exists, without links. */
 function folder(c: Pick<Context, 'home'>, p: string): string {
-  const abs = p === '~' ? c.home : p.startsWith('~/') ? join(c.home, p.slice(2)) : resolve(p);
-  try {
-    return realpathSync(abs);
-  } catch {
-    return abs;
-  }
+  return realOrSame(p === '~' ? c.home : p.startsWith('~/') ? join(c.home, p.slice(2)) : resolve(p));
 }
 
 /** The config's `projects` entry for the project at `root`, if any. */

@@ -4,9 +4,9 @@
 // starting with `import` run). The worker's venv gets the same files, each folder in the project rewritten to the
 // same folder of the worker's copy (a line relative to site-packages, which holds wherever the copy is); a folder
 // outside the project, or in the venv itself (which the worker makes anew), cannot be made there and is said.
-import { existsSync, lstatSync, realpathSync } from 'node:fs';
+import { existsSync, lstatSync } from 'node:fs';
 import { isAbsolute, join, posix, relative, sep } from 'node:path';
-import { namesIn, textOf } from '../read-quietly.js';
+import { namesIn, realOrSame, textOf } from '../read-quietly.js';
 
 /** A venv tool's own .pth files, which the worker's `python -m venv` makes (or does without) on its own. */
 const OWN_PTH = new Set(['_virtualenv.pth', 'distutils-precedence.pth']);
@@ -33,7 +33,8 @@ export function barePth(site: string, siteRel: string, root: string, venv: strin
     for (const raw of textOf(join(site, file)).split('\n')) {
       if (raw.startsWith('#') || raw.trim() === '') continue;
       if (raw.startsWith('import ') || raw.startsWith('import\t')) {
-        if (raw.includes(root) || raw.includes(real(root))) return { cannot: `its ${file} runs \`${raw.trim()}\`, which names this machine's folder ${root}` };
+        if (raw.includes(root) || raw.includes(realOrSame(root)))
+          return { cannot: `its ${file} runs \`${raw.trim()}\`, which names this machine's folder ${root}` };
         lines.push(raw.trimEnd());
         continue;
       }
@@ -67,17 +68,9 @@ function ownedFiles(site: string, names: readonly string[]): Set<string> {
 
 /** `path`'s place under `folder` ('/'-separated, '' for the folder itself), by real paths; undefined when outside it. */
 function within(folder: string, path: string): string | undefined {
-  const rel = relative(real(folder), real(path));
+  const rel = relative(realOrSame(folder), realOrSame(path));
   if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return undefined;
   return rel.split(sep).join('/');
-}
-
-function real(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
 }
 
 function isFile(path: string): boolean {

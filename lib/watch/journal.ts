@@ -8,6 +8,7 @@ import { randomBytes, createHash } from 'node:crypto';
 import { closeSync, existsSync, lstatSync, openSync, readFileSync, readSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { packagePath } from '../package-files.js';
+import { processAlive } from '../pid.js';
 import { platformHere } from '../platform/here.js';
 import { outputOfSync, start } from '../process.js';
 import { sandboxHere } from '../sandbox/here.js';
@@ -119,16 +120,6 @@ function alive(pid: number): boolean {
   }
 }
 
-/** Whether `pid` still runs: for the barrier's wait, after alive() said once whose it is (a `ps` each turn would cost). */
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** The watcher now running for `root` (when `skip` is given: one that watches with it): its header. */
 function liveWatcher(root: string, skip?: string): Header | undefined {
   const h = header(root);
@@ -163,7 +154,8 @@ export async function changesSince(root: string, mark: WatchMark | undefined): P
       const at = data.indexOf(want);
       if (at >= 0) return parse(data.subarray(0, at), { id: h.id, offset: from + at + want.length }, mark === undefined, h.skip);
       if (data.includes(0x21) && /(^|\0)!/.test(data.toString('latin1'))) return undefined;
-      if (Date.now() > until || !running(h.pid)) return undefined;
+      // Whose pid it is was asked once (liveWatcher: alive); each turn asks only whether it still runs (no `ps`).
+      if (Date.now() > until || !processAlive(h.pid)) return undefined;
       await new Promise((r) => setTimeout(r, 2));
     }
   } finally {
