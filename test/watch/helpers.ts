@@ -26,6 +26,8 @@ export async function answered(root: string, mark: WatchMark | undefined): Promi
   for (;;) {
     const got = await changesSince(root, mark);
     if (got || Date.now() > end) return got;
+    // (No answer can also come at once, from a watcher gone: not asked again in a tight loop.)
+    await new Promise((r) => setTimeout(r, 20));
   }
 }
 

@@ -21,7 +21,7 @@ export const MAIN_PL = perlFile(new URL('./main.pl', import.meta.url));
 export const WATCHER_PL = perlFile(new URL('./watcher.pl', import.meta.url));
 
 /** A Perl string literal of `s`, in single quotes (where only `\` and `'` are special). */
-export const perlString = (s: string): string => `'${s.replace(/[\\']/g, '\\$&')}'`;
+const perlString = (s: string): string => `'${s.replace(/[\\']/g, '\\$&')}'`;
 
 /** What the parts read of sparehand's own settings. */
 export const SETTINGS_PL = [
