@@ -295,7 +295,8 @@ export function openSession(
     try {
       for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
         for (const f of reader.push(chunk)) {
-          if (abandoned) break;
+          // A frame that broke the reading ends it here: what follows it in the same chunk is not taken either.
+          if (abandoned || result.broken) break;
           if (framesSeen++ === 0) releaseErr();
           await onFrame(f);
           changed();
