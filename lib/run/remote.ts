@@ -24,7 +24,7 @@ import { failedInstall, failedInstallLine, rememberFailure } from './failed-inst
 import { type HereOptions, runHere } from './local.js';
 import { gentlePrefix } from './gentle.js';
 import { recordRun } from './runs-here.js';
-import { conflictLines, keptLines, summaryLines, timesOnWorker } from './report.js';
+import { conflictLines, keptLines, summaryLines, timesOnWorker, yoursLine } from './report.js';
 import { whyNotSendable } from './sendable.js';
 import { relativeCwd } from './project.js';
 import { toolchainNote } from './toolchain-note.js';
@@ -324,6 +324,9 @@ async function runInSlot(ctx: Context, opts: InSlot, run: Prepared, claimed: Cla
     if (signals.received) return endRun(ctx, { kind: 'signalled', signal: signals.received });
     return endRun(ctx, { kind: 'ran', status });
   } finally {
-    if (run.staged()) removeStaging(root, run.nonce);
+    if (run.staged()) {
+      const yours = yoursLine(removeStaging(root, run.nonce));
+      if (yours) say(ctx, yours);
+    }
   }
 }

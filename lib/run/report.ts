@@ -84,6 +84,19 @@ export function keptLines(kept: ReadonlyArray<{ path: string; platform: string }
 }
 
 /**
+ * Files of yours the apply had moved aside (before a delete or a replace) and could not put back, nor keep as a
+ * conflict (lib/state/own-folder.ts removeStaging): where they are now, the first few by name. Said after every run
+ * that brings files back until you have deleted them.
+ */
+export function yoursLine(paths: readonly string[]): string | undefined {
+  if (paths.length === 0) return undefined;
+  const n = paths.length;
+  const shown = [...paths].sort().slice(0, MAX_KEPT_NAMES).map(printable).join(', ');
+  const more = n > MAX_KEPT_NAMES ? ` and ${n - MAX_KEPT_NAMES} more` : '';
+  return `${n === 1 ? 'a file' : `${n} files`} of yours that a run had moved aside could not be put back, and ${n === 1 ? 'is' : 'are'} kept: ${shown}${more} (compare with the project's files, then delete ${n === 1 ? 'it' : 'them'})`;
+}
+
+/**
  * The command that brings `paths` (relative to the root) when run in `cwd`: each one when they are few, else the
  * folder holding them all (which brings what else is kept in it too), else all that is kept.
  */

@@ -3,7 +3,7 @@
 // worker's versions of conflicting files are kept in it (one folder per run), and so are the copies' ancestors.
 // It is checked before every use: a `.sparehand` that is a link (a project could commit one), not a folder, or
 // another user's is refused, never followed, and nothing is made in a project folder that has gone away.
-import { type Stats, lstatSync, mkdirSync, mkdtempSync, readdirSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { type Stats, lstatSync, mkdirSync, mkdtempSync, readdirSync, readlinkSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { printable } from '../safe-text.js';
@@ -13,6 +13,15 @@ export const OWN_FOLDER = '.sparehand';
 const STALE_MS = 3_600_000;
 
 export type Checked = { dir: string } | { why: string };
+
+/**
+ * The name a file of yours has while the apply holds it aside in the run's staging folder (lib/sync/operations.ts):
+ * moved there before a delete, or linked there before a replace. Whatever sparehand removes of a staging folder,
+ * a run's own or a killed one's, it leaves these: when the apply could not put one back (or was killed holding it),
+ * it is the only copy of your file.
+ */
+export const asideName = (n: number) => `aside-${n}`;
+const ASIDE = /^aside-\d+$/;
 
 const uid = () => (typeof process.getuid === 'function' ? process.getuid() : -1);
 
@@ -57,14 +66,16 @@ export function ownFolder(root: string, sub?: string): Checked {
   return sub === undefined ? top : checkedFolder(join(top.dir, sub), `${OWN_FOLDER}/${sub}`);
 }
 
-/** `.sparehand/incoming/<nonce>`, made now (absolute), or why not. Old ones of killed runs are removed. */
+/**
+ * `.sparehand/incoming/<nonce>`, made now (absolute), or why not. Old ones of killed runs are removed, but for the
+ * files of yours they held aside: those go to `.sparehand/yours/` (removeStaging says them).
+ */
 export function makeStaging(root: string, nonce: string): Checked {
   const incoming = ownFolder(root, 'incoming');
   if ('why' in incoming) return incoming;
   for (const old of readdirSync(incoming.dir)) {
-    const p = join(incoming.dir, old);
     try {
-      if (Date.now() - statSync(p).mtimeMs > STALE_MS) rmSync(p, { recursive: true, force: true });
+      if (Date.now() - statSync(join(incoming.dir, old)).mtimeMs > STALE_MS) clearStaging(root, old);
     } catch {
       /* another run's, gone meanwhile */
     }
@@ -78,14 +89,53 @@ export function makeStaging(root: string, nonce: string): Checked {
   return { dir };
 }
 
-export function removeStaging(root: string, nonce: string): void {
+/**
+ * The run's staging folder removed, but for the files of yours it still holds aside: each moved to
+ * `.sparehand/yours/<nonce>-aside-N` (left where it is when it cannot be). Every file of yours kept so, this run's
+ * and earlier ones' that you have not deleted yet (relative to root), for the run to say.
+ */
+export function removeStaging(root: string, nonce: string): string[] {
   const incoming = join(root, OWN_FOLDER, 'incoming');
   try {
-    if (!lstatSync(join(root, OWN_FOLDER)).isDirectory() || !lstatSync(incoming).isDirectory()) return;
+    if (!lstatSync(join(root, OWN_FOLDER)).isDirectory() || !lstatSync(incoming).isDirectory()) return [];
   } catch {
-    return;
+    return [];
   }
-  rmSync(join(incoming, nonce), { recursive: true, force: true });
+  const stuck = clearStaging(root, nonce).map((name) => `${OWN_FOLDER}/incoming/${nonce}/${name}`);
+  return [...stuck, ...listed(join(root, OWN_FOLDER, YOURS)).map((name) => `${OWN_FOLDER}/${YOURS}/${name}`)];
+}
+
+/** Where files of yours a run could not put back are kept, in `.sparehand/`. */
+const YOURS = 'yours';
+
+function listed(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * `.sparehand/incoming/<nonce>` removed, the files of yours it holds aside moved to `.sparehand/yours/` first: the
+ * names of those that could not be moved (then the folder stays, holding only them).
+ */
+function clearStaging(root: string, nonce: string): string[] {
+  const dir = join(root, OWN_FOLDER, 'incoming', nonce);
+  const aside = listed(dir).filter((name) => ASIDE.test(name));
+  const yours = aside.length > 0 ? ownFolder(root, YOURS) : undefined;
+  const stuck = aside.filter((name) => {
+    try {
+      if (yours === undefined || 'why' in yours) return true;
+      renameSync(join(dir, name), join(yours.dir, `${nonce}-${name}`));
+      return false;
+    } catch {
+      return true;
+    }
+  });
+  if (stuck.length === 0) rmSync(dir, { recursive: true, force: true });
+  else for (const name of listed(dir)) if (!stuck.includes(name)) rmSync(join(dir, name), { recursive: true, force: true });
+  return stuck;
 }
 
 /** `.sparehand/conflicts/<time>-<nonce start>`, made now (relative to root): one folder per run; undefined when it cannot be. */

@@ -31,6 +31,7 @@ import {
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { type Change, fileTime } from '../remote/change.js';
+import { asideName } from '../state/own-folder.js';
 import type { ConflictKind } from './decide.js';
 import { SPECIAL_BITS } from './guard.js';
 import { type Folders, lstatOrUndefined } from './open-folders.js';
@@ -114,7 +115,7 @@ export function operations(places: Places) {
    * left in the scratch folder, which goes at the end of the run).
    */
   const takeAway = (c: Change, at: string, seen: Stats): { aside: string } | { yours: string | undefined } => {
-    let aside = join(scratchAt(), `aside-${n++}`);
+    let aside = join(scratchAt(), asideName(n++));
     try {
       rename(at, aside);
     } catch (e) {
@@ -181,7 +182,7 @@ export function operations(places: Places) {
    * link: only a copy, as a link is never written in place). Undefined when it changed.
    */
   const keepAside = (at: string, seen: Stats): { path: string; linked: boolean; fd?: number } | undefined => {
-    let aside = join(scratchAt(), `aside-${n++}`);
+    let aside = join(scratchAt(), asideName(n++));
     try {
       try {
         link(at, aside);
